@@ -1,0 +1,32 @@
+// The same API in a build without CUDA: no devices, and allocations say why they cannot happen.
+#include "dpx/device.h"
+
+namespace dpx {
+
+namespace {
+Status not_built() { return Status(StatusCode::kNotBuilt, "libdpx was built without CUDA support"); }
+}  // namespace
+
+bool cuda_built() { return false; }
+int cuda_device_count() { return 0; }
+
+DeviceBuffer::~DeviceBuffer() = default;
+DeviceBuffer::DeviceBuffer(DeviceBuffer&&) noexcept {}
+DeviceBuffer& DeviceBuffer::operator=(DeviceBuffer&&) noexcept { return *this; }
+Status DeviceBuffer::allocate(std::size_t bytes) { return bytes == 0 ? Status::ok() : not_built(); }
+void DeviceBuffer::reset() {}
+
+PinnedBuffer::~PinnedBuffer() = default;
+PinnedBuffer::PinnedBuffer(PinnedBuffer&&) noexcept {}
+PinnedBuffer& PinnedBuffer::operator=(PinnedBuffer&&) noexcept { return *this; }
+Status PinnedBuffer::allocate(std::size_t bytes) { return bytes == 0 ? Status::ok() : not_built(); }
+void PinnedBuffer::reset() {}
+
+Stream::~Stream() = default;
+Stream::Stream(Stream&&) noexcept {}
+Stream& Stream::operator=(Stream&&) noexcept { return *this; }
+Status Stream::create() { return not_built(); }
+void Stream::reset() {}
+Status Stream::synchronize() const { return not_built(); }
+
+}  // namespace dpx

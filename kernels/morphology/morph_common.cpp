@@ -1,0 +1,65 @@
+// What both morphology backends share: the structuring elements and argument checks.
+#include <cmath>
+#include <cstring>
+#include <string>
+
+#include "dpx/morphology.h"
+
+namespace dpx {
+
+Status morph_mask(MorphShape shape, int size, std::uint8_t mask[25]) {
+  if (size != 3 && size != 5) {
+    return invalid_argument("morphology: size " + std::to_string(size) + " (3 or 5 supported)");
+  }
+  std::memset(mask, 0, 25);
+  const int r = size / 2;
+  for (int y = 0; y < size; ++y) {
+    for (int x = 0; x < size; ++x) {
+      bool on = true;
+      if (shape == MorphShape::kCross) {
+        on = x == r || y == r;
+      } else if (shape == MorphShape::kEllipse) {
+        // OpenCV getStructuringElement(MORPH_ELLIPSE): per row, the columns within
+        // round(a * sqrt(1 - dy^2 / b^2)) of the centre, a = b = r (so 3x3 is the cross).
+        const int dy = y - r;
+        const double t = 1.0 - static_cast<double>(dy * dy) / (r * r);
+        const int half = t > 0 ? static_cast<int>(r * std::sqrt(t) + 0.5) : 0;
+        on = x - r >= -half && x - r <= half;
+      }
+      mask[y * size + x] = on ? 1 : 0;
+    }
+  }
+  return Status::ok();
+}
+
+Status morph_validate(const PlaneView& src, const MutablePlaneView& dst, const MorphParams& params) {
+  DPX_RETURN_IF_ERROR(validate_plane(src, "src"));
+  DPX_RETURN_IF_ERROR(validate_plane(dst.as_const(), "dst"));
+  DPX_RETURN_IF_ERROR(validate_same_shape(src, dst.as_const()));
+  std::uint8_t mask[25];
+  DPX_RETURN_IF_ERROR(morph_mask(params.shape, params.size, mask));
+  if (params.shape != MorphShape::kRect && params.shape != MorphShape::kCross &&
+      params.shape != MorphShape::kEllipse) {
+    return invalid_argument("morphology: unknown shape");
+  }
+  if (params.op != MorphOp::kDilate && params.op != MorphOp::kErode) {
+    return invalid_argument("morphology: unknown operation");
+  }
+  if (params.border != BorderMode::kReplicate && params.border != BorderMode::kReflect101 &&
+      params.border != BorderMode::kNeutral) {
+    return invalid_argument("morphology: unknown border mode");
+  }
+  if (params.iterations < 1 || params.iterations > kMorphMaxIterations) {
+    return invalid_argument("morphology: iterations " + std::to_string(params.iterations) +
+                            " (1.." + std::to_string(kMorphMaxIterations) + ")");
+  }
+  // Overlap check on the byte ranges the two planes span.
+  const auto* s0 = static_cast<const std::uint8_t*>(src.data);
+  const auto* d0 = static_cast<const std::uint8_t*>(dst.data);
+  const std::uint8_t* s1 = s0 + (src.height - 1) * src.pitch + src.row_bytes();
+  const std::uint8_t* d1 = d0 + (dst.height - 1) * dst.pitch + dst.row_bytes();
+  if (s0 < d1 && d0 < s1) return invalid_argument("morphology: src and dst overlap (in-place is not supported)");
+  return Status::ok();
+}
+
+}  // namespace dpx

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Shared by demo.sh and test.sh: installs the Debian packages the build needs when they are missing,
+# then configures (once) and builds the given build folder.
+set -euo pipefail
+
+DPX_PACKAGES=(meson ninja-build pkg-config g++ libgtest-dev zlib1g-dev
+  libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev libgstreamer-plugins-bad1.0-dev
+  gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good gstreamer1.0-plugins-bad)
+
+dpx_install_packages() {
+  local missing=()
+  for p in "${DPX_PACKAGES[@]}" "$@"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+  done
+  [ ${#missing[@]} -eq 0 ] && return 0
+  echo "installing: ${missing[*]}" >&2
+  local sudo=""; [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  $sudo apt-get update -q >/dev/null
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q --no-install-recommends "${missing[@]}" >/dev/null
+}
+
+# dpx_build BUILD_DIR [meson options...]
+dpx_build() {
+  local dir=$1; shift
+  local root; root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+  [ -d /usr/local/cuda/bin ] && export PATH="/usr/local/cuda/bin:$PATH"
+  if [ ! -f "$root/$dir/build.ninja" ]; then
+    meson setup "$root/$dir" "$root" --buildtype=release "$@" >&2
+  fi
+  meson compile -C "$root/$dir" >&2
+}

@@ -1,0 +1,79 @@
+// dpx-bench SUBCOMMAND [--reps=N] [--warmup=N] [--quick] [--json=PATH] [--key=value ...]
+// Runs one registered benchmark (or "all"), prints its table last and writes JSON.
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
+#include "bench.h"
+
+namespace {
+
+void usage() {
+  std::fprintf(stderr, "usage: dpx-bench SUBCOMMAND|all [--reps=N] [--warmup=N] [--quick] [--json=PATH] [--KEY=VALUE]\n");
+  for (const auto& e : dpx::bench::registry()) std::fprintf(stderr, "  %-10s %s\n", e.name.c_str(), e.help.c_str());
+}
+
+bool parse_int(const std::string& v, int* out) {
+  char* end = nullptr;
+  const long x = std::strtol(v.c_str(), &end, 10);
+  if (v.empty() || *end != '\0' || x < 1 || x > 1000000) return false;
+  *out = static_cast<int>(x);
+  return true;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 2 || !std::strcmp(argv[1], "--help") || !std::strcmp(argv[1], "-h")) {
+    usage();
+    return argc < 2 ? 2 : 0;
+  }
+  const std::string which = argv[1];
+  dpx::bench::Options opts;
+  for (int i = 2; i < argc; ++i) {
+    std::string a = argv[i];
+    if (a == "--quick") { opts.quick = true; continue; }
+    const auto eq = a.find('=');
+    if (a.rfind("--", 0) != 0 || eq == std::string::npos) {
+      std::fprintf(stderr, "dpx-bench: unrecognised argument '%s'\n", a.c_str());
+      usage();
+      return 2;
+    }
+    const std::string key = a.substr(2, eq - 2), val = a.substr(eq + 1);
+    bool ok = true;
+    if (key == "reps") ok = parse_int(val, &opts.reps);
+    else if (key == "warmup") ok = parse_int(val, &opts.warmup);
+    else if (key == "json") opts.json_path = val;
+    else opts.extra[key] = val;
+    if (!ok) {
+      std::fprintf(stderr, "dpx-bench: --%s needs a whole number from 1 to 1000000, got '%s'\n", key.c_str(), val.c_str());
+      return 2;
+    }
+  }
+  if (opts.quick) opts.reps = std::min(opts.reps, 5);
+  int rc = 0;
+  bool found = false;
+  for (const auto& e : dpx::bench::registry()) {
+    if (which != "all" && which != e.name) continue;
+    found = true;
+    dpx::bench::Report report(e.name);
+    const int r = e.fn(opts, report);
+    rc = rc ? rc : r;
+    const std::string path = opts.json_path.empty() || which == "all" ? "dpx-bench-" + e.name + ".json" : opts.json_path;
+    std::printf("\n== dpx-bench %s ==", e.name.c_str());
+    report.print_table();
+    if (!report.write_json(path)) {
+      std::fprintf(stderr, "dpx-bench: could not write %s\n", path.c_str());
+      rc = rc ? rc : 1;
+    } else {
+      std::printf("json: %s\n", path.c_str());
+    }
+  }
+  if (!found) {
+    std::fprintf(stderr, "dpx-bench: unknown benchmark '%s'\n", which.c_str());
+    usage();
+    return 2;
+  }
+  return rc;
+}
