@@ -5,6 +5,7 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstdint>
 #include <string>
 #include <utility>
@@ -21,12 +22,20 @@ namespace {
 // ---- launchers --------------------------------------------------------------------------------
 
 // Blocks for `vectors` work items: no more than the GPU holds at once (SMs x resident blocks).
-template <typename Kernel>
-Status grid_for(Kernel kernel, std::uint64_t vectors, int* blocks) {
+// The occupancy of each kernel is worked out once per device.
+template <auto kKernel>
+Status grid_for(std::uint64_t vectors, int* blocks) {
+  constexpr int kCachedDevices = 64;
+  static std::atomic<int> resident_per_sm[kCachedDevices];  // 0 until known
   int device = 0, sms = 0, per_sm = 0;
   DPX_CUDA_TRY(cudaGetDevice(&device));
   DPX_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-  DPX_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, kThreads, 0));
+  const bool cached = device >= 0 && device < kCachedDevices;
+  if (cached) per_sm = resident_per_sm[device].load(std::memory_order_relaxed);
+  if (per_sm == 0) {
+    DPX_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kKernel, kThreads, 0));
+    if (cached) resident_per_sm[device].store(per_sm, std::memory_order_relaxed);
+  }
   const std::uint64_t resident = static_cast<std::uint64_t>(std::max(sms, 1)) * std::max(per_sm, 1);
   const std::uint64_t needed = (vectors + kThreads - 1) / kThreads;
   *blocks = static_cast<int>(std::max<std::uint64_t>(1, std::min(needed, resident)));
@@ -51,10 +60,10 @@ Status check_reachable(const char* what, const char* name, const void* p) {
 template <typename Ops, typename K, typename Out, bool kResidual>
 Status launch_requantize(const std::int32_t* acc, const std::int16_t* residual, void* out, std::size_t n,
                          const RequantArgs& args, cudaStream_t stream) {
-  const auto kernel = requantize_kernel<Ops, K, Out, kResidual>;
+  constexpr auto kernel = requantize_kernel<Ops, K, Out, kResidual>;
   const Split split = split_output(out, sizeof(Out), n);
   int blocks = 0;
-  DPX_RETURN_IF_ERROR(grid_for(kernel, split.chunks, &blocks));
+  DPX_RETURN_IF_ERROR(grid_for<kernel>(split.chunks, &blocks));
   kernel<<<blocks, kThreads, 0, stream>>>(plan_requantize<Out>(acc, residual, out, split, args, blocks));
   DPX_CUDA_CHECK_LAUNCH("requantize_kernel");
   return Status::ok();
@@ -92,10 +101,10 @@ Status run_merge3(const std::int16_t* a, const std::int16_t* b, const std::int16
   for (const auto& [name, p] : {std::pair<const char*, const void*>{"a", a}, {"b", b}, {"c", c}, {"out", out}}) {
     DPX_RETURN_IF_ERROR(check_reachable("merge3", name, p));
   }
-  const auto kernel = merge3_kernel<Ops>;
+  constexpr auto kernel = merge3_kernel<Ops>;
   const Split split = split_output(out, sizeof(std::int16_t), n);
   int blocks = 0;
-  DPX_RETURN_IF_ERROR(grid_for(kernel, split.chunks, &blocks));
+  DPX_RETURN_IF_ERROR(grid_for<kernel>(split.chunks, &blocks));
   kernel<<<blocks, kThreads, 0, stream>>>(plan_merge3(a, b, c, out, split, args));
   DPX_CUDA_CHECK_LAUNCH("merge3_kernel");
   return Status::ok();
