@@ -47,13 +47,16 @@ __device__ __forceinline__ std::uint64_t edge_index(const Split& s, std::uint64_
 
 // ---- vector memory access ---------------------------------------------------------------------
 
+// Ordinary loads, not __ldg: an output may be an input itself (in place), and the read-only path
+// requires memory that no thread writes during the kernel.
+
 // W words from 16-byte-aligned p, by 16-byte loads.
 template <int W>
-__device__ __forceinline__ void load_words(const void* __restrict__ p, std::uint32_t (&w)[W]) {
+__device__ __forceinline__ void load_words(const void* p, std::uint32_t (&w)[W]) {
   static_assert(W % 4 == 0, "whole 16-byte vectors");
   DPX_UNROLL
   for (int q = 0; q < W / 4; ++q) {
-    const uint4 x = __ldg(static_cast<const uint4*>(p) + q);
+    const uint4 x = static_cast<const uint4*>(p)[q];
     w[4 * q] = x.x;
     w[4 * q + 1] = x.y;
     w[4 * q + 2] = x.z;
@@ -62,7 +65,7 @@ __device__ __forceinline__ void load_words(const void* __restrict__ p, std::uint
 }
 
 template <int N>
-__device__ __forceinline__ void load_int32(const std::int32_t* __restrict__ p, bool vec, std::int32_t (&v)[N]) {
+__device__ __forceinline__ void load_int32(const std::int32_t* p, bool vec, std::int32_t (&v)[N]) {
   if (vec) {
     std::uint32_t w[N];
     load_words(p, w);
@@ -70,18 +73,18 @@ __device__ __forceinline__ void load_int32(const std::int32_t* __restrict__ p, b
     for (int i = 0; i < N; ++i) v[i] = static_cast<std::int32_t>(w[i]);
   } else {
     DPX_UNROLL
-    for (int i = 0; i < N; ++i) v[i] = __ldg(p + i);
+    for (int i = 0; i < N; ++i) v[i] = p[i];
   }
 }
 
 // 2 * W int16 values as W packed words.
 template <int W>
-__device__ __forceinline__ void load_pairs(const std::int16_t* __restrict__ p, bool vec, std::uint32_t (&w)[W]) {
+__device__ __forceinline__ void load_pairs(const std::int16_t* p, bool vec, std::uint32_t (&w)[W]) {
   if (vec) {
     load_words(p, w);
   } else {
     DPX_UNROLL
-    for (int j = 0; j < W; ++j) w[j] = ops::lanes::pack(__ldg(p + 2 * j), __ldg(p + 2 * j + 1));
+    for (int j = 0; j < W; ++j) w[j] = ops::lanes::pack(p[2 * j], p[2 * j + 1]);
   }
 }
 
