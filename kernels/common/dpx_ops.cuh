@@ -103,6 +103,12 @@ struct Plain {
     return lanes::pack(min3_s32(lanes::slo(a), lanes::slo(b), lanes::slo(c)),
                        min3_s32(lanes::shi(a), lanes::shi(b), lanes::shi(c)));
   }
+  static DPX_HD std::uint32_t max_s16x2(std::uint32_t a, std::uint32_t b) {
+    return lanes::pack(lanes::max2(lanes::slo(a), lanes::slo(b)), lanes::max2(lanes::shi(a), lanes::shi(b)));
+  }
+  static DPX_HD std::uint32_t min_s16x2(std::uint32_t a, std::uint32_t b) {
+    return lanes::pack(lanes::min2(lanes::slo(a), lanes::slo(b)), lanes::min2(lanes::shi(a), lanes::shi(b)));
+  }
   static DPX_HD std::uint32_t max_s16x2_relu(std::uint32_t a, std::uint32_t b) {
     return lanes::pack(lanes::relu(lanes::max2(lanes::slo(a), lanes::slo(b))),
                        lanes::relu(lanes::max2(lanes::shi(a), lanes::shi(b))));
@@ -230,6 +236,13 @@ struct Dpx {
   static DPX_HD std::uint32_t min3_s16x2(std::uint32_t a, std::uint32_t b, std::uint32_t c) {
     return DPX_PICK(__vimin3_s16x2(a, b, c), Plain::min3_s16x2(a, b, c));
   }
+  // Two-operand packed max/min have no DPX form: the SIMD instruction, as in PlainOps.
+  static DPX_HD std::uint32_t max_s16x2(std::uint32_t a, std::uint32_t b) {
+    return DPX_PICK(__vmaxs2(a, b), Plain::max_s16x2(a, b));
+  }
+  static DPX_HD std::uint32_t min_s16x2(std::uint32_t a, std::uint32_t b) {
+    return DPX_PICK(__vmins2(a, b), Plain::min_s16x2(a, b));
+  }
   static DPX_HD std::uint32_t max_s16x2_relu(std::uint32_t a, std::uint32_t b) {
     return DPX_PICK(__vimax_s16x2_relu(a, b), Plain::max_s16x2_relu(a, b));
   }
@@ -317,6 +330,25 @@ struct PlainOps : Plain {
   }
   static DPX_HD std::uint32_t min_u8x4(std::uint32_t a, std::uint32_t b) {
     return DPX_PICK(__vminu4(a, b), Plain::min_u8x4(a, b));
+  }
+  static DPX_HD std::uint32_t max_s16x2(std::uint32_t a, std::uint32_t b) {
+    return DPX_PICK(__vmaxs2(a, b), Plain::max_s16x2(a, b));
+  }
+  static DPX_HD std::uint32_t min_s16x2(std::uint32_t a, std::uint32_t b) {
+    return DPX_PICK(__vmins2(a, b), Plain::min_s16x2(a, b));
+  }
+  // The ReLU forms as a separate max with 0 (what the CUDA headers do below sm_90).
+  static DPX_HD std::uint32_t max_s16x2_relu(std::uint32_t a, std::uint32_t b) {
+    return DPX_PICK(__vmaxs2(__vmaxs2(a, b), 0u), Plain::max_s16x2_relu(a, b));
+  }
+  static DPX_HD std::uint32_t min_s16x2_relu(std::uint32_t a, std::uint32_t b) {
+    return DPX_PICK(__vmaxs2(__vmins2(a, b), 0u), Plain::min_s16x2_relu(a, b));
+  }
+  static DPX_HD std::uint32_t max3_s16x2_relu(std::uint32_t a, std::uint32_t b, std::uint32_t c) {
+    return DPX_PICK(__vmaxs2(__vmaxs2(__vmaxs2(a, b), c), 0u), Plain::max3_s16x2_relu(a, b, c));
+  }
+  static DPX_HD std::uint32_t min3_s16x2_relu(std::uint32_t a, std::uint32_t b, std::uint32_t c) {
+    return DPX_PICK(__vmaxs2(__vmins2(__vmins2(a, b), c), 0u), Plain::min3_s16x2_relu(a, b, c));
   }
 };
 

@@ -33,6 +33,13 @@ TEST(DpxOpsHost, Max3S16x2ReluWorksPerLaneThenClamps) {
   EXPECT_EQ(Plain::min3_s16x2(a, b, c), pack(-7, -3));
 }
 
+TEST(DpxOpsHost, TwoOperandS16x2MaxMinArePerLaneAndSigned) {
+  const std::uint32_t a = pack(-32768, 7), b = pack(32767, -7);
+  EXPECT_EQ(Plain::max_s16x2(a, b), pack(32767, 7));
+  EXPECT_EQ(Plain::min_s16x2(a, b), pack(-32768, -7));
+  EXPECT_EQ(Plain::max_s16x2_relu(pack(-3, -9), pack(-4, 2)), pack(0, 2));
+}
+
 TEST(DpxOpsHost, AddMaxWrapsAndRelu) {
   EXPECT_EQ(Plain::addmax_s32_relu(-10, 3, -2), 0);
   EXPECT_EQ(Plain::addmax_s32_relu(10, 3, -2), 13);

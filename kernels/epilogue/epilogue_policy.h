@@ -1,0 +1,27 @@
+// The CUDA epilogue with its ops policy chosen at run time. The public *_cuda functions run kDpx;
+// benchmarks and tests also run kPlain (two-operand SIMD max/min, dpx::ops::PlainOps) to show what
+// the DPX instructions themselves bring. Same checks, same results.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "dpx/epilogue.h"
+
+namespace dpx {
+namespace epilogue {
+
+enum class OpsPolicy { kDpx, kPlain };
+
+inline const char* ops_policy_name(OpsPolicy policy) { return policy == OpsPolicy::kDpx ? "dpx" : "plain"; }
+
+Status requantize_cuda_with(OpsPolicy policy, const std::int32_t* acc, std::size_t n, const RequantParams& params,
+                            void* out, cudaStream_t stream);
+Status requantize_residual_cuda_with(OpsPolicy policy, const std::int32_t* acc, const std::int16_t* residual,
+                                     std::size_t n, const RequantParams& params, std::int16_t* out,
+                                     cudaStream_t stream);
+Status merge3_cuda_with(OpsPolicy policy, const std::int16_t* a, const std::int16_t* b, const std::int16_t* c,
+                        std::size_t n, const Merge3Params& params, std::int16_t* out, cudaStream_t stream);
+
+}  // namespace epilogue
+}  // namespace dpx
