@@ -29,11 +29,7 @@ __global__ void __launch_bounds__(kBlockThreads)
   constexpr int kGroupsPerBlock = kBlockThreads / G;
   const std::int64_t group = static_cast<std::int64_t>(blockIdx.x) * kGroupsPerBlock + threadIdx.x / G;
   const std::int64_t groups = static_cast<std::int64_t>(gridDim.x) * kGroupsPerBlock;
-  for (std::int64_t task = group; task < factory.tasks(); task += groups) {
-    const auto cell = factory.make(task, g);
-    if (g.lane() == 0) cell.reject_oversized();
-    run_wavefront<R>(cell, g, scratch + group * scratch_per_group);
-  }
+  run_group_tasks<R>(factory, g, group, groups, scratch + group * scratch_per_group);
 }
 
 // Groups of this kernel the whole GPU holds at once.

@@ -185,6 +185,21 @@ DPX_UNROLL
   }
 }
 
+// What one group does in a batch kernel: tasks first, first + stride, ... each built by the
+// factory (Factory::Cell make(task, group), tasks()), pairs over the declared length reported.
+#if defined(__CUDACC__)
+#pragma nv_exec_check_disable
+#endif
+template <int R, class Factory, class Group>
+DPX_HD void run_group_tasks(const Factory& factory, const Group& g, std::int64_t first, std::int64_t stride,
+                            typename Factory::Cell::Value* scratch) {
+  for (std::int64_t task = first; task < factory.tasks(); task += stride) {
+    const auto cell = factory.make(task, g);
+    if (g.lane() == 0) cell.reject_oversized();
+    run_wavefront<R>(cell, g, scratch);
+  }
+}
+
 #if defined(__CUDACC__)
 // G consecutive lanes of a warp (G a power of two, at most 32).
 template <int G>
