@@ -145,7 +145,7 @@ DPX_UNROLL
     const Value* above = s > 0 ? scratch + (s & 1) * (cols + 1) : nullptr;
     Value* below = s + 1 < strips ? scratch + ((s + 1) & 1) * (cols + 1) : nullptr;
 
-    ColumnFeed<Cell, 4> feed;
+    ColumnFeed<Cell, 4> feed{};  // only lane 0 loads it
     if (lane == 0) feed.prime(cell, above);
     Value diag = cell.edge(base);  // D(base, 0)
     Value send = h[R - 1];

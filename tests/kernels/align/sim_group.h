@@ -12,6 +12,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "../../../kernels/align/pair_batch.cuh"
 #include "../../../kernels/align/wavefront.cuh"
 
 namespace dpx {
@@ -91,6 +92,22 @@ void simulate_group(const Factory& factory, int max_cols) {
   }
   for (auto& t : lanes) t.join();
 }
+
+// View of two host batches, for factories run on the host.
+template <typename T>
+align::PairBatchView<T> host_view(const PackedBatch<T>& queries, const PackedBatch<T>& targets, Pairing pairing) {
+  align::PairBatchView<T> v;
+  v.query_data = queries.data();
+  v.query_offsets = queries.offsets().data();
+  v.target_data = targets.data();
+  v.target_offsets = targets.offsets().data();
+  v.pairs = static_cast<std::int64_t>(pair_count(queries.size(), targets.size(), pairing));
+  v.one_to_many = pairing == Pairing::kOneToMany;
+  return v;
+}
+
+// Output values no kernel writes.
+constexpr std::int64_t kPoisonResult = -0x5A5A5A5A5A5A5A5ALL;
 
 }  // namespace test
 }  // namespace dpx
