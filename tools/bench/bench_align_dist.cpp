@@ -26,6 +26,7 @@ namespace dpx {
 namespace bench {
 namespace {
 
+#if DPX_HAVE_CUDA
 struct Shape {
   std::size_t pairs, length, cpu_pairs, sets;
 };
@@ -85,7 +86,6 @@ void add_cpu_row(Report& report, const std::string& section, double cpu_us, cons
               "scaled from " + std::to_string(s.cpu_pairs) + " pairs; dpx " + ratio(scaled, gpu_us) + " faster"});
 }
 
-#if DPX_HAVE_CUDA
 int bench_edit(const Options& opts, Report& report, const Shape& s, std::mt19937_64& rng, cudaStream_t stream) {
   const std::string section = "edit distance " + std::to_string(s.pairs) + " x " + std::to_string(s.length) + "^2";
   std::vector<SequenceBatch> queries, targets(s.sets);
