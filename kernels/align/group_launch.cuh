@@ -2,8 +2,9 @@
 // pairs), a grid no larger than the GPU holds at once with groups looping over the remaining tasks,
 // and the strips' boundary rows in stream-ordered scratch memory.
 //
-// Group size: the largest of 32, 16, 8 lanes whose groups all fit on the GPU at once — big groups
-// for a few long pairs, small ones so a large batch of short pairs fills every SM in one wave.
+// Group size: the largest of 32, 16, 8, 4 lanes whose groups all fit on the GPU at once — big
+// groups for a few long pairs, small ones so a large batch of short pairs fills every SM in one
+// wave (a second, partial wave would leave most SMs idle).
 #pragma once
 
 #include <cuda_runtime.h>
@@ -18,7 +19,8 @@
 namespace dpx {
 namespace align {
 
-constexpr int kBlockThreads = 128;
+// Small blocks spread a batch evenly over the SMs (a block's groups finish at about the same time).
+constexpr int kBlockThreads = 64;
 // Boundary rows of all groups together stay within this; fewer groups run when they would not.
 constexpr std::size_t kScratchBudgetBytes = std::size_t{512} << 20;
 
@@ -44,7 +46,8 @@ Status resident_groups(std::int64_t* groups) {
   return Status::ok();
 }
 
-// FactoryOf<G> is the factory type for group size G (most ignore G).
+// FactoryOf<G> is the factory type for group size G (most ignore G). The largest group size
+// whose groups all fit on the GPU at once; the smallest when none does.
 template <int R, template <int> class FactoryOf>
 Status choose_group_size(std::int64_t tasks, int* group) {
   std::int64_t resident = 0;
@@ -52,7 +55,10 @@ Status choose_group_size(std::int64_t tasks, int* group) {
   *group = 32;
   if (tasks <= resident) return Status::ok();
   DPX_RETURN_IF_ERROR((resident_groups<16, R, FactoryOf<16>>(&resident)));
-  *group = tasks <= resident ? 16 : 8;
+  *group = 16;
+  if (tasks <= resident) return Status::ok();
+  DPX_RETURN_IF_ERROR((resident_groups<8, R, FactoryOf<8>>(&resident)));
+  *group = tasks <= resident ? 8 : 4;
   return Status::ok();
 }
 
@@ -62,7 +68,8 @@ Status with_group_size(int group, Fn&& fn) {
   switch (group) {
     case 32: return fn(std::integral_constant<int, 32>{});
     case 16: return fn(std::integral_constant<int, 16>{});
-    default: return fn(std::integral_constant<int, 8>{});
+    case 8: return fn(std::integral_constant<int, 8>{});
+    default: return fn(std::integral_constant<int, 4>{});
   }
 }
 

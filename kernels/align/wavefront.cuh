@@ -51,16 +51,17 @@ DPX_UNROLL
   return v;
 }
 
-// Where a result cell (row, col >= 1) lies in the wavefront: strip, lane and register.
+// Where a result cell (row, col >= 1) lies in the wavefront, for the lane that owns it: strip,
+// register and column. Other lanes get strip -1 (never matches).
 struct TargetSlot {
-  int strip = -1, lane = 0, reg = 0, col = 0;
+  int strip = -1, reg = 0, col = 0;
 };
 
 template <int G, int R>
-DPX_HD TargetSlot locate_target(int row, int col) {
+DPX_HD TargetSlot locate_target(int row, int col, int lane) {
   TargetSlot t;
+  if (((row - 1) % (G * R)) / R != lane) return t;
   t.strip = (row - 1) / (G * R);
-  t.lane = ((row - 1) % (G * R)) / R;
   t.reg = (row - 1) % R;
   t.col = col;
   return t;
@@ -127,7 +128,7 @@ DPX_UNROLL
       if (lane == 0) cell.deliver(t, cell.edge(r + c));  // an edge cell: nothing to compute
       continue;
     }
-    targets[t] = locate_target<G, R>(r, c);
+    targets[t] = locate_target<G, R>(r, c, lane);
   }
   if (rows == 0 || cols == 0) return;
 
@@ -176,7 +177,7 @@ DPX_UNROLL
       if (below != nullptr && lane == G - 1) below[j] = send;
 DPX_UNROLL
       for (int t = 0; t < Cell::kTargets; ++t) {
-        if (targets[t].strip == s && targets[t].lane == lane && targets[t].col == j) {
+        if (targets[t].strip == s && targets[t].col == j) {
           cell.deliver(t, select_register<R>(h, targets[t].reg));
         }
       }
