@@ -44,7 +44,7 @@ namespace align {
 template <int R, typename T>
 DPX_HD T select_register(const T (&regs)[R], int k) {
   T v = regs[0];
-DPX_UNROLL
+  DPX_UNROLL
   for (int r = 1; r < R; ++r) {
     if (r == k) v = regs[r];
   }
@@ -89,14 +89,14 @@ struct ColumnFeed {
     }
   }
   DPX_HD void prime(const Cell& cell, const Value* above) {
-DPX_UNROLL
+    DPX_UNROLL
     for (int p = 0; p < P; ++p) load(cell, above, p + 1, p);
   }
   // Takes column j's values and loads column j + P.
   DPX_HD void next(const Cell& cell, const Value* above, int j, ColKey* k, Value* u) {
     *k = key[0];
     *u = up[0];
-DPX_UNROLL
+    DPX_UNROLL
     for (int p = 0; p + 1 < P; ++p) {
       key[p] = key[p + 1];
       up[p] = up[p + 1];
@@ -120,7 +120,7 @@ DPX_HD void run_wavefront(const Cell& cell, const Group& g, typename Cell::Value
   const int rows = cell.rows(), cols = cell.cols();
 
   TargetSlot targets[Cell::kTargets];
-DPX_UNROLL
+  DPX_UNROLL
   for (int t = 0; t < Cell::kTargets; ++t) {
     int r = 0, c = 0;
     if (!cell.target(t, &r, &c)) continue;
@@ -138,7 +138,7 @@ DPX_UNROLL
     const int base = s * kStripRows + lane * R;  // rows base+1 .. base+R (1-based)
     Value h[R];
     RowKey rk[R];
-DPX_UNROLL
+    DPX_UNROLL
     for (int k = 0; k < R; ++k) {
       h[k] = cell.edge(base + k + 1);
       rk[k] = cell.row_key(base + k);
@@ -160,7 +160,7 @@ DPX_UNROLL
       const Value top = up;
       Value d = diag;
       unsigned word = 0;
-DPX_UNROLL
+      DPX_UNROLL
       for (int k = 0; k < R; ++k) {
         const Value left = h[k];
         unsigned code = 0;
@@ -175,7 +175,7 @@ DPX_UNROLL
       send = h[R - 1];
       key = ck;
       if (below != nullptr && lane == G - 1) below[j] = send;
-DPX_UNROLL
+      DPX_UNROLL
       for (int t = 0; t < Cell::kTargets; ++t) {
         if (targets[t].strip == s && targets[t].col == j) {
           cell.deliver(t, select_register<R>(h, targets[t].reg));
