@@ -19,12 +19,6 @@ namespace {
 constexpr int kNarrowRows = 16;
 constexpr int kWideRows = 8;  // 64-bit values take two registers each
 
-template <class Ops, typename V, bool kBanded>
-struct DtwFactoryOf {
-  template <int>
-  using type = DtwFactory<Ops, V, kBanded>;
-};
-
 template <int R, class Ops, typename V, bool kBanded>
 Status launch_width(const PairBatchView<std::int32_t>& view, int band, std::int64_t max_length, bool report_rejected,
                     std::int64_t* costs, cudaStream_t stream) {
@@ -34,11 +28,7 @@ Status launch_width(const PairBatchView<std::int32_t>& view, int band, std::int6
   factory.max_length = max_length;
   factory.report_rejected = report_rejected;
   factory.out = costs;
-  int group = 8;
-  DPX_RETURN_IF_ERROR((choose_group_size<R, DtwFactoryOf<Ops, V, kBanded>::template type>(factory.tasks(), &group)));
-  return with_group_size(group, [&](auto g) {
-    return launch_wavefront<decltype(g)::value, R>(factory, max_length, max_length, stream);
-  });
+  return launch_batch<R>(factory, max_length, max_length, stream);
 }
 
 template <class Ops, bool kBanded>

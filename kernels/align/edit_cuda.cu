@@ -23,21 +23,6 @@ constexpr int kScoreRows = 16;
 // Direction words of one CIGAR chunk (4 bytes each); a single larger pair still runs alone.
 constexpr std::uint64_t kTraceChunkWords = std::uint64_t{1} << 28;
 
-template <class Ops, class L>
-struct ScoreFactoryOf {
-  template <int>
-  using type = EditScoreFactory<Ops, L>;
-};
-
-template <class Ops, class L>
-Status launch_score(const EditScoreFactory<Ops, L>& factory, std::int64_t longest, cudaStream_t stream) {
-  int group = 8;
-  DPX_RETURN_IF_ERROR((choose_group_size<kScoreRows, ScoreFactoryOf<Ops, L>::template type>(factory.tasks(), &group)));
-  return with_group_size(group, [&](auto g) {
-    return launch_wavefront<decltype(g)::value, kScoreRows>(factory, longest, longest, stream);
-  });
-}
-
 template <class Ops>
 Status launch_edit_with(const PairBatchView<char>& view, std::int64_t max_length, std::int64_t* distances,
                         cudaStream_t stream) {
@@ -49,7 +34,8 @@ Status launch_edit_with(const PairBatchView<char>& view, std::int64_t max_length
   packed.max_length = max_length;
   packed.report_rejected = true;
   packed.out = distances;
-  DPX_RETURN_IF_ERROR(launch_score(packed, std::min(max_length, kEditPackedMaxLength), stream));
+  const std::int64_t packed_longest = std::min(max_length, kEditPackedMaxLength);
+  DPX_RETURN_IF_ERROR((launch_batch<kScoreRows>(packed, packed_longest, packed_longest, stream)));
   if (max_length <= kEditPackedMaxLength) return Status::ok();
   EditScoreFactory<Ops, WideU32> wide;
   wide.batch = view;
@@ -57,7 +43,7 @@ Status launch_edit_with(const PairBatchView<char>& view, std::int64_t max_length
   wide.live_up_to = max_length;
   wide.max_length = max_length;
   wide.out = distances;
-  return launch_score(wide, max_length, stream);
+  return launch_batch<kScoreRows>(wide, max_length, max_length, stream);
 }
 
 // --- CIGAR path ---------------------------------------------------------------------------------
@@ -126,8 +112,8 @@ Status allocate_trace_buffers(const std::vector<Chunk>& chunks, TraceBuffers* b)
 
 // One chunk: directions and distances, traceback, copies back, then CIGARs on the host.
 template <int G>
-Status run_trace_chunk(const PairBatchView<char>& view, std::int64_t longest, const Chunk& c, TraceBuffers* b,
-                       std::vector<EditResult>* results, cudaStream_t stream) {
+Status run_trace_chunk(const LaunchPlan& plan, const PairBatchView<char>& view, std::int64_t longest, const Chunk& c,
+                       TraceBuffers* b, std::vector<EditResult>* results, cudaStream_t stream) {
   const std::size_t offsets_bytes = (c.count + 1) * sizeof(std::uint64_t);
   DPX_CUDA_TRY(cudaMemcpyAsync(b->word_offsets.data(), c.word_offsets.data(), offsets_bytes, cudaMemcpyHostToDevice, stream));
   DPX_CUDA_TRY(cudaMemcpyAsync(b->op_offsets.data(), c.op_offsets.data(), offsets_bytes, cudaMemcpyHostToDevice, stream));
@@ -138,7 +124,7 @@ Status run_trace_chunk(const PairBatchView<char>& view, std::int64_t longest, co
   factory.word_offsets = b->word_offsets.as<const std::uint64_t>();
   factory.words = b->words.as<std::uint32_t>();
   factory.distances = b->distances.as<std::int64_t>();
-  DPX_RETURN_IF_ERROR((launch_wavefront<G, kTraceRows>(factory, longest, longest, stream)));
+  DPX_RETURN_IF_ERROR((launch_wavefront<G, kTraceRows>(plan, factory, longest, longest, stream)));
   const int threads = 128;
   const auto blocks = static_cast<unsigned>((c.count + threads - 1) / threads);
   edit_traceback_kernel<<<blocks, threads, 0, stream>>>(view, factory.first, factory.count,
@@ -169,15 +155,15 @@ Status run_trace_chunk(const PairBatchView<char>& view, std::int64_t longest, co
 Status edit_with_cigar(const SequenceBatch& queries, const SequenceBatch& targets, Pairing pairing,
                        const PairBatchView<char>& view, std::vector<EditResult>* results, cudaStream_t stream) {
   const std::size_t pairs = results->size();
-  int group = 8;
-  DPX_RETURN_IF_ERROR((choose_group_size<kTraceRows, TraceFactory>(static_cast<std::int64_t>(pairs), &group)));
-  const std::vector<Chunk> chunks = plan_chunks(queries, targets, pairing, pairs, group);
+  const auto longest = static_cast<std::int64_t>(std::max(queries.max_length(), targets.max_length()));
+  LaunchPlan plan;
+  DPX_RETURN_IF_ERROR((plan_launch<kTraceRows, TraceFactory>(static_cast<std::int64_t>(pairs), longest, &plan)));
+  const std::vector<Chunk> chunks = plan_chunks(queries, targets, pairing, pairs, plan.group);
   TraceBuffers buffers;
   DPX_RETURN_IF_ERROR(allocate_trace_buffers(chunks, &buffers));
-  const auto longest = static_cast<std::int64_t>(std::max(queries.max_length(), targets.max_length()));
   for (const Chunk& c : chunks) {
-    DPX_RETURN_IF_ERROR(with_group_size(group, [&](auto g) {
-      return run_trace_chunk<decltype(g)::value>(view, longest, c, &buffers, results, stream);
+    DPX_RETURN_IF_ERROR(with_group_size(plan.group, [&](auto g) {
+      return run_trace_chunk<decltype(g)::value>(plan, view, longest, c, &buffers, results, stream);
     }));
   }
   return Status::ok();

@@ -6,6 +6,11 @@
 // shuffle. Lane 0 takes the row above the strip from the previous strip's bottom row, which lane
 // G - 1 left in `scratch` (two rows, alternating, so a strip never reads what it writes).
 //
+// Long pairs can be shared by several groups ("members", one warp each): member k runs strips
+// k, k + members, ..., each starting as soon as the strip above has published the columns it needs
+// (a Handoff: per-strip column counters; strip s + 1 overwrites the row strip s - 1 left only in
+// columns strip s has already read). A lone group uses SoloHandoff, which does nothing.
+//
 // The recurrence itself is a Cell policy (edit distance, DTW, ...):
 //   using Value, RowKey, ColKey;           Value is what a cell holds and what lanes pass on
 //   static constexpr int kTargets;         result cells per matrix (packed lanes: one per lane)
@@ -31,7 +36,7 @@
 #include "dpx_ops.cuh"
 
 // Full unrolling keeps the per-lane rows in registers; host compilers unroll on their own.
-#if defined(__CUDACC__)
+#if defined(__CUDA_ARCH__)
 #define DPX_UNROLL _Pragma("unroll")
 #else
 #define DPX_UNROLL
@@ -71,7 +76,8 @@ DPX_HD TargetSlot locate_target(int row, int col, int lane) {
 DPX_HD std::size_t wavefront_scratch_values(int cols) { return 2 * (static_cast<std::size_t>(cols) + 1); }
 
 // Lane 0's look-ahead: the column key and the row above the strip for the next few columns are
-// loaded early so the loads' latency overlaps the steps in between.
+// loaded early so the loads' latency overlaps the steps in between. In strip s the row above is
+// strip s - 1's bottom row; the handoff waits until that strip has published the column.
 template <class Cell, int P>
 struct ColumnFeed {
   using Value = typename Cell::Value;
@@ -79,21 +85,26 @@ struct ColumnFeed {
   ColKey key[P];
   Value up[P];
 
-  DPX_HD void load(const Cell& cell, const Value* above, int j, int slot) {
+  template <class Handoff>
+  DPX_HD void load(const Cell& cell, const Value* above, const Handoff& handoff, int strip, int j, int slot) {
     if (j <= cell.cols()) {
       key[slot] = cell.col_key(j - 1);
+      if (above != nullptr) handoff.wait(strip - 1, j);
       up[slot] = above ? above[j] : cell.edge(j);
     } else {
       key[slot] = ColKey();
       up[slot] = Value();
     }
   }
-  DPX_HD void prime(const Cell& cell, const Value* above) {
+  template <class Handoff>
+  DPX_HD void prime(const Cell& cell, const Value* above, const Handoff& handoff, int strip) {
     DPX_UNROLL
-    for (int p = 0; p < P; ++p) load(cell, above, p + 1, p);
+    for (int p = 0; p < P; ++p) load(cell, above, handoff, strip, p + 1, p);
   }
   // Takes column j's values and loads column j + P.
-  DPX_HD void next(const Cell& cell, const Value* above, int j, ColKey* k, Value* u) {
+  template <class Handoff>
+  DPX_HD void next(const Cell& cell, const Value* above, const Handoff& handoff, int strip, int j, ColKey* k,
+                   Value* u) {
     *k = key[0];
     *u = up[0];
     DPX_UNROLL
@@ -101,15 +112,23 @@ struct ColumnFeed {
       key[p] = key[p + 1];
       up[p] = up[p + 1];
     }
-    load(cell, above, j + P, P - 1);
+    load(cell, above, handoff, strip, j + P, P - 1);
   }
+};
+
+// A group that runs every strip of its matrix itself: strips follow each other in program order.
+struct SoloHandoff {
+  DPX_HD void wait(int, int) const {}
+  DPX_HD void publish(int, int) const {}
 };
 
 #if defined(__CUDACC__)
 #pragma nv_exec_check_disable
 #endif
-template <int R, class Cell, class Group>
-DPX_HD void run_wavefront(const Cell& cell, const Group& g, typename Cell::Value* scratch) {
+// Runs strips member, member + members, ... of the matrix (all of them for a lone group).
+template <int R, class Cell, class Group, class Handoff = SoloHandoff>
+DPX_HD void run_wavefront(const Cell& cell, const Group& g, typename Cell::Value* scratch, int member = 0,
+                          int members = 1, const Handoff& handoff = Handoff()) {
   using Value = typename Cell::Value;
   using RowKey = typename Cell::RowKey;
   using ColKey = typename Cell::ColKey;
@@ -125,7 +144,7 @@ DPX_HD void run_wavefront(const Cell& cell, const Group& g, typename Cell::Value
     int r = 0, c = 0;
     if (!cell.target(t, &r, &c)) continue;
     if (r == 0 || c == 0) {
-      if (lane == 0) cell.deliver(t, cell.edge(r + c));  // an edge cell: nothing to compute
+      if (lane == 0 && member == 0) cell.deliver(t, cell.edge(r + c));  // an edge cell: nothing to compute
       continue;
     }
     targets[t] = locate_target<G, R>(r, c, lane);
@@ -134,7 +153,7 @@ DPX_HD void run_wavefront(const Cell& cell, const Group& g, typename Cell::Value
 
   const int strips = (rows + kStripRows - 1) / kStripRows;
   const int steps = cols + G - 1;
-  for (int s = 0; s < strips; ++s) {
+  for (int s = member; s < strips; s += members) {
     const int base = s * kStripRows + lane * R;  // rows base+1 .. base+R (1-based)
     Value h[R];
     RowKey rk[R];
@@ -147,7 +166,7 @@ DPX_HD void run_wavefront(const Cell& cell, const Group& g, typename Cell::Value
     Value* below = s + 1 < strips ? scratch + ((s + 1) & 1) * (cols + 1) : nullptr;
 
     ColumnFeed<Cell, 4> feed{};  // only lane 0 loads it
-    if (lane == 0) feed.prime(cell, above);
+    if (lane == 0) feed.prime(cell, above, handoff, s);
     Value diag = cell.edge(base);  // D(base, 0)
     Value send = h[R - 1];
     ColKey key = ColKey();
@@ -156,7 +175,7 @@ DPX_HD void run_wavefront(const Cell& cell, const Group& g, typename Cell::Value
       Value up = g.shfl_up(send);
       ColKey ck = g.shfl_up(key);
       if (j < 1 || j > cols) continue;
-      if (lane == 0) feed.next(cell, above, j, &ck, &up);
+      if (lane == 0) feed.next(cell, above, handoff, s, j, &ck, &up);
       const Value top = up;
       Value d = diag;
       unsigned word = 0;
@@ -174,7 +193,10 @@ DPX_HD void run_wavefront(const Cell& cell, const Group& g, typename Cell::Value
       diag = top;
       send = h[R - 1];
       key = ck;
-      if (below != nullptr && lane == G - 1) below[j] = send;
+      if (below != nullptr && lane == G - 1) {
+        below[j] = send;
+        handoff.publish(s, j);
+      }
       DPX_UNROLL
       for (int t = 0; t < Cell::kTargets; ++t) {
         if (targets[t].strip == s && targets[t].col == j) {
@@ -186,20 +208,35 @@ DPX_HD void run_wavefront(const Cell& cell, const Group& g, typename Cell::Value
   }
 }
 
-// What one group does in a batch kernel: tasks first, first + stride, ... each built by the
-// factory (Factory::Cell make(task, group), tasks()), pairs over the declared length reported.
+// One task of a batch kernel on member `member` of `members` groups sharing it: the factory builds
+// the cell (Factory::Cell make(task, group)); pairs over the declared length are reported once.
 #if defined(__CUDACC__)
 #pragma nv_exec_check_disable
 #endif
-template <int R, class Factory, class Group>
-DPX_HD void run_group_tasks(const Factory& factory, const Group& g, std::int64_t first, std::int64_t stride,
-                            typename Factory::Cell::Value* scratch) {
-  for (std::int64_t task = first; task < factory.tasks(); task += stride) {
-    const auto cell = factory.make(task, g);
-    if (g.lane() == 0) cell.reject_oversized();
-    run_wavefront<R>(cell, g, scratch);
-  }
+template <int R, class Factory, class Group, class Handoff = SoloHandoff>
+DPX_HD void run_task(const Factory& factory, std::int64_t task, const Group& g, typename Factory::Cell::Value* scratch,
+                     int member = 0, int members = 1, const Handoff& handoff = Handoff()) {
+  const auto cell = factory.make(task, g);
+  if (g.lane() == 0 && member == 0) cell.reject_oversized();
+  run_wavefront<R>(cell, g, scratch, member, members, handoff);
 }
+
+#if defined(__CUDACC__)
+// Strip progress shared by the warps of a block (shared memory): the producer's lane G - 1 fences
+// its boundary-row store before publishing the column; the consumer fences after seeing it.
+struct BlockHandoff {
+  int* progress;  // columns published, per strip
+  __device__ void wait(int strip, int col) const {
+    while (*static_cast<volatile int*>(progress + strip) < col) {
+    }
+    __threadfence_block();
+  }
+  __device__ void publish(int strip, int col) const {
+    __threadfence_block();
+    *static_cast<volatile int*>(progress + strip) = col;
+  }
+};
+#endif
 
 #if defined(__CUDACC__)
 // G consecutive lanes of a warp (G a power of two, at most 32).

@@ -4,9 +4,11 @@
 // cells, direction layout) exactly as the GPU runs it, only slower.
 #pragma once
 
+#include <atomic>
 #include <condition_variable>
 #include <cstdint>
 #include <cstring>
+#include <memory>
 #include <mutex>
 #include <thread>
 #include <type_traits>
@@ -76,8 +78,8 @@ class SimGroup {
   int lane_;
 };
 
-// Runs every task of `factory` on one simulated group of G lanes with R rows per lane, as
-// run_group_tasks does on the device; scratch sized for matrices of up to max_cols columns.
+// Runs every task of `factory` on one simulated group of G lanes with R rows per lane, as the
+// batch kernel's groups do; scratch sized for matrices of up to max_cols columns.
 template <int G, int R, class Factory>
 void simulate_group(const Factory& factory, int max_cols) {
   using Value = typename Factory::Cell::Value;
@@ -87,10 +89,60 @@ void simulate_group(const Factory& factory, int max_cols) {
   for (int lane = 0; lane < G; ++lane) {
     lanes.emplace_back([&, lane] {
       const SimGroup<G> g(&shared, lane);
-      align::run_group_tasks<R>(factory, g, 0, 1, scratch.data());
+      for (std::int64_t task = 0; task < factory.tasks(); ++task) align::run_task<R>(factory, task, g, scratch.data());
     });
   }
   for (auto& t : lanes) t.join();
+}
+
+// Strip progress between simulated groups, as BlockHandoff keeps it between a block's warps.
+class SimHandoff {
+ public:
+  explicit SimHandoff(std::vector<std::atomic<int>>* progress) : progress_(progress) {}
+  void wait(int strip, int col) const {
+    while ((*progress_)[static_cast<std::size_t>(strip)].load(std::memory_order_acquire) < col) std::this_thread::yield();
+  }
+  void publish(int strip, int col) const {
+    (*progress_)[static_cast<std::size_t>(strip)].store(col, std::memory_order_release);
+  }
+
+ private:
+  std::vector<std::atomic<int>>* progress_;
+};
+
+// Runs every task of `factory` on `members` simulated groups of G lanes sharing each task, as the
+// cooperative kernel's warps do.
+template <int G, int R, class Factory>
+void simulate_members(const Factory& factory, int members, int max_cols, int max_strips) {
+  using Value = typename Factory::Cell::Value;
+  std::vector<Value> scratch(align::wavefront_scratch_values(max_cols));
+  for (std::int64_t task = 0; task < factory.tasks(); ++task) {
+    std::vector<std::atomic<int>> progress(static_cast<std::size_t>(max_strips));
+    for (auto& p : progress) p.store(0);
+    const SimHandoff handoff(&progress);
+    std::vector<std::unique_ptr<SimShared>> groups;
+    for (int m = 0; m < members; ++m) groups.push_back(std::make_unique<SimShared>(G));
+    std::vector<std::thread> lanes;
+    for (int m = 0; m < members; ++m) {
+      for (int lane = 0; lane < G; ++lane) {
+        lanes.emplace_back([&, m, lane] {
+          const SimGroup<G> g(groups[static_cast<std::size_t>(m)].get(), lane);
+          align::run_task<R>(factory, task, g, scratch.data(), m, members, handoff);
+        });
+      }
+    }
+    for (auto& t : lanes) t.join();  // the block-wide barrier between tasks
+  }
+}
+
+// simulate_group for members == 1, else simulate_members (strips of G * R rows, at most 65,536 rows).
+template <int G, int R, class Factory>
+void simulate(const Factory& factory, int members, int max_cols) {
+  if (members == 1) {
+    simulate_group<G, R>(factory, max_cols);
+  } else {
+    simulate_members<G, R>(factory, members, max_cols, static_cast<int>(kAlignDistanceMaxLength / (G * R)) + 1);
+  }
 }
 
 // View of two host batches, for factories run on the host.

@@ -93,6 +93,21 @@ TEST(DtwCuda, ExtremeValuesNeed64BitCells) {
   EXPECT_EQ(gpu[1].cost, 2 * span);
 }
 
+// Enough pairs that the launch picks small groups (several per warp), each pair several strips.
+TEST(DtwCuda, LargeBatchOfMediumPairsEqualsCpu) {
+  DPX_REQUIRE_GPU();
+  auto rng = dpx::test::seeded_rng();
+  SeriesBatch a, b;
+  for (int k = 0; k < 12000; ++k) {
+    const Series x = dpx::test::random_series(rng, 300 + static_cast<std::size_t>(k % 40), -1000, 1000);
+    const Series y = dpx::test::random_series(rng, 280 + static_cast<std::size_t>(k % 70), -1000, 1000);
+    a.add(x.data(), x.size());
+    b.add(y.data(), y.size());
+  }
+  expect_gpu_equals_cpu(a, b, Pairing::kPairwise, -1);
+  expect_gpu_equals_cpu(a, b, Pairing::kPairwise, 30);
+}
+
 TEST(DtwCuda, OneToManyEqualsCpu) {
   DPX_REQUIRE_GPU();
   auto rng = dpx::test::seeded_rng();

@@ -44,23 +44,23 @@ SeriesPairs random_pairs(std::mt19937_64& rng) {
 
 // Runs one width's launch; returns which pairs it wrote.
 template <int G, int R, class Ops, typename V, bool kBanded>
-std::vector<std::int64_t> simulate(const SeriesPairs& p, int band, std::int64_t declared_max, std::vector<std::int64_t> out) {
+std::vector<std::int64_t> simulate(const SeriesPairs& p, int band, std::int64_t declared_max, std::vector<std::int64_t> out,
+                                   int members = 1) {
   dpx::align::DtwFactory<Ops, V, kBanded> f;
   f.batch = dpx::test::host_view(p.a, p.b, Pairing::kPairwise);
   f.band = band;
   f.max_length = declared_max;
   f.report_rejected = sizeof(V) == 4;
   f.out = out.data();
-  dpx::test::simulate_group<G, R>(f, static_cast<int>(declared_max));
+  dpx::test::simulate<G, R>(f, members, static_cast<int>(declared_max));
   return out;
 }
 
 template <int G, int R, class Ops, bool kBanded>
-void expect_matches_definition(const SeriesPairs& p, int band) {
+void expect_matches_definition(const SeriesPairs& p, int band, int members = 1) {
   std::vector<std::int64_t> out(p.as.size(), kPoisonResult);
-  out = simulate<G, R, Ops, std::int32_t, kBanded>(p, band, 100, out);
+  out = simulate<G, R, Ops, std::int32_t, kBanded>(p, band, 100, out, members);
   for (std::size_t i = 0; i < out.size(); ++i) {
-    dpx::Status none;
     const bool empty = p.as[i].empty() || p.bs[i].empty();
     std::int32_t lo = INT32_MAX, hi = INT32_MIN;
     for (auto v : p.as[i]) lo = std::min(lo, v), hi = std::max(hi, v);
@@ -70,7 +70,7 @@ void expect_matches_definition(const SeriesPairs& p, int band) {
                                                             static_cast<std::int64_t>(p.bs[i].size()));
     EXPECT_EQ(out[i] == kPoisonResult, wide) << "32-bit launch and pair " << i;
   }
-  out = simulate<G, R, Ops, std::int64_t, kBanded>(p, band, 100, out);
+  out = simulate<G, R, Ops, std::int64_t, kBanded>(p, band, 100, out, members);
   for (std::size_t i = 0; i < out.size(); ++i) {
     EXPECT_EQ(out[i], dpx::test::brute_dtw(p.as[i], p.bs[i], band))
         << "pair " << i << " " << p.as[i].size() << "x" << p.bs[i].size() << " band " << band << " G=" << G;
@@ -83,6 +83,13 @@ TEST(DtwWavefront, BothWidthsMatchDefinition) {
   expect_matches_definition<8, 2, dpx::ops::Dpx, false>(p, -1);
   expect_matches_definition<4, 3, dpx::ops::PlainOps, false>(p, -1);
   expect_matches_definition<16, 16, dpx::ops::Dpx, false>(p, -1);
+}
+
+TEST(DtwWavefront, GroupsSharingEachPairMatchDefinition) {
+  auto rng = dpx::test::seeded_rng();
+  const SeriesPairs p = random_pairs(rng);
+  expect_matches_definition<4, 2, dpx::ops::Dpx, false>(p, -1, 3);
+  expect_matches_definition<4, 2, dpx::ops::Dpx, true>(p, 5, 2);
 }
 
 TEST(DtwWavefront, BandsMatchDefinition) {

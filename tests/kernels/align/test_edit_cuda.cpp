@@ -88,6 +88,19 @@ TEST(EditCuda, LongerThanPackedLanesUse32BitLanes) {
   expect_gpu_equals_cpu(q, t, Pairing::kPairwise, false);
 }
 
+// Enough pairs that the launch picks small groups (several per warp), each pair several strips.
+TEST(EditCuda, LargeBatchOfMediumPairsEqualsCpu) {
+  DPX_REQUIRE_GPU();
+  auto rng = dpx::test::seeded_rng();
+  SequenceBatch q, t;
+  for (int k = 0; k < 6000; ++k) {
+    const std::string a = dpx::test::random_letters(rng, 550 + static_cast<std::size_t>(k % 50), 4);
+    q.add(a);
+    t.add(dpx::test::mutate(rng, a, 0.1, 4));
+  }
+  expect_gpu_equals_cpu(q, t, Pairing::kPairwise, false);
+}
+
 TEST(EditCuda, OneToManyEqualsCpu) {
   DPX_REQUIRE_GPU();
   auto rng = dpx::test::seeded_rng();

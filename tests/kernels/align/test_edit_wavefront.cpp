@@ -24,7 +24,7 @@ using dpx::test::kPoisonResult;
 
 template <int G, int R, class Ops, class L>
 std::vector<std::int64_t> simulate_scores(const SequenceBatch& q, const SequenceBatch& t, Pairing pairing,
-                                          std::int64_t declared_max, std::int64_t live_above = -1) {
+                                          std::int64_t declared_max, std::int64_t live_above = -1, int members = 1) {
   std::vector<std::int64_t> out(dpx::pair_count(q.size(), t.size(), pairing), kPoisonResult);
   EditScoreFactory<Ops, L> f;
   f.batch = dpx::test::host_view(q, t, pairing);
@@ -33,20 +33,21 @@ std::vector<std::int64_t> simulate_scores(const SequenceBatch& q, const Sequence
   f.max_length = declared_max;
   f.report_rejected = true;
   f.out = out.data();
-  dpx::test::simulate_group<G, R>(f, static_cast<int>(declared_max));
+  dpx::test::simulate<G, R>(f, members, static_cast<int>(declared_max));
   return out;
 }
 
 template <int G, int R, class Ops, class L>
-void expect_scores_match_definition(std::uint64_t salt) {
+void expect_scores_match_definition(std::uint64_t salt, int members = 1) {
   auto rng = dpx::test::seeded_rng();
   rng.seed(rng() ^ salt);
   const auto p = dpx::test::random_sequence_pairs(rng, {0, 1, 2, 17, 31, 32, 33, 70}, 4);
   const auto longest = static_cast<std::int64_t>(std::max(p.queries.max_length(), p.targets.max_length()));
-  const auto got = simulate_scores<G, R, Ops, L>(p.queries, p.targets, Pairing::kPairwise, longest);
+  const auto got = simulate_scores<G, R, Ops, L>(p.queries, p.targets, Pairing::kPairwise, longest, -1, members);
   for (std::size_t i = 0; i < got.size(); ++i) {
     EXPECT_EQ(got[i], dpx::test::brute_edit_distance(p.queries.view(i), p.targets.view(i)))
-        << "pair " << i << " " << p.queries.length(i) << "x" << p.targets.length(i) << " G=" << G << " R=" << R;
+        << "pair " << i << " " << p.queries.length(i) << "x" << p.targets.length(i) << " G=" << G << " R=" << R
+        << " members=" << members;
   }
 }
 
@@ -54,6 +55,12 @@ TEST(EditWavefront, PackedLanesMatchDefinition) {
   expect_scores_match_definition<8, 2, dpx::ops::Dpx, PackedU16x2>(1);
   expect_scores_match_definition<4, 5, dpx::ops::Dpx, PackedU16x2>(2);   // rows not a power of two
   expect_scores_match_definition<16, 16, dpx::ops::Dpx, PackedU16x2>(3);  // the kernel's shape
+}
+
+TEST(EditWavefront, GroupsSharingEachPairMatchDefinition) {
+  expect_scores_match_definition<4, 2, dpx::ops::Dpx, PackedU16x2>(7, 2);
+  expect_scores_match_definition<4, 3, dpx::ops::Dpx, WideU32>(8, 3);
+  expect_scores_match_definition<8, 2, dpx::ops::Dpx, PackedU16x2>(9, 5);  // more members than some pairs have strips
 }
 
 TEST(EditWavefront, PlainPolicyGivesTheSameScores) {
@@ -123,7 +130,7 @@ TEST(EditWavefront, SplitBetweenPackedAndWideLaunchesCoversEveryPairOnce) {
 // Directions recorded by the wavefront in its striped order, walked back on the host: the CIGARs
 // must be exactly the CPU implementation's.
 template <int G>
-void expect_trace_matches_cpu(std::size_t max_len) {
+void expect_trace_matches_cpu(std::size_t max_len, int members = 1) {
   auto rng = dpx::test::seeded_rng();
   rng.seed(rng() ^ static_cast<std::uint64_t>(G));
   const auto p = dpx::test::random_sequence_pairs(rng, {0, 1, 15, 16, 17, max_len}, 2);
@@ -141,7 +148,7 @@ void expect_trace_matches_cpu(std::size_t max_len) {
   f.word_offsets = offsets.data();
   f.words = words.data();
   f.distances = distances.data();
-  dpx::test::simulate_group<G, dpx::align::kTraceRows>(f, static_cast<int>(max_len + 8));
+  dpx::test::simulate<G, dpx::align::kTraceRows>(f, members, static_cast<int>(max_len + 8));
 
   std::vector<dpx::EditResult> cpu;
   dpx::EditOptions with_cigar;
@@ -163,6 +170,7 @@ void expect_trace_matches_cpu(std::size_t max_len) {
 TEST(EditWavefront, TracebackFromStripedDirectionsEqualsCpuCigars) {
   expect_trace_matches_cpu<4>(150);  // several strips of 64 rows
   expect_trace_matches_cpu<8>(140);
+  expect_trace_matches_cpu<4>(200, 3);  // strips shared by three groups
 }
 
 }  // namespace
