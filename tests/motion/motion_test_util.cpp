@@ -11,12 +11,12 @@
 namespace dpx {
 namespace test {
 
-HostPlane::HostPlane(int width, int height, SampleType type, int pad)
+TestPlane::TestPlane(int width, int height, SampleType type, int pad)
     : width_(width), height_(height), type_(type),
       pitch_(static_cast<std::size_t>(width) * sample_bytes(type) + pad),
       bytes_(pitch_ * height + 16, 0) {}
 
-int HostPlane::get(int x, int y) const {
+int TestPlane::get(int x, int y) const {
   const std::uint8_t* p = bytes_.data() + y * pitch_ + x * sample_bytes(type_);
   if (type_ == SampleType::kU8) return *p;
   std::uint16_t v;
@@ -24,7 +24,7 @@ int HostPlane::get(int x, int y) const {
   return v;
 }
 
-void HostPlane::set(int x, int y, int v) {
+void TestPlane::set(int x, int y, int v) {
   std::uint8_t* p = bytes_.data() + y * pitch_ + x * sample_bytes(type_);
   if (type_ == SampleType::kU8) {
     *p = static_cast<std::uint8_t>(v);
@@ -76,22 +76,22 @@ Texture::Texture(std::mt19937_64& rng, int canvas_width, int canvas_height, Samp
     }
 }
 
-HostPlane Texture::frame(int width, int height, int ox, int oy, int pad) const {
-  HostPlane p(width, height, type_, pad);
+TestPlane Texture::frame(int width, int height, int ox, int oy, int pad) const {
+  TestPlane p(width, height, type_, pad);
   for (int y = 0; y < height; ++y)
     for (int x = 0; x < width; ++x) p.set(x, y, values_.at(static_cast<std::size_t>(y + oy) * width_ + (x + ox)));
   return p;
 }
 
-HostPlane random_plane(std::mt19937_64& rng, int width, int height, SampleType type, int max_value, int pad) {
-  HostPlane p(width, height, type, pad);
+TestPlane random_plane(std::mt19937_64& rng, int width, int height, SampleType type, int max_value, int pad) {
+  TestPlane p(width, height, type, pad);
   std::uniform_int_distribution<int> dist(0, max_value);
   for (int y = 0; y < height; ++y)
     for (int x = 0; x < width; ++x) p.set(x, y, dist(rng));
   return p;
 }
 
-MotionField brute_force_motion(const HostPlane& cur, const HostPlane& ref, const MotionParams& params) {
+MotionField brute_force_motion(const TestPlane& cur, const TestPlane& ref, const MotionParams& params) {
   const int b = params.block_size, r = params.search_range;
   MotionField field;
   field.resize(motion_grid(cur.width(), cur.height(), b));
@@ -124,7 +124,7 @@ MotionParams motion_params(int block_size, int search_range) {
   return p;
 }
 
-MotionField run_motion_cpu(const HostPlane& cur, const HostPlane& ref, const MotionParams& params, int threads) {
+MotionField run_motion_cpu(const TestPlane& cur, const TestPlane& ref, const MotionParams& params, int threads) {
   MotionField f;
   const Status s = motion_estimate_cpu(cur.view(), ref.view(), params, &f, threads);
   EXPECT_TRUE(s.is_ok()) << s.message();
@@ -139,7 +139,7 @@ std::vector<ComparisonCase> comparison_cases(std::mt19937_64& rng) {
   };
   auto add_random = [&](const char* what, int w, int h, SampleType type, int top, int pad, MotionParams p,
                         std::size_t offset = 0) {
-    HostPlane cur = random_plane(rng, w, h, type, top, pad), ref = random_plane(rng, w, h, type, top, pad);
+    TestPlane cur = random_plane(rng, w, h, type, top, pad), ref = random_plane(rng, w, h, type, top, pad);
     cases.push_back(ComparisonCase{name_of(what, type, p, w, h), std::move(cur), std::move(ref), p, offset});
   };
   for (SampleType type : {SampleType::kU8, SampleType::kU16}) {

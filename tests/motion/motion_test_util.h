@@ -14,10 +14,10 @@ namespace dpx {
 namespace test {
 
 // A host plane of u8 or u16 samples; `pad` extra bytes per row make pitch != row bytes.
-class HostPlane {
+class TestPlane {
  public:
-  HostPlane() = default;
-  HostPlane(int width, int height, SampleType type, int pad = 0);
+  TestPlane() = default;
+  TestPlane(int width, int height, SampleType type, int pad = 0);
 
   int width() const { return width_; }
   int height() const { return height_; }
@@ -45,7 +45,7 @@ class Texture {
  public:
   Texture(std::mt19937_64& rng, int canvas_width, int canvas_height, SampleType type);
   // The frame whose pixel (x, y) is texture (x + ox, y + oy); the offsets keep within the canvas.
-  HostPlane frame(int width, int height, int ox, int oy, int pad = 0) const;
+  TestPlane frame(int width, int height, int ox, int oy, int pad = 0) const;
 
  private:
   int width_, height_;
@@ -54,23 +54,23 @@ class Texture {
 };
 
 // Uniform random samples in [0, max_value].
-HostPlane random_plane(std::mt19937_64& rng, int width, int height, SampleType type, int max_value, int pad = 0);
+TestPlane random_plane(std::mt19937_64& rng, int width, int height, SampleType type, int max_value, int pad = 0);
 
 // The definition in dpx/motion.h, computed the slow obvious way: every candidate inside the
 // reference, the smallest (SAD, |dx| + |dy|, dy, dx).
-MotionField brute_force_motion(const HostPlane& current, const HostPlane& reference, const MotionParams& params);
+MotionField brute_force_motion(const TestPlane& current, const TestPlane& reference, const MotionParams& params);
 
 MotionParams motion_params(int block_size, int search_range);
 
 // motion_estimate_cpu, expected to succeed.
-MotionField run_motion_cpu(const HostPlane& current, const HostPlane& reference, const MotionParams& params,
+MotionField run_motion_cpu(const TestPlane& current, const TestPlane& reference, const MotionParams& params,
                            int threads = 0);
 
 // A pair of frames and the search to run on them. Device copies start `offset` bytes into their
 // buffer, so odd offsets give rows at every byte alignment.
 struct ComparisonCase {
   std::string name;
-  HostPlane current, reference;
+  TestPlane current, reference;
   MotionParams params;
   std::size_t offset = 0;
 };

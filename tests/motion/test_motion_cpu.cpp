@@ -15,11 +15,11 @@ using dpx::MotionField;
 using dpx::MotionParams;
 using dpx::MotionVector;
 using dpx::SampleType;
-using dpx::test::HostPlane;
+using dpx::test::TestPlane;
 
 MotionParams params(int block, int range) { return dpx::test::motion_params(block, range); }
 
-MotionField run_cpu(const HostPlane& cur, const HostPlane& ref, const MotionParams& p, int threads = 0) {
+MotionField run_cpu(const TestPlane& cur, const TestPlane& ref, const MotionParams& p, int threads = 0) {
   return dpx::test::run_motion_cpu(cur, ref, p, threads);
 }
 
@@ -67,8 +67,8 @@ TEST(MotionCpu, MatchesBruteForceOnRandomFrames) {
     SCOPED_TRACE(std::to_string(c.w) + "x" + std::to_string(c.h) + " block " + std::to_string(c.block) + " range " +
                  std::to_string(c.range));
     const int top = c.type == SampleType::kU8 ? 255 : 65535;
-    const HostPlane ref = dpx::test::random_plane(rng, c.w, c.h, c.type, top, c.pad);
-    const HostPlane cur = dpx::test::random_plane(rng, c.w, c.h, c.type, top, c.pad);
+    const TestPlane ref = dpx::test::random_plane(rng, c.w, c.h, c.type, top, c.pad);
+    const TestPlane cur = dpx::test::random_plane(rng, c.w, c.h, c.type, top, c.pad);
     const MotionParams p = params(c.block, c.range);
     const MotionField got = run_cpu(cur, ref, p);
     EXPECT_EQ(dpx::test::first_difference(dpx::test::brute_force_motion(cur, ref, p), got), "");
@@ -81,8 +81,8 @@ TEST(MotionCpu, MatchesBruteForceWhereTiesAbound) {
   auto rng = dpx::test::seeded_rng();
   for (SampleType type : {SampleType::kU8, SampleType::kU16})
     for (int block : {4, 8, 16}) {
-      const HostPlane ref = dpx::test::random_plane(rng, 45, 38, type, 1);
-      const HostPlane cur = dpx::test::random_plane(rng, 45, 38, type, 1);
+      const TestPlane ref = dpx::test::random_plane(rng, 45, 38, type, 1);
+      const TestPlane cur = dpx::test::random_plane(rng, 45, 38, type, 1);
       const MotionParams p = params(block, 6);
       EXPECT_EQ(dpx::test::first_difference(dpx::test::brute_force_motion(cur, ref, p), run_cpu(cur, ref, p)), "")
           << "block " << block;
@@ -94,13 +94,13 @@ TEST(MotionCpu, ShiftedTextureGivesTheShiftWhereverTheWindowHoldsIt) {
   const int w = 160, h = 120, margin = 40;
   for (SampleType type : {SampleType::kU8, SampleType::kU16}) {
     const dpx::test::Texture tex(rng, w + 2 * margin, h + 2 * margin, type);
-    const HostPlane ref = tex.frame(w, h, margin, margin);
+    const TestPlane ref = tex.frame(w, h, margin, margin);
     for (int block : {8, 16, 32}) {
       const int shifts[][2] = {{3, -2}, {-7, 5}, {0, 11}, {-13, -16}, {1, 0}};
       for (const auto& s : shifts) {
         const int dx = s[0], dy = s[1];
         // cur(x, y) = ref(x + dx, y + dy): every block's content sits at (dx, dy) in the reference.
-        const HostPlane cur = tex.frame(w, h, margin + dx, margin + dy);
+        const TestPlane cur = tex.frame(w, h, margin + dx, margin + dy);
         const MotionParams p = params(block, 16);
         const MotionField f = run_cpu(cur, ref, p);
         int checked = 0;
@@ -124,9 +124,9 @@ TEST(MotionCpu, ShiftedTextureGivesTheShiftWhereverTheWindowHoldsIt) {
 
 // A pattern with period 4 along one direction, and the current frame shifted along it: SAD 0 for
 // every candidate congruent to the shift, so the tie rule alone picks the answer.
-HostPlane periodic(int w, int h, int (*phase)(int x, int y), int shift) {
+TestPlane periodic(int w, int h, int (*phase)(int x, int y), int shift) {
   const int values[4] = {10, 200, 60, 130};
-  HostPlane p(w, h, SampleType::kU8);
+  TestPlane p(w, h, SampleType::kU8);
   for (int y = 0; y < h; ++y)
     for (int x = 0; x < w; ++x) p.set(x, y, values[(phase(x, y) + shift) % 4]);
   return p;
@@ -135,7 +135,7 @@ HostPlane periodic(int w, int h, int (*phase)(int x, int y), int shift) {
 TEST(MotionTieRule, EqualManhattanAndDyPicksTheSmallerDx) {
   // Stripes along x; cur = ref shifted by 2: SAD 0 at dx = -2 and dx = +2 (R = 3).
   auto along_x = [](int x, int) { return x; };
-  const HostPlane ref = periodic(32, 8, along_x, 0), cur = periodic(32, 8, along_x, 2);
+  const TestPlane ref = periodic(32, 8, along_x, 0), cur = periodic(32, 8, along_x, 2);
   const MotionField f = run_cpu(cur, ref, params(8, 3));
   EXPECT_EQ(f.at(0, 0).dx, 2);  // the left edge admits only dx >= 0
   for (int c = 1; c < 4; ++c) {
@@ -149,7 +149,7 @@ TEST(MotionTieRule, EqualManhattanPicksTheSmallerDy) {
   // Stripes along the diagonal; SAD 0 wherever dx + dy = +-2: (0,-2), (-1,-1), (-2,0), (2,0), (1,1),
   // (0,2) within R = 2, all |dx| + |dy| = 2: the smallest dy is -2.
   auto diagonal = [](int x, int y) { return x + y; };
-  const HostPlane ref = periodic(40, 40, diagonal, 0), cur = periodic(40, 40, diagonal, 2);
+  const TestPlane ref = periodic(40, 40, diagonal, 0), cur = periodic(40, 40, diagonal, 2);
   const MotionField f = run_cpu(cur, ref, params(8, 2));
   for (int r = 1; r < 4; ++r)
     for (int c = 1; c < 4; ++c) {
@@ -162,7 +162,7 @@ TEST(MotionTieRule, EqualManhattanPicksTheSmallerDy) {
 TEST(MotionTieRule, SmallerManhattanBeatsSmallerDy) {
   // Stripes along y, shift 1: SAD 0 at dy = +1 and dy = -3 (R = 3); |dy| = 1 wins.
   auto along_y = [](int, int y) { return y; };
-  const HostPlane ref = periodic(8, 40, along_y, 0), cur = periodic(8, 40, along_y, 1);
+  const TestPlane ref = periodic(8, 40, along_y, 0), cur = periodic(8, 40, along_y, 1);
   const MotionField f = run_cpu(cur, ref, params(8, 3));
   for (int r = 1; r < 4; ++r) {
     EXPECT_EQ(f.at(0, r).dx, 0);
@@ -171,7 +171,7 @@ TEST(MotionTieRule, SmallerManhattanBeatsSmallerDy) {
 }
 
 TEST(MotionTieRule, FlatAndStaticFramesGiveZeroVectors) {
-  HostPlane flat(48, 40, SampleType::kU8);
+  TestPlane flat(48, 40, SampleType::kU8);
   for (int y = 0; y < 40; ++y)
     for (int x = 0; x < 48; ++x) flat.set(x, y, 77);
   for (const MotionVector& v : run_cpu(flat, flat, params(16, 8)).vectors) {
@@ -180,7 +180,7 @@ TEST(MotionTieRule, FlatAndStaticFramesGiveZeroVectors) {
     EXPECT_EQ(v.sad, 0u);
   }
   auto rng = dpx::test::seeded_rng();
-  const HostPlane still = dpx::test::random_plane(rng, 48, 40, SampleType::kU16, 65535);
+  const TestPlane still = dpx::test::random_plane(rng, 48, 40, SampleType::kU16, 65535);
   for (const MotionVector& v : run_cpu(still, still, params(8, 8)).vectors) {
     EXPECT_EQ(v.dx, 0);
     EXPECT_EQ(v.dy, 0);
@@ -191,8 +191,8 @@ TEST(MotionTieRule, FlatAndStaticFramesGiveZeroVectors) {
 TEST(MotionCpu, SmallestAndLargestRangesAtTheEdges) {
   auto rng = dpx::test::seeded_rng();
   for (int range : {1, 64}) {
-    const HostPlane ref = dpx::test::random_plane(rng, 70, 50, SampleType::kU8, 255, 5);
-    const HostPlane cur = dpx::test::random_plane(rng, 70, 50, SampleType::kU8, 255, 5);
+    const TestPlane ref = dpx::test::random_plane(rng, 70, 50, SampleType::kU8, 255, 5);
+    const TestPlane cur = dpx::test::random_plane(rng, 70, 50, SampleType::kU8, 255, 5);
     const MotionParams p = params(8, range);
     const MotionField f = run_cpu(cur, ref, p);
     EXPECT_EQ(dpx::test::first_difference(dpx::test::brute_force_motion(cur, ref, p), f), "") << range;
@@ -202,16 +202,16 @@ TEST(MotionCpu, SmallestAndLargestRangesAtTheEdges) {
 
 TEST(MotionCpu, ThreadCountDoesNotChangeTheResult) {
   auto rng = dpx::test::seeded_rng();
-  const HostPlane ref = dpx::test::random_plane(rng, 90, 70, SampleType::kU8, 255);
-  const HostPlane cur = dpx::test::random_plane(rng, 90, 70, SampleType::kU8, 255);
+  const TestPlane ref = dpx::test::random_plane(rng, 90, 70, SampleType::kU8, 255);
+  const TestPlane cur = dpx::test::random_plane(rng, 90, 70, SampleType::kU8, 255);
   const MotionField one = run_cpu(cur, ref, params(8, 6), 1);
   for (int threads : {2, 3, 64}) EXPECT_EQ(dpx::test::first_difference(one, run_cpu(cur, ref, params(8, 6), threads)), "");
 }
 
 TEST(MotionCpu, RejectsBadInput) {
   auto rng = dpx::test::seeded_rng();
-  const HostPlane a = dpx::test::random_plane(rng, 32, 32, SampleType::kU8, 255);
-  const HostPlane b = dpx::test::random_plane(rng, 32, 32, SampleType::kU8, 255);
+  const TestPlane a = dpx::test::random_plane(rng, 32, 32, SampleType::kU8, 255);
+  const TestPlane b = dpx::test::random_plane(rng, 32, 32, SampleType::kU8, 255);
   MotionField f;
   auto expect_invalid = [&](const dpx::PlaneView& cur, const dpx::PlaneView& ref, const MotionParams& p,
                             const char* needle) {
@@ -231,7 +231,7 @@ TEST(MotionCpu, RejectsBadInput) {
   dpx::PlaneView narrow = b.view();
   narrow.width = 31;
   expect_invalid(a.view(), narrow, params(16, 8), "differ");
-  const HostPlane wide = dpx::test::random_plane(rng, 32, 32, SampleType::kU16, 65535);
+  const TestPlane wide = dpx::test::random_plane(rng, 32, 32, SampleType::kU16, 65535);
   expect_invalid(a.view(), wide.view(), params(16, 8), "differ");
   dpx::PlaneView short_pitch = a.view();
   short_pitch.pitch = 31;

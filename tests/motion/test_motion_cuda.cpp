@@ -21,7 +21,7 @@ using dpx::MotionField;
 using dpx::MotionParams;
 using dpx::MotionVector;
 using dpx::SampleType;
-using dpx::test::HostPlane;
+using dpx::test::TestPlane;
 using dpx::test::motion_params;
 
 // A device copy of a host plane, `offset` bytes into its allocation (misaligned rows when odd).
@@ -29,7 +29,7 @@ struct DevicePlane {
   dpx::DeviceBuffer buffer;
   dpx::PlaneView view;
 
-  static DevicePlane upload(const HostPlane& host, std::size_t offset = 0) {
+  static DevicePlane upload(const TestPlane& host, std::size_t offset = 0) {
     DevicePlane d;
     const std::size_t bytes = host.pitch() * host.height() + offset;
     EXPECT_TRUE(d.buffer.allocate(bytes).is_ok());
@@ -79,10 +79,10 @@ TEST(MotionCuda, ShiftedTextureMatchesCpuAndTheShift) {
   const int w = 640, h = 360, margin = 40;
   for (SampleType type : {SampleType::kU8, SampleType::kU16}) {
     const dpx::test::Texture tex(rng, w + 2 * margin, h + 2 * margin, type);
-    const HostPlane ref = tex.frame(w, h, margin, margin, 32);
+    const TestPlane ref = tex.frame(w, h, margin, margin, 32);
     const int shifts[][2] = {{5, -3}, {-16, 16}, {-29, 11}};
     for (const auto& s : shifts) {
-      const HostPlane cur = tex.frame(w, h, margin + s[0], margin + s[1], 32);
+      const TestPlane cur = tex.frame(w, h, margin + s[0], margin + s[1], 32);
       for (int range : {16, 32}) {
         const MotionParams p = motion_params(16, range);
         const DevicePlane dcur = DevicePlane::upload(cur), dref = DevicePlane::upload(ref);
@@ -102,7 +102,7 @@ TEST(MotionCuda, ShiftedTextureMatchesCpuAndTheShift) {
 TEST(MotionCuda, RejectsBadInputWithoutLaunching) {
   DPX_REQUIRE_GPU();
   auto rng = dpx::test::seeded_rng();
-  const HostPlane a = dpx::test::random_plane(rng, 64, 32, SampleType::kU8, 255);
+  const TestPlane a = dpx::test::random_plane(rng, 64, 32, SampleType::kU8, 255);
   const DevicePlane da = DevicePlane::upload(a), db = DevicePlane::upload(a);
   const std::size_t count = dpx::motion_grid(64, 32, 16).count();
   dpx::DeviceBuffer out;

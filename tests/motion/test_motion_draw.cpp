@@ -20,7 +20,7 @@ namespace {
 
 using dpx::MotionVector;
 using dpx::SampleType;
-using dpx::test::HostPlane;
+using dpx::test::TestPlane;
 
 MotionVector vec(int dx, int dy) {
   MotionVector v;
@@ -31,7 +31,7 @@ MotionVector vec(int dx, int dy) {
 }
 
 // Pixels whose value changed between two planes.
-std::set<std::pair<int, int>> changed(const HostPlane& before, const HostPlane& after) {
+std::set<std::pair<int, int>> changed(const TestPlane& before, const TestPlane& after) {
   std::set<std::pair<int, int>> s;
   for (int y = 0; y < before.height(); ++y)
     for (int x = 0; x < before.width(); ++x)
@@ -42,10 +42,10 @@ std::set<std::pair<int, int>> changed(const HostPlane& before, const HostPlane& 
 TEST(MotionDraw, MarksEachSegmentFromTheBlockCentre) {
   for (SampleType type : {SampleType::kU8, SampleType::kU16}) {
     // 2 x 2 blocks of 16 over 32 x 28: the bottom row is 12 rows tall, so its centre row is 16 + 6.
-    HostPlane plane(32, 28, type, 4);
+    TestPlane plane(32, 28, type, 4);
     for (int y = 0; y < 28; ++y)
       for (int x = 0; x < 32; ++x) plane.set(x, y, 100);
-    const HostPlane before = plane;
+    const TestPlane before = plane;
     const dpx::MotionGrid grid = dpx::motion_grid(32, 28, 16);
     const std::vector<MotionVector> v = {vec(4, 0), vec(0, -3), vec(2, 2), vec(0, 0)};
     ASSERT_TRUE(dpx::draw_motion_cpu(plane.mutable_view(), grid, v.data()).is_ok());
@@ -61,7 +61,7 @@ TEST(MotionDraw, MarksEachSegmentFromTheBlockCentre) {
 }
 
 TEST(MotionDraw, ClipsAtThePlaneAndRejectsMismatchedGrids) {
-  HostPlane plane(16, 16, SampleType::kU8);
+  TestPlane plane(16, 16, SampleType::kU8);
   const dpx::MotionGrid grid = dpx::motion_grid(16, 16, 16);
   const std::vector<MotionVector> v = {vec(-30, 40)};
   ASSERT_TRUE(dpx::draw_motion_cpu(plane.mutable_view(), grid, v.data()).is_ok());
@@ -81,7 +81,7 @@ TEST(MotionDraw, CudaWritesTheSameBytesAsCpu) {
   for (SampleType type : {SampleType::kU8, SampleType::kU16})
     for (int block : {4, 16}) {
       const int top = type == SampleType::kU8 ? 255 : 65535;
-      HostPlane plane = dpx::test::random_plane(rng, 101, 67, type, top / 2, 6);
+      TestPlane plane = dpx::test::random_plane(rng, 101, 67, type, top / 2, 6);
       const dpx::MotionGrid grid = dpx::motion_grid(101, 67, block);
       std::vector<MotionVector> v(grid.count());
       std::uniform_int_distribution<int> d(-20, 20);

@@ -20,7 +20,7 @@ namespace {
 
 using dpx::MotionField;
 using dpx::SampleType;
-using dpx::test::HostPlane;
+using dpx::test::TestPlane;
 namespace md = dpx::motion_detail;
 
 template <typename Ops, typename T, int B>
@@ -60,7 +60,7 @@ void run_for_block(int block, const md::SearchGeometry& g) {
 // Runs the kernel's steps with policy Ops over the case's frames, rows `offset` bytes into a copy.
 template <typename Ops>
 MotionField emulate(const dpx::test::ComparisonCase& c) {
-  auto shifted = [&c](const HostPlane& p, std::vector<std::uint8_t>* store) {
+  auto shifted = [&c](const TestPlane& p, std::vector<std::uint8_t>* store) {
     store->assign(p.bytes().size() + c.offset, 0);
     std::copy(p.bytes().begin(), p.bytes().end(), store->begin() + c.offset);
     dpx::PlaneView v = p.view();
