@@ -1,12 +1,15 @@
 /* The dpx plugin: registers its elements, nothing else. */
 #include <gst/gst.h>
 
+#include "gstdpxmorph.h"
 #include "gstdpxmotionest.h"
 
 static gboolean
 plugin_init (GstPlugin * plugin)
 {
   gboolean ok = FALSE;
+  ok |= GST_ELEMENT_REGISTER (dpxdilate, plugin);
+  ok |= GST_ELEMENT_REGISTER (dpxerode, plugin);
   ok |= GST_ELEMENT_REGISTER (dpxmotionest, plugin);
   return ok;
 }
