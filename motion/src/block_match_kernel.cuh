@@ -13,7 +13,8 @@
 //   3. Inside a run the candidates share dx and have dy of one sign, so visiting them from the
 //      smallest |dy| outwards *is* the tie order: the running best keeps the earlier candidate on
 //      equal SADs, i.e. best = bmin(best, sad) with the predicate choosing the index — one DPX
-//      __vibmin_u32 per candidate (plain compare-and-select with the PlainOps policy).
+//      __vibmin_u32 per candidate (plain compare-and-select with the PlainOps policy; CUDA 13
+//      lowers both to the same instructions, see docs/perf-motion.md).
 //   4. The run's winner enters the block's best with a 64-bit shared-memory atomicMin on
 //      match_key (SAD, then the tie key), which is the complete order; the minimum decodes to the
 //      vector.
@@ -21,9 +22,9 @@
 
 #include <cstdint>
 
+#include "block_match_plan.h"
 #include "dpx/motion.h"
 #include "dpx_ops.cuh"
-#include "block_match_plan.h"
 #include "match_key.h"
 
 namespace dpx {
