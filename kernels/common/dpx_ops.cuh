@@ -198,7 +198,33 @@ struct Plain {
     for (int s = 0; s < 32; s += 8) r |= lanes::min2((a >> s) & 0xFFu, (b >> s) & 0xFFu) << s;
     return r;
   }
+
+  // --- sums of absolute differences (not DPX; the inner step of block matching) ----------------
+  // acc + sum over the four u8 lanes of |a - b|; the add wraps.
+  static DPX_HD std::uint32_t sad_u8x4(std::uint32_t a, std::uint32_t b, std::uint32_t acc) {
+    for (int s = 0; s < 32; s += 8) {
+      const std::uint32_t x = (a >> s) & 0xFFu, y = (b >> s) & 0xFFu;
+      acc += x > y ? x - y : y - x;
+    }
+    return acc;
+  }
+  // acc + |a - b| on whole unsigned words; the add wraps.
+  static DPX_HD std::uint32_t sad_u32(std::uint32_t a, std::uint32_t b, std::uint32_t acc) {
+    return acc + (a > b ? a - b : b - a);
+  }
 };
+
+#if defined(__CUDA_ARCH__)
+namespace simd {
+// vabsdiff4 in its accumulating form: one instruction per four pixels, where __vsadu4 followed by
+// an add costs one more.
+__device__ __forceinline__ std::uint32_t sad_u8x4(std::uint32_t a, std::uint32_t b, std::uint32_t acc) {
+  std::uint32_t d;
+  asm("vabsdiff4.u32.u32.u32.add %0, %1, %2, %3;" : "=r"(d) : "r"(a), "r"(b), "r"(acc));
+  return d;
+}
+}  // namespace simd
+#endif
 
 // The DPX policy: the intrinsics in device code, the portable definitions on the host.
 struct Dpx {
@@ -306,6 +332,12 @@ struct Dpx {
   static DPX_HD std::uint32_t min_u8x4(std::uint32_t a, std::uint32_t b) {
     return DPX_PICK(__vminu4(a, b), Plain::min_u8x4(a, b));
   }
+  static DPX_HD std::uint32_t sad_u8x4(std::uint32_t a, std::uint32_t b, std::uint32_t acc) {
+    return DPX_PICK(simd::sad_u8x4(a, b, acc), Plain::sad_u8x4(a, b, acc));
+  }
+  static DPX_HD std::uint32_t sad_u32(std::uint32_t a, std::uint32_t b, std::uint32_t acc) {
+    return DPX_PICK(__usad(a, b, acc), Plain::sad_u32(a, b, acc));
+  }
 };
 
 // The plain policy kernels name: two-operand max/min only. On the GPU its packed forms use the
@@ -353,6 +385,12 @@ struct PlainOps : Plain {
   }
   static DPX_HD std::uint32_t min3_s16x2_relu(std::uint32_t a, std::uint32_t b, std::uint32_t c) {
     return DPX_PICK(__vmaxs2(__vmins2(__vmins2(a, b), c), 0u), Plain::min3_s16x2_relu(a, b, c));
+  }
+  static DPX_HD std::uint32_t sad_u8x4(std::uint32_t a, std::uint32_t b, std::uint32_t acc) {
+    return DPX_PICK(simd::sad_u8x4(a, b, acc), Plain::sad_u8x4(a, b, acc));
+  }
+  static DPX_HD std::uint32_t sad_u32(std::uint32_t a, std::uint32_t b, std::uint32_t acc) {
+    return DPX_PICK(__usad(a, b, acc), Plain::sad_u32(a, b, acc));
   }
 };
 

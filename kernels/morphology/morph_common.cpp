@@ -11,6 +11,9 @@ Status morph_mask(MorphShape shape, int size, std::uint8_t mask[25]) {
   if (size != 3 && size != 5) {
     return invalid_argument("morphology: size " + std::to_string(size) + " (3 or 5 supported)");
   }
+  if (shape != MorphShape::kRect && shape != MorphShape::kCross && shape != MorphShape::kEllipse) {
+    return invalid_argument("morphology: unknown shape");
+  }
   std::memset(mask, 0, 25);
   const int r = size / 2;
   for (int y = 0; y < size; ++y) {
@@ -19,12 +22,13 @@ Status morph_mask(MorphShape shape, int size, std::uint8_t mask[25]) {
       if (shape == MorphShape::kCross) {
         on = x == r || y == r;
       } else if (shape == MorphShape::kEllipse) {
-        // OpenCV getStructuringElement(MORPH_ELLIPSE): per row, the columns within
-        // round(a * sqrt(1 - dy^2 / b^2)) of the centre, a = b = r (so 3x3 is the cross).
+        // OpenCV getStructuringElement(MORPH_ELLIPSE), anchor at the centre: row dy covers the
+        // columns within cvRound(c * sqrt((r^2 - dy^2) / r^2)) of the centre, r = c = size / 2
+        // (cvRound rounds half to even, as std::lrint does; so 3x3 is the cross).
         const int dy = y - r;
-        const double t = 1.0 - static_cast<double>(dy * dy) / (r * r);
-        const int half = t > 0 ? static_cast<int>(r * std::sqrt(t) + 0.5) : 0;
-        on = x - r >= -half && x - r <= half;
+        const double inv_r2 = 1.0 / (r * r);
+        const long half = std::lrint(r * std::sqrt((r * r - dy * dy) * inv_r2));
+        on = x >= r - half && x <= r + half;
       }
       mask[y * size + x] = on ? 1 : 0;
     }
@@ -36,12 +40,16 @@ Status morph_validate(const PlaneView& src, const MutablePlaneView& dst, const M
   DPX_RETURN_IF_ERROR(validate_plane(src, "src"));
   DPX_RETURN_IF_ERROR(validate_plane(dst.as_const(), "dst"));
   DPX_RETURN_IF_ERROR(validate_same_shape(src, dst.as_const()));
+  if (src.type == SampleType::kU16) {
+    const auto misaligned = [](const void* p, std::size_t pitch) {
+      return (reinterpret_cast<std::uintptr_t>(p) | pitch) % 2 != 0;
+    };
+    if (misaligned(src.data, src.pitch) || misaligned(dst.data, dst.pitch)) {
+      return invalid_argument("morphology: u16 planes need 2-byte aligned data pointers and pitches");
+    }
+  }
   std::uint8_t mask[25];
   DPX_RETURN_IF_ERROR(morph_mask(params.shape, params.size, mask));
-  if (params.shape != MorphShape::kRect && params.shape != MorphShape::kCross &&
-      params.shape != MorphShape::kEllipse) {
-    return invalid_argument("morphology: unknown shape");
-  }
   if (params.op != MorphOp::kDilate && params.op != MorphOp::kErode) {
     return invalid_argument("morphology: unknown operation");
   }

@@ -58,4 +58,13 @@ TEST(DpxOpsHost, UnsignedPackedLanes) {
   EXPECT_EQ(Plain::min_u8x4(0x01FF7F80u, 0x02FE8001u), 0x01FE7F01u);
 }
 
+TEST(DpxOpsHost, SumsOfAbsoluteDifferences) {
+  // lanes: |0x80-0x01| + |0x7F-0x80| + |0xFF-0xFE| + |0x01-0x02| = 127 + 1 + 1 + 1
+  EXPECT_EQ(Plain::sad_u8x4(0x01FF7F80u, 0x02FE8001u, 1000u), 1130u);
+  EXPECT_EQ(Plain::sad_u8x4(0x00FF00FFu, 0xFF00FF00u, 0u), 4u * 255u);
+  EXPECT_EQ(Plain::sad_u8x4(0xFFFFFFFFu, 0u, 0xFFFFFFFFu), 4u * 255u - 1u);  // the add wraps
+  EXPECT_EQ(Plain::sad_u32(3u, 65535u, 10u), 65542u);
+  EXPECT_EQ(Plain::sad_u32(65535u, 3u, 10u), 65542u);
+}
+
 }  // namespace

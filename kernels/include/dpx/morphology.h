@@ -43,7 +43,8 @@ constexpr int kMorphMaxIterations = 1024;
 Status morph_mask(MorphShape shape, int size, std::uint8_t mask[25]);
 
 // Checks parameters and planes (both backends call it first): sizes, pitches, null pointers,
-// src/dst shapes equal, size in {3, 5}, iterations in [1, kMorphMaxIterations].
+// src/dst shapes equal, size in {3, 5}, iterations in [1, kMorphMaxIterations], u16 planes
+// 2-byte aligned (pointer and pitch), src and dst not overlapping.
 Status morph_validate(const PlaneView& src, const MutablePlaneView& dst, const MorphParams& params);
 
 // CPU implementation on host memory. `threads` = 0 uses every hardware thread.

@@ -1,0 +1,211 @@
+// CPU morphology: row bands on std::threads; per band, each source row is padded once by the
+// border rule and reduced horizontally once (the rows of every mask are centred runs of width
+// 1 or size, see morph_geometry.h), then each output row is the vertical reduction of those
+// rows. Rectangles are thus separable (size + size operations per sample, not size * size).
+// The inner loops are plain element-wise max/min over contiguous samples, which the compiler
+// vectorises; channels are independent because a neighbour is always `channels` samples away.
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <new>
+#include <string>
+#include <system_error>
+#include <thread>
+#include <vector>
+
+#include "dpx/morphology.h"
+#include "morph_geometry.h"
+
+namespace dpx {
+namespace {
+
+template <typename T>
+struct MaxOp {
+  static constexpr T kNeutral = 0;  // never wins a maximum
+  static T apply(T a, T b) { return a > b ? a : b; }
+};
+
+template <typename T>
+struct MinOp {
+  static constexpr T kNeutral = std::numeric_limits<T>::max();  // never wins a minimum
+  static T apply(T a, T b) { return a < b ? a : b; }
+};
+
+// dst[i] = op(dst[i], src[i]) for n samples: the one loop everything reduces to.
+template <typename T, typename Op>
+void combine_into(T* __restrict dst, const T* __restrict src, std::size_t n) {
+  for (std::size_t i = 0; i < n; ++i) dst[i] = Op::apply(dst[i], src[i]);
+}
+
+// One pass (one iteration) over the whole plane.
+struct PassArgs {
+  const std::uint8_t* src;
+  std::size_t src_pitch;
+  std::uint8_t* dst;
+  std::size_t dst_pitch;
+  int width, height, channels;
+  MorphShape shape;
+  int size;
+  BorderMode border;
+};
+
+// The work of one band of output rows, with its own row buffers (allocated on construction, in
+// the calling thread, so an allocation failure never happens inside a worker).
+template <typename T, typename Op>
+class BandPass {
+ public:
+  BandPass(int width, int channels, int size)
+      : r_(size / 2),
+        n_(static_cast<std::size_t>(width) * channels),
+        pad_(static_cast<std::size_t>(r_) * channels),
+        padded_(n_ + 2 * pad_),
+        ring_(static_cast<std::size_t>(2 * r_ + 1) * n_),
+        ring_row_(2 * r_ + 1) {}
+
+  void run(const PassArgs& a, int y0, int y1) {
+    a_ = &a;
+    std::fill(ring_row_.begin(), ring_row_.end(), -1);
+    for (int y = y0; y < y1; ++y) {
+      T* out = reinterpret_cast<T*>(a.dst + static_cast<std::size_t>(y) * a.dst_pitch);
+      bool first = true;
+      for (int dy = -r_; dy <= r_; ++dy) {
+        const int sy = source_row(y + dy);
+        if (sy < 0) continue;  // neutral border: an outside row never wins
+        const T* in = morph::row_half_width(a.shape, a.size, dy) == 0 ? src_row(sy) : reduced_row(sy);
+        if (first) {
+          std::memcpy(out, in, n_ * sizeof(T));
+          first = false;
+        } else {
+          combine_into<T, Op>(out, in, n_);
+        }
+      }
+    }
+  }
+
+ private:
+  // The source row a virtual row index reads, or -1 for an outside row under kNeutral.
+  int source_row(int v) const {
+    if (a_->border == BorderMode::kNeutral) return v >= 0 && v < a_->height ? v : -1;
+    return morph::border_index(v, a_->height, a_->border);
+  }
+
+  const T* src_row(int sy) const {
+    return reinterpret_cast<const T*>(a_->src + static_cast<std::size_t>(sy) * a_->src_pitch);
+  }
+
+  // Source row sy reduced horizontally over the full run (half-width r), cached in a ring of
+  // 2r + 1 rows keyed by the row index: the rows one output row needs never share a slot, and
+  // as the band walks down each row is reduced once.
+  const T* reduced_row(int sy) {
+    const int slot = sy % (2 * r_ + 1);
+    T* out = ring_.data() + static_cast<std::size_t>(slot) * n_;
+    if (ring_row_[slot] != sy) {
+      pad_row(src_row(sy));
+      const int c = a_->channels;
+      std::memcpy(out, padded_.data(), n_ * sizeof(T));
+      for (int k = 1; k <= 2 * r_; ++k) combine_into<T, Op>(out, padded_.data() + k * c, n_);
+      ring_row_[slot] = sy;
+    }
+    return out;
+  }
+
+  // padded_ = r pixels of border, the row, r pixels of border.
+  void pad_row(const T* row) {
+    const int c = a_->channels, w = a_->width;
+    const BorderMode border = a_->border;
+    std::memcpy(padded_.data() + pad_, row, n_ * sizeof(T));
+    for (int k = 1; k <= r_; ++k) {
+      T* left = padded_.data() + pad_ - static_cast<std::size_t>(k) * c;
+      T* right = padded_.data() + pad_ + n_ + static_cast<std::size_t>(k - 1) * c;
+      for (int ch = 0; ch < c; ++ch) {
+        if (border == BorderMode::kNeutral) {
+          left[ch] = right[ch] = Op::kNeutral;
+        } else {
+          left[ch] = row[static_cast<std::size_t>(morph::border_index(-k, w, border)) * c + ch];
+          right[ch] = row[static_cast<std::size_t>(morph::border_index(w - 1 + k, w, border)) * c + ch];
+        }
+      }
+    }
+  }
+
+  const PassArgs* a_ = nullptr;
+  const int r_;
+  const std::size_t n_;    // samples per row
+  const std::size_t pad_;  // samples of border on each side
+  std::vector<T> padded_;
+  std::vector<T> ring_;
+  std::vector<int> ring_row_;  // which source row each ring slot holds, -1 for none
+};
+
+int band_count(const PlaneView& src, int threads) {
+  // Below ~64K samples per band, starting a thread costs more than it saves.
+  constexpr long long kMinSamplesPerBand = 1 << 16;
+  const long long samples = static_cast<long long>(src.width) * src.channels * src.height;
+  int n = threads > 0 ? threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  n = static_cast<int>(std::min<long long>(n, std::max(1LL, samples / kMinSamplesPerBand)));
+  return std::min(n, src.height);
+}
+
+// All iterations of one operation. Rows are split into bands, one per thread; the calling thread
+// takes the last band and any a thread could not be started for. Iterations ping-pong between
+// dst and one temporary plane, ordered so that the last one lands in dst.
+template <typename T, typename Op>
+void run_morph(const PlaneView& src, const MutablePlaneView& dst, const MorphParams& params, int threads) {
+  const int bands = band_count(src, threads);
+  std::vector<BandPass<T, Op>> passes;
+  passes.reserve(bands);
+  for (int b = 0; b < bands; ++b) passes.emplace_back(src.width, src.channels, params.size);
+  const std::size_t tmp_pitch = src.row_bytes();
+  std::vector<std::uint8_t> tmp(params.iterations > 1 ? tmp_pitch * src.height : 0);
+
+  const std::uint8_t* in = static_cast<const std::uint8_t*>(src.data);
+  std::size_t in_pitch = src.pitch;
+  for (int it = 1; it <= params.iterations; ++it) {
+    const bool to_dst = (params.iterations - it) % 2 == 0;
+    std::uint8_t* out = to_dst ? static_cast<std::uint8_t*>(dst.data) : tmp.data();
+    const std::size_t out_pitch = to_dst ? dst.pitch : tmp_pitch;
+    const PassArgs args{in,         in_pitch,     out,          out_pitch,   src.width,
+                        src.height, src.channels, params.shape, params.size, params.border};
+    std::vector<std::thread> workers;
+    int next = 0;
+    for (int b = 0; b + 1 < bands; ++b) {
+      const int y1 = static_cast<int>(static_cast<long long>(src.height) * (b + 1) / bands);
+      try {
+        workers.emplace_back([&passes, &args, b, next, y1] { passes[b].run(args, next, y1); });
+        next = y1;
+      } catch (const std::system_error&) {
+        break;  // no more threads: the rest runs here
+      }
+    }
+    passes[bands - 1].run(args, next, src.height);
+    for (std::thread& t : workers) t.join();
+    in = out;
+    in_pitch = out_pitch;
+  }
+}
+
+}  // namespace
+
+Status morph_cpu(const PlaneView& src, const MutablePlaneView& dst, const MorphParams& params,
+                 int threads) {
+  DPX_RETURN_IF_ERROR(morph_validate(src, dst, params));
+  if (threads < 0) {
+    return invalid_argument("morphology: threads " + std::to_string(threads) + " (0 = all, or >= 1)");
+  }
+  try {
+    const bool dilate = params.op == MorphOp::kDilate;
+    if (src.type == SampleType::kU8) {
+      dilate ? run_morph<std::uint8_t, MaxOp<std::uint8_t>>(src, dst, params, threads)
+             : run_morph<std::uint8_t, MinOp<std::uint8_t>>(src, dst, params, threads);
+    } else {
+      dilate ? run_morph<std::uint16_t, MaxOp<std::uint16_t>>(src, dst, params, threads)
+             : run_morph<std::uint16_t, MinOp<std::uint16_t>>(src, dst, params, threads);
+    }
+  } catch (const std::bad_alloc&) {
+    return Status(StatusCode::kOutOfMemory, "morphology: host allocation failed (row buffers)");
+  }
+  return Status::ok();
+}
+
+}  // namespace dpx

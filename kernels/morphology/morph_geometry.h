@@ -1,0 +1,34 @@
+// Geometry both morphology backends share, host and device: where an outside coordinate reads
+// from under each border rule, and the structuring elements as one centred run per mask row.
+#pragma once
+
+#include "dpx/morphology.h"
+#include "dpx_ops.cuh"  // DPX_HD
+
+namespace dpx {
+namespace morph {
+
+// Source index for coordinate p of a line of n samples (n >= 1) under kReplicate / kReflect101,
+// exactly OpenCV's borderInterpolate (reflect101 folds repeatedly when the radius exceeds the
+// line: n = 2 maps -2 to 0). Not used for kNeutral, where outside coordinates read nothing.
+DPX_HD int border_index(int p, int n, BorderMode border) {
+  if (p >= 0 && p < n) return p;
+  if (border == BorderMode::kReplicate) return p < 0 ? 0 : n - 1;
+  if (n == 1) return 0;
+  do {
+    p = p < 0 ? -p : 2 * n - 2 - p;
+  } while (p < 0 || p >= n);
+  return p;
+}
+
+// Every row of OpenCV's rect, cross and ellipse masks of size 3 and 5 is one run of columns
+// centred on the anchor; this is its half-width for row dy (|dy| <= size / 2), 0 or size / 2.
+// morph_mask() builds the masks from OpenCV's own formula and the tests hold the two together.
+constexpr DPX_HD int row_half_width(MorphShape shape, int size, int dy) {
+  return shape == MorphShape::kRect      ? size / 2
+         : shape == MorphShape::kCross   ? (dy == 0 ? size / 2 : 0)
+         /* ellipse */                   : (dy == size / 2 || dy == -(size / 2) ? 0 : size / 2);
+}
+
+}  // namespace morph
+}  // namespace dpx

@@ -1,0 +1,18 @@
+// The CUDA block matcher with its op policy exposed, for the benchmark and the tests: the public
+// motion_estimate_cuda() is motion_estimate_cuda_with<dpx::ops::Dpx>; dpx::ops::PlainOps runs the
+// same kernel with a plain compare-and-select in place of __vibmin_u32.
+// Instantiated for dpx::ops::Dpx and dpx::ops::PlainOps.
+#pragma once
+
+#include <cstddef>
+
+#include "dpx/motion.h"
+
+namespace dpx {
+
+template <typename Ops>
+Status motion_estimate_cuda_with(const PlaneView& current, const PlaneView& reference,
+                                 const MotionParams& params, MotionVector* vectors,
+                                 std::size_t capacity, cudaStream_t stream);
+
+}  // namespace dpx

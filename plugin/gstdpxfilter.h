@@ -1,0 +1,109 @@
+/* GstDpxFilter: the base class of the dpx video elements.
+ *
+ * It owns what every element of the plugin shares: the backend choice (`backend`,
+ * `cuda-device-id`), the GstCudaContext (shared with neighbours through GstContext), caps on
+ * system memory and memory:CUDAMemory, allocation (a GstCudaBufferPool for CUDA caps, pinned host
+ * memory for system-memory caps on the CUDA backend), and the mapping of each frame to per-plane
+ * views on the host or the device. A subclass sees one plane at a time through `process_plane`.
+ *
+ * Two modes, chosen in class_init:
+ *  - filter (the default): a new output buffer; planes the subclass does not ask for are copied;
+ *  - analysis (`analysis_only = TRUE`): the buffer passes through with its pixels unchanged and
+ *    writable metadata; the subclass reads the planes it asks for (e.g. luma for motion search).
+ *
+ * On the CUDA backend views are device pointers: system-memory frames are staged through pinned
+ * memory with asynchronous copies, CUDA-memory frames of the element's context are used in place.
+ * The element's CUDA context is current during setup, process_plane, frame_done and reset.
+ */
+#pragma once
+
+#include <gst/gst.h>
+#include <gst/video/video.h>
+#include <gst/video/gstvideofilter.h>
+
+#include "dpx/device.h"
+#include "dpx/plane.h"
+#include "dpx/status.h"
+
+G_BEGIN_DECLS
+
+#define GST_TYPE_DPX_BACKEND (gst_dpx_backend_get_type ())
+GType gst_dpx_backend_get_type (void);
+
+/* Values of the `backend` property; the same order as dpx::Backend. */
+typedef enum {
+  GST_DPX_BACKEND_AUTO = 0,
+  GST_DPX_BACKEND_CUDA = 1,
+  GST_DPX_BACKEND_CPU = 2,
+} GstDpxBackend;
+
+#define GST_TYPE_DPX_FILTER            (gst_dpx_filter_get_type ())
+#define GST_DPX_FILTER(obj)            (G_TYPE_CHECK_INSTANCE_CAST ((obj), GST_TYPE_DPX_FILTER, GstDpxFilter))
+#define GST_DPX_FILTER_CLASS(klass)    (G_TYPE_CHECK_CLASS_CAST ((klass), GST_TYPE_DPX_FILTER, GstDpxFilterClass))
+#define GST_DPX_FILTER_GET_CLASS(obj)  (G_TYPE_INSTANCE_GET_CLASS ((obj), GST_TYPE_DPX_FILTER, GstDpxFilterClass))
+#define GST_IS_DPX_FILTER(obj)         (G_TYPE_CHECK_INSTANCE_TYPE ((obj), GST_TYPE_DPX_FILTER))
+
+typedef struct _GstDpxFilter GstDpxFilter;
+typedef struct _GstDpxFilterClass GstDpxFilterClass;
+typedef struct _GstDpxFilterPrivate GstDpxFilterPrivate;
+
+/* One plane of one frame, handed to process_plane. */
+typedef struct {
+  guint plane;                  /* index of the plane in the frame */
+  dpx::PlaneView src;           /* the input plane */
+  dpx::MutablePlaneView dst;    /* the output plane; data == nullptr in analysis mode */
+  dpx::Backend backend;         /* kCuda: src/dst are device pointers; kCpu: host pointers */
+  cudaStream_t stream;          /* kCuda: enqueue all work on it (the base class synchronises
+                                 * before the buffer leaves); nullptr on the CPU */
+  GstBuffer *buffer;            /* the input buffer (analysis mode: writable, for metadata) */
+} GstDpxPlaneJob;
+
+struct _GstDpxFilter {
+  GstVideoFilter parent;
+
+  /*< private >*/
+  GstDpxFilterPrivate *priv;
+};
+
+struct _GstDpxFilterClass {
+  GstVideoFilterClass parent_class;
+
+  /* TRUE: analysis mode (in place, pixels unchanged); FALSE (default): filter mode. */
+  gboolean analysis_only;
+
+  /* Negotiated caps or a new backend: prepare per-stream state for `info` on `backend`.
+   * Called again after reset(); may be NULL. */
+  gboolean (*setup) (GstDpxFilter * filter, const GstVideoInfo * info, dpx::Backend backend);
+
+  /* Once per frame, before any plane: returns the bit mask of the planes process_plane gets
+   * (bit i = plane i). Take a snapshot of properties here so they apply from this frame on.
+   * Filter mode copies the other planes; 0 makes the frame a plain copy (or, in analysis mode,
+   * skips it). Required. */
+  guint (*begin_frame) (GstDpxFilter * filter, const GstVideoInfo * info, GstBuffer * inbuf);
+
+  /* One plane of the current frame. Required. */
+  dpx::Status (*process_plane) (GstDpxFilter * filter, const GstDpxPlaneJob * job);
+
+  /* After every plane of the frame is complete (CUDA work synchronised): e.g. attach metadata to
+   * `buffer` (the output in filter mode, the writable input in analysis mode). May be NULL. */
+  GstFlowReturn (*frame_done) (GstDpxFilter * filter, GstBuffer * buffer);
+
+  /* Drops what setup made: on stop, before a new setup, on a backend change. May be NULL. */
+  void (*reset) (GstDpxFilter * filter);
+};
+
+GType gst_dpx_filter_get_type (void);
+
+/* The backend frames are processed on since the last setup (kCpu before start). */
+dpx::Backend gst_dpx_filter_get_backend (GstDpxFilter * filter);
+
+/* Maps a video format of the supported list to its planes: for plane p, the channels interleaved
+ * per pixel (1, 2 or 4) and the sample type. FALSE for formats the base class cannot describe. */
+gboolean gst_dpx_filter_plane_layout (const GstVideoInfo * info, guint plane, int *channels,
+    dpx::SampleType * type);
+
+/* The caps string for `formats` ("{ GRAY8, NV12 }"), with memory:CUDAMemory first when this build
+ * has the CUDA backend, then system memory. Free with gst_caps_unref. */
+GstCaps *gst_dpx_filter_make_caps (const gchar * formats);
+
+G_END_DECLS

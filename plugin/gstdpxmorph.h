@@ -1,0 +1,61 @@
+/* dpxdilate and dpxerode: grayscale / per-channel morphology on every plane of a video frame,
+ * through libdpx on the CPU or on CUDA. One family: GstDpxMorph holds the properties and the
+ * work, the two registered types only choose the operation. */
+#pragma once
+
+#include "gstdpxfilter.h"
+
+#include "dpx/morphology.h"
+
+G_BEGIN_DECLS
+
+#define GST_TYPE_DPX_MORPH_SHAPE (gst_dpx_morph_shape_get_type ())
+GType gst_dpx_morph_shape_get_type (void);
+
+#define GST_TYPE_DPX_MORPH_BORDER (gst_dpx_morph_border_get_type ())
+GType gst_dpx_morph_border_get_type (void);
+
+#define GST_TYPE_DPX_MORPH           (gst_dpx_morph_get_type ())
+#define GST_DPX_MORPH(obj)           (G_TYPE_CHECK_INSTANCE_CAST ((obj), GST_TYPE_DPX_MORPH, GstDpxMorph))
+#define GST_DPX_MORPH_GET_CLASS(obj) (G_TYPE_INSTANCE_GET_CLASS ((obj), GST_TYPE_DPX_MORPH, GstDpxMorphClass))
+#define GST_TYPE_DPX_DILATE          (gst_dpx_dilate_get_type ())
+#define GST_TYPE_DPX_ERODE           (gst_dpx_erode_get_type ())
+
+typedef struct _GstDpxMorph GstDpxMorph;
+typedef struct _GstDpxMorphClass GstDpxMorphClass;
+typedef struct _GstDpxMorphPrivate GstDpxMorphPrivate;
+
+struct _GstDpxMorph {
+  GstDpxFilter parent;
+
+  /*< private >*/
+  GstDpxMorphPrivate *priv;
+};
+
+struct _GstDpxMorphClass {
+  GstDpxFilterClass parent_class;
+
+  dpx::MorphOp op;   /* set by dpxdilate / dpxerode */
+};
+
+/* The libdpx enums in the order of the GEnum values. */
+typedef enum {
+  GST_DPX_MORPH_SHAPE_RECT = 0,
+  GST_DPX_MORPH_SHAPE_CROSS = 1,
+  GST_DPX_MORPH_SHAPE_ELLIPSE = 2,
+} GstDpxMorphShape;
+
+typedef enum {
+  GST_DPX_MORPH_BORDER_REPLICATE = 0,
+  GST_DPX_MORPH_BORDER_REFLECT101 = 1,
+  GST_DPX_MORPH_BORDER_NEUTRAL = 2,
+} GstDpxMorphBorder;
+
+GType gst_dpx_morph_get_type (void);
+GType gst_dpx_dilate_get_type (void);
+GType gst_dpx_erode_get_type (void);
+
+GST_ELEMENT_REGISTER_DECLARE (dpxdilate);
+GST_ELEMENT_REGISTER_DECLARE (dpxerode);
+
+G_END_DECLS

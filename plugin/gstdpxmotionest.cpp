@@ -1,0 +1,523 @@
+/**
+ * SECTION:element-dpxmotionest
+ * @title: dpxmotionest
+ *
+ * Block-matching motion estimation: every frame's luma plane is cut into blocks (4, 8, 16 or 32
+ * pixels) and each block is searched exhaustively in the previous frame within ±search-range
+ * pixels for the smallest sum of absolute differences. Runs on CUDA (the running best kept with
+ * the DPX instruction __vibmin_u32 on Hopper GPUs) when a device is usable and on the CPU
+ * otherwise, with bit-identical vectors; frames in CUDA memory stay on the GPU.
+ *
+ * The video passes through unchanged, unless `draw` is on. Each frame that has a reference
+ * carries a GstDpxMotionMeta (gstdpxmotionmeta.h) with one vector and SAD per block; the vectors
+ * can also go to a JSON-lines file (`location`) and, as motion detection, to an element message
+ * `dpx-motion` per frame (`post-messages`) with the mean vector length and the fraction of blocks
+ * moving more than `motion-threshold` pixels.
+ *
+ * The first frame, and the first after a flush, a DISCONT buffer or a caps change, have no
+ * reference: they carry no meta, write no line and post no message. Frames are numbered from 0
+ * since the element started, with or without vectors.
+ *
+ * ## Example launch lines
+ * |[
+ * gst-launch-1.0 videotestsrc pattern=ball motion=sweep ! video/x-raw,format=GRAY8 ! dpxmotionest draw=true block-size=16 ! videoconvert ! autovideosink
+ * ]| Shows the vectors of a moving ball drawn over the picture.
+ * |[
+ * gst-launch-1.0 filesrc location=in.mp4 ! qtdemux ! h264parse ! nvh264dec ! cudaupload ! dpxmotionest search-range=32 location=vectors.jsonl post-messages=true ! fakesink
+ * ]| Writes every frame's vectors of decoded NV12 (in CUDA memory) to vectors.jsonl and posts
+ * motion-detection messages on the bus.
+ */
+#define GST_DPX_PLUGIN_BUILD  /* the plugin-side declarations of gstdpxmotionmeta.h */
+#include "gstdpxmotionest.h"
+
+#include <cstdio>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "dpx/motion.h"
+#include "gstdpxhostcopy.h"
+#include "gstdpxmotionmeta.h"
+#include "gstdpxmotionreport.h"
+
+#if DPX_HAVE_CUDA
+#include <cuda_runtime_api.h>
+
+#include "cuda_check.h"
+#endif
+
+GST_DEBUG_CATEGORY_STATIC (gst_dpx_motion_est_debug);
+#define GST_CAT_DEFAULT gst_dpx_motion_est_debug
+
+enum
+{
+  PROP_0,
+  PROP_BLOCK_SIZE,
+  PROP_SEARCH_RANGE,
+  PROP_DRAW,
+  PROP_LOCATION,
+  PROP_MOTION_THRESHOLD,
+  PROP_POST_MESSAGES,
+};
+
+#define DEFAULT_BLOCK_SIZE GST_DPX_MOTION_BLOCK_16
+#define DEFAULT_SEARCH_RANGE 16
+#define DEFAULT_DRAW FALSE
+#define DEFAULT_LOCATION nullptr
+#define DEFAULT_MOTION_THRESHOLD 1.0
+#define MAX_MOTION_THRESHOLD 1000.0
+#define DEFAULT_POST_MESSAGES FALSE
+
+#define DPX_MOTION_FORMATS \
+  "{ GRAY8, GRAY16_LE, I420, YV12, NV12, NV21, Y42B, Y444, P010_10LE, P016_LE }"
+
+struct MotionSettings
+{
+  dpx::MotionParams params;
+  bool draw = DEFAULT_DRAW;
+  std::string location;
+  double threshold = DEFAULT_MOTION_THRESHOLD;
+  bool post_messages = DEFAULT_POST_MESSAGES;
+};
+
+/* The previous frame's luma plane, kept where the search runs (host or device memory). */
+struct ReferencePlane
+{
+  bool valid = false;
+  dpx::Backend backend = dpx::Backend::kCpu;
+  dpx::PlaneView view;          /* data: host_ or device_ */
+  GstClockTime pts = GST_CLOCK_TIME_NONE;
+  std::vector<std::uint8_t> host;
+  dpx::DeviceBuffer device;
+};
+
+struct _GstDpxMotionEstPrivate
+{
+  std::mutex lock;              /* guards `settings`: properties change while playing */
+  MotionSettings settings;
+
+  /* Streaming thread only. */
+  GstVideoInfo info;
+  MotionSettings frame;         /* the settings of the frame being processed */
+  GstClockTime frame_pts = GST_CLOCK_TIME_NONE;
+  bool discont = false;         /* the frame starts a new reference chain */
+  std::uint64_t frame_number = 0;
+  ReferencePlane reference;
+  bool searched = false;        /* this frame has vectors in `vectors` */
+  GstClockTime searched_reference_pts = GST_CLOCK_TIME_NONE;
+  dpx::MotionGrid grid;
+  dpx::MotionField field;       /* the CPU's output */
+  dpx::DeviceBuffer device_vectors;     /* the CUDA output ... */
+  dpx::PinnedBuffer pinned_vectors;     /* ... and its host copy */
+  const dpx::MotionVector *vectors = nullptr;
+  FILE *file = nullptr;
+  std::string file_path;
+};
+
+GType
+gst_dpx_motion_block_size_get_type (void)
+{
+  static GType type = 0;
+  static const GEnumValue values[] = {
+    {GST_DPX_MOTION_BLOCK_4, "4x4 pixels", "4"},
+    {GST_DPX_MOTION_BLOCK_8, "8x8 pixels", "8"},
+    {GST_DPX_MOTION_BLOCK_16, "16x16 pixels", "16"},
+    {GST_DPX_MOTION_BLOCK_32, "32x32 pixels", "32"},
+    {0, nullptr, nullptr},
+  };
+  if (g_once_init_enter (&type)) {
+    GType t = g_enum_register_static ("GstDpxMotionBlockSize", values);
+    g_once_init_leave (&type, t);
+  }
+  return type;
+}
+
+#define gst_dpx_motion_est_parent_class parent_class
+G_DEFINE_TYPE (GstDpxMotionEst, gst_dpx_motion_est, GST_TYPE_DPX_FILTER);
+GST_ELEMENT_REGISTER_DEFINE (dpxmotionest, "dpxmotionest", GST_RANK_NONE, GST_TYPE_DPX_MOTION_EST);
+
+/* ------------------------------------------------------------------------------------------ */
+/* Properties */
+
+static void
+gst_dpx_motion_est_set_property (GObject * object, guint prop_id, const GValue * value,
+    GParamSpec * pspec)
+{
+  GstDpxMotionEst *self = GST_DPX_MOTION_EST (object);
+  std::lock_guard < std::mutex > lk (self->priv->lock);
+  MotionSettings & s = self->priv->settings;
+  switch (prop_id) {
+    case PROP_BLOCK_SIZE:
+      s.params.block_size = g_value_get_enum (value);
+      break;
+    case PROP_SEARCH_RANGE:
+      s.params.search_range = g_value_get_int (value);
+      break;
+    case PROP_DRAW:
+      s.draw = g_value_get_boolean (value);
+      break;
+    case PROP_LOCATION:{
+      const gchar *path = g_value_get_string (value);
+      s.location = path ? path : "";
+      break;
+    }
+    case PROP_MOTION_THRESHOLD:
+      s.threshold = g_value_get_double (value);
+      break;
+    case PROP_POST_MESSAGES:
+      s.post_messages = g_value_get_boolean (value);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      break;
+  }
+}
+
+static void
+gst_dpx_motion_est_get_property (GObject * object, guint prop_id, GValue * value, GParamSpec * pspec)
+{
+  GstDpxMotionEst *self = GST_DPX_MOTION_EST (object);
+  std::lock_guard < std::mutex > lk (self->priv->lock);
+  const MotionSettings & s = self->priv->settings;
+  switch (prop_id) {
+    case PROP_BLOCK_SIZE:
+      g_value_set_enum (value, s.params.block_size);
+      break;
+    case PROP_SEARCH_RANGE:
+      g_value_set_int (value, s.params.search_range);
+      break;
+    case PROP_DRAW:
+      g_value_set_boolean (value, s.draw);
+      break;
+    case PROP_LOCATION:
+      g_value_set_string (value, s.location.empty ()? nullptr : s.location.c_str ());
+      break;
+    case PROP_MOTION_THRESHOLD:
+      g_value_set_double (value, s.threshold);
+      break;
+    case PROP_POST_MESSAGES:
+      g_value_set_boolean (value, s.post_messages);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      break;
+  }
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* The search */
+
+static void
+close_file (GstDpxMotionEstPrivate * priv)
+{
+  if (priv->file != nullptr)
+    std::fclose (priv->file);
+  priv->file = nullptr;
+  priv->file_path.clear ();
+}
+
+static gboolean
+gst_dpx_motion_est_setup (GstDpxFilter * filter, const GstVideoInfo * info, dpx::Backend backend)
+{
+  GstDpxMotionEstPrivate *priv = GST_DPX_MOTION_EST (filter)->priv;
+  (void) backend;
+  priv->info = *info;
+  priv->reference.valid = false;        /* new caps or backend: no reference yet */
+  return TRUE;
+}
+
+static void
+gst_dpx_motion_est_reset (GstDpxFilter * filter)
+{
+  /* Called with the CUDA context current: the device and pinned memory belong to it. */
+  GstDpxMotionEstPrivate *priv = GST_DPX_MOTION_EST (filter)->priv;
+  priv->reference.valid = false;
+  priv->reference.device.reset ();
+  priv->reference.host.clear ();
+  priv->device_vectors.reset ();
+  priv->pinned_vectors.reset ();
+  priv->vectors = nullptr;
+}
+
+static guint
+gst_dpx_motion_est_begin_frame (GstDpxFilter * filter, const GstVideoInfo * info, GstBuffer * inbuf)
+{
+  GstDpxMotionEstPrivate *priv = GST_DPX_MOTION_EST (filter)->priv;
+  (void) info;
+  {
+    std::lock_guard < std::mutex > lk (priv->lock);
+    priv->frame = priv->settings;
+  }
+  priv->frame_pts = GST_BUFFER_PTS (inbuf);
+  priv->discont = GST_BUFFER_FLAG_IS_SET (inbuf, GST_BUFFER_FLAG_DISCONT);
+  priv->searched = false;
+  return 1u;                    /* plane 0: luma (or gray) in every supported format */
+}
+
+/* Grows `b` to at least `bytes`. */
+template <typename Buffer> static dpx::Status
+ensure_size (Buffer & b, std::size_t bytes)
+{
+  return b.size () >= bytes ? dpx::Status::ok () : b.allocate (bytes);
+}
+
+/* Searches `cur` against the stored reference; the vectors land in priv->vectors (on CUDA once
+ * the stream has run, which the base class waits for before frame_done). */
+static dpx::Status
+search (GstDpxMotionEstPrivate * priv, const GstDpxPlaneJob * job)
+{
+  const dpx::MotionParams & p = priv->frame.params;
+  priv->grid = dpx::motion_grid (job->src.width, job->src.height, p.block_size);
+  if (job->backend == dpx::Backend::kCpu) {
+    DPX_RETURN_IF_ERROR (dpx::motion_estimate_cpu (job->src, priv->reference.view, p, &priv->field));
+    priv->vectors = priv->field.vectors.data ();
+    return dpx::Status::ok ();
+  }
+#if DPX_HAVE_CUDA
+  const std::size_t bytes = priv->grid.count () * sizeof (dpx::MotionVector);
+  DPX_RETURN_IF_ERROR (ensure_size (priv->device_vectors, bytes));
+  DPX_RETURN_IF_ERROR (ensure_size (priv->pinned_vectors, bytes));
+  DPX_RETURN_IF_ERROR (dpx::motion_estimate_cuda (job->src, priv->reference.view, p,
+          priv->device_vectors.as < dpx::MotionVector > (), priv->grid.count (), job->stream));
+  DPX_CUDA_TRY (cudaMemcpyAsync (priv->pinned_vectors.data (), priv->device_vectors.data (), bytes,
+          cudaMemcpyDeviceToHost, job->stream));
+  priv->vectors = priv->pinned_vectors.as < dpx::MotionVector > ();
+  return dpx::Status::ok ();
+#else
+  return dpx::Status (dpx::StatusCode::kNotBuilt, "dpxmotionest was built without CUDA support");
+#endif
+}
+
+/* Keeps `cur` as the next frame's reference (after the search on the same stream has read the
+ * old one). */
+static dpx::Status
+store_reference (ReferencePlane & ref, const GstDpxPlaneJob * job)
+{
+  const dpx::PlaneView & cur = job->src;
+  const std::size_t pitch = cur.row_bytes (), bytes = pitch * cur.height;
+  ref.backend = job->backend;
+  ref.view = cur;
+  ref.view.pitch = pitch;
+  if (job->backend == dpx::Backend::kCpu) {
+    ref.host.resize (bytes);
+    gstdpx::copy_rows (ref.host.data (), pitch, cur.data, cur.pitch, pitch, cur.height);
+    ref.view.data = ref.host.data ();
+    return dpx::Status::ok ();
+  }
+#if DPX_HAVE_CUDA
+  DPX_RETURN_IF_ERROR (ensure_size (ref.device, bytes));
+  DPX_CUDA_TRY (cudaMemcpy2DAsync (ref.device.data (), pitch, cur.data, cur.pitch, pitch, cur.height,
+          cudaMemcpyDeviceToDevice, job->stream));
+  ref.view.data = ref.device.data ();
+  return dpx::Status::ok ();
+#else
+  return dpx::Status (dpx::StatusCode::kNotBuilt, "dpxmotionest was built without CUDA support");
+#endif
+}
+
+static dpx::Status
+gst_dpx_motion_est_process_plane (GstDpxFilter * filter, const GstDpxPlaneJob * job)
+{
+  GstDpxMotionEstPrivate *priv = GST_DPX_MOTION_EST (filter)->priv;
+  ReferencePlane & ref = priv->reference;
+  const bool usable = ref.valid && !priv->discont && ref.backend == job->backend &&
+      ref.view.width == job->src.width && ref.view.height == job->src.height &&
+      ref.view.type == job->src.type;
+  if (usable) {
+    DPX_RETURN_IF_ERROR (search (priv, job));
+    priv->searched = true;
+    priv->searched_reference_pts = ref.pts;
+  }
+  ref.valid = false;            /* until the copy below is enqueued */
+  DPX_RETURN_IF_ERROR (store_reference (ref, job));
+  ref.valid = true;
+  ref.pts = priv->frame_pts;
+  return dpx::Status::ok ();
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Reporting, after the search has completed */
+
+static bool
+write_line (GstDpxMotionEst * self, const gstdpx::MotionReport & report)
+{
+  GstDpxMotionEstPrivate *priv = self->priv;
+  const std::string & path = priv->frame.location;
+  if (path != priv->file_path) {
+    close_file (priv);
+    if (path.empty ())
+      return true;
+    priv->file = std::fopen (path.c_str (), "w");
+    if (priv->file == nullptr) {
+      GST_ELEMENT_ERROR (self, RESOURCE, OPEN_WRITE, ("Could not open file \"%s\" for writing.",
+              path.c_str ()), GST_ERROR_SYSTEM);
+      return false;
+    }
+    priv->file_path = path;
+  }
+  if (priv->file == nullptr)
+    return true;
+  const std::string line = gstdpx::motion_json_line (report);
+  if (std::fwrite (line.data (), 1, line.size (), priv->file) != line.size () || std::fflush (priv->file) != 0) {
+    GST_ELEMENT_ERROR (self, RESOURCE, WRITE, ("Could not write to file \"%s\".", path.c_str ()),
+        GST_ERROR_SYSTEM);
+    return false;
+  }
+  return true;
+}
+
+/* Draws the vectors onto the luma plane of `buffer` (writable in the base class's analysis mode;
+ * CUDA memory is mapped through the host). */
+static bool
+draw_vectors (GstDpxMotionEst * self, GstBuffer * buffer)
+{
+  GstDpxMotionEstPrivate *priv = self->priv;
+  GstVideoFrame frame;
+  if (!gst_video_frame_map (&frame, &priv->info, buffer, GST_MAP_READWRITE)) {
+    GST_ELEMENT_ERROR (self, STREAM, FAILED, ("Could not map the frame to draw the vectors"), (nullptr));
+    return false;
+  }
+  dpx::MutablePlaneView luma;
+  gst_dpx_filter_plane_layout (&priv->info, 0, &luma.channels, &luma.type);
+  luma.data = GST_VIDEO_FRAME_PLANE_DATA (&frame, 0);
+  luma.width = GST_VIDEO_FRAME_COMP_WIDTH (&frame, 0);
+  luma.height = GST_VIDEO_FRAME_COMP_HEIGHT (&frame, 0);
+  luma.pitch = static_cast<std::size_t> (GST_VIDEO_FRAME_PLANE_STRIDE (&frame, 0));
+  const dpx::Status st = dpx::draw_motion_cpu (luma, priv->grid, priv->vectors);
+  gst_video_frame_unmap (&frame);
+  if (!st.is_ok ()) {
+    GST_ELEMENT_ERROR (self, STREAM, FAILED, ("Could not draw the vectors"), ("%s", st.message ().c_str ()));
+    return false;
+  }
+  return true;
+}
+
+static GstFlowReturn
+gst_dpx_motion_est_frame_done (GstDpxFilter * filter, GstBuffer * buffer)
+{
+  GstDpxMotionEst *self = GST_DPX_MOTION_EST (filter);
+  GstDpxMotionEstPrivate *priv = self->priv;
+  const std::uint64_t number = priv->frame_number++;
+  if (!priv->searched)
+    return GST_FLOW_OK;
+  const gstdpx::MotionReport report = { number, priv->frame_pts, priv->searched_reference_pts,
+    priv->grid, priv->vectors
+  };
+  gst_buffer_add_dpx_motion_meta (buffer, priv->grid.block_size, priv->grid.columns, priv->grid.rows,
+      reinterpret_cast<const GstDpxMotionVector *> (priv->vectors), priv->searched_reference_pts);
+  if (!write_line (self, report))
+    return GST_FLOW_ERROR;
+  if (priv->frame.post_messages) {
+    gst_element_post_message (GST_ELEMENT_CAST (self), gst_message_new_element (GST_OBJECT_CAST (self),
+            gstdpx::motion_message_structure (report, priv->frame.threshold)));
+  }
+  if (priv->frame.draw && !draw_vectors (self, buffer))
+    return GST_FLOW_ERROR;
+  return GST_FLOW_OK;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Stream events and state */
+
+static gboolean
+gst_dpx_motion_est_sink_event (GstBaseTransform * trans, GstEvent * event)
+{
+  /* After a flush the next frame need not follow the last one. */
+  if (GST_EVENT_TYPE (event) == GST_EVENT_FLUSH_STOP)
+    GST_DPX_MOTION_EST (trans)->priv->reference.valid = false;
+  return GST_BASE_TRANSFORM_CLASS (parent_class)->sink_event (trans, event);
+}
+
+static gboolean
+gst_dpx_motion_est_stop (GstBaseTransform * trans)
+{
+  GstDpxMotionEstPrivate *priv = GST_DPX_MOTION_EST (trans)->priv;
+  const gboolean ok = GST_BASE_TRANSFORM_CLASS (parent_class)->stop (trans);
+  close_file (priv);
+  priv->frame_number = 0;
+  return ok;
+}
+
+static void
+gst_dpx_motion_est_finalize (GObject * object)
+{
+  GstDpxMotionEst *self = GST_DPX_MOTION_EST (object);
+  close_file (self->priv);
+  delete self->priv;
+  self->priv = nullptr;
+  G_OBJECT_CLASS (parent_class)->finalize (object);
+}
+
+static void
+gst_dpx_motion_est_class_init (GstDpxMotionEstClass * klass)
+{
+  GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
+  GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
+  GstBaseTransformClass *trans_class = GST_BASE_TRANSFORM_CLASS (klass);
+  GstDpxFilterClass *filter_class = GST_DPX_FILTER_CLASS (klass);
+  const GParamFlags flags = static_cast<GParamFlags> (G_PARAM_READWRITE | GST_PARAM_MUTABLE_PLAYING |
+      G_PARAM_STATIC_STRINGS);
+
+  gobject_class->set_property = gst_dpx_motion_est_set_property;
+  gobject_class->get_property = gst_dpx_motion_est_get_property;
+  gobject_class->finalize = gst_dpx_motion_est_finalize;
+
+  g_object_class_install_property (gobject_class, PROP_BLOCK_SIZE,
+      g_param_spec_enum ("block-size", "Block size", "Side of the square blocks, in pixels",
+          GST_TYPE_DPX_MOTION_BLOCK_SIZE, DEFAULT_BLOCK_SIZE, flags));
+  g_object_class_install_property (gobject_class, PROP_SEARCH_RANGE,
+      g_param_spec_int ("search-range", "Search range",
+          "Largest |dx| and |dy| searched, in pixels (exhaustive search)", 1, dpx::kMotionMaxRange,
+          DEFAULT_SEARCH_RANGE, flags));
+  g_object_class_install_property (gobject_class, PROP_DRAW,
+      g_param_spec_boolean ("draw", "Draw",
+          "Draw each block's vector onto the luma plane (from the block centre to where its content "
+          "was in the previous frame); off: the video passes through unchanged", DEFAULT_DRAW, flags));
+  g_object_class_install_property (gobject_class, PROP_LOCATION,
+      g_param_spec_string ("location", "Location",
+          "File to write every frame's vectors to, one JSON object per line (frame, pts, "
+          "reference_pts, block_size, columns, rows, vectors [[dx, dy, sad], ...]); none when unset",
+          DEFAULT_LOCATION, flags));
+  g_object_class_install_property (gobject_class, PROP_MOTION_THRESHOLD,
+      g_param_spec_double ("motion-threshold", "Motion threshold",
+          "Vector length in pixels above which a block counts as moving (the moving-fraction of "
+          "the dpx-motion message)", 0.0, MAX_MOTION_THRESHOLD, DEFAULT_MOTION_THRESHOLD, flags));
+  g_object_class_install_property (gobject_class, PROP_POST_MESSAGES,
+      g_param_spec_boolean ("post-messages", "Post messages",
+          "Post an element message \"dpx-motion\" per frame with the mean vector length and the "
+          "fraction of moving blocks", DEFAULT_POST_MESSAGES, flags));
+
+  GstCaps *caps = gst_dpx_filter_make_caps (DPX_MOTION_FORMATS);
+  gst_element_class_add_pad_template (element_class, gst_pad_template_new ("sink", GST_PAD_SINK,
+          GST_PAD_ALWAYS, caps));
+  gst_element_class_add_pad_template (element_class, gst_pad_template_new ("src", GST_PAD_SRC,
+          GST_PAD_ALWAYS, caps));
+  gst_caps_unref (caps);
+  gst_element_class_set_static_metadata (element_class, "DPX motion estimation",
+      "Filter/Analyzer/Video", "Block-matching motion vectors of the luma plane (exhaustive SAD "
+      "search) as buffer metadata, a JSON-lines file and motion messages, on CUDA or the CPU",
+      "gst-dpx developers");
+
+  trans_class->sink_event = GST_DEBUG_FUNCPTR (gst_dpx_motion_est_sink_event);
+  trans_class->stop = GST_DEBUG_FUNCPTR (gst_dpx_motion_est_stop);
+
+  filter_class->analysis_only = TRUE;
+  filter_class->setup = GST_DEBUG_FUNCPTR (gst_dpx_motion_est_setup);
+  filter_class->begin_frame = GST_DEBUG_FUNCPTR (gst_dpx_motion_est_begin_frame);
+  filter_class->process_plane = GST_DEBUG_FUNCPTR (gst_dpx_motion_est_process_plane);
+  filter_class->frame_done = GST_DEBUG_FUNCPTR (gst_dpx_motion_est_frame_done);
+  filter_class->reset = GST_DEBUG_FUNCPTR (gst_dpx_motion_est_reset);
+
+  /* Registers the meta's API type now, so applications find it by name (gstdpxmotionmeta.h). */
+  gst_dpx_motion_meta_get_info ();
+
+  gst_type_mark_as_plugin_api (GST_TYPE_DPX_MOTION_BLOCK_SIZE, static_cast<GstPluginAPIFlags> (0));
+  GST_DEBUG_CATEGORY_INIT (gst_dpx_motion_est_debug, "dpxmotionest", 0, "dpxmotionest");
+}
+
+static void
+gst_dpx_motion_est_init (GstDpxMotionEst * self)
+{
+  self->priv = new GstDpxMotionEstPrivate ();
+  gst_video_info_init (&self->priv->info);
+}

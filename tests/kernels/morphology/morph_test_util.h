@@ -1,0 +1,73 @@
+// Shared by the morphology tests: host planes with padded pitches and poisoned padding, random
+// contents, the brute-force definition of dilate/erode, and the matrix of cases.
+#pragma once
+
+#include <cstdint>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "dpx/morphology.h"
+
+namespace dpx {
+namespace test {
+
+// A plane in a host buffer: `offset` bytes before the first row (to misalign it) and
+// `pitch - row_bytes` bytes of padding after each row, all initialised to kPoisonByte.
+// make_plane() counts `pitch_pad` and `offset` in samples, so u16 planes stay 2-byte aligned.
+struct HostPlane {
+  std::vector<std::uint8_t> bytes;
+  int width = 0, height = 0, channels = 1;
+  SampleType type = SampleType::kU8;
+  std::size_t pitch = 0, offset = 0;
+
+  std::size_t row_bytes() const { return static_cast<std::size_t>(width) * channels * sample_bytes(type); }
+  PlaneView view() const { return PlaneView{bytes.data() + offset, width, height, pitch, channels, type}; }
+  MutablePlaneView mutable_view() {
+    return MutablePlaneView{bytes.data() + offset, width, height, pitch, channels, type};
+  }
+  int get(int x, int y, int c) const;
+  void set(int x, int y, int c, int v);
+};
+
+HostPlane make_plane(int width, int height, int channels, SampleType type, std::size_t pitch_pad = 0,
+                     std::size_t offset = 0);
+
+// Random samples, with about one in eight at 0 or the type's maximum so ties and the neutral
+// values themselves are exercised.
+void fill_random(HostPlane& plane, std::mt19937_64& rng);
+
+// Dilate/erode straight from the definition: every mask position of morph_mask(), each outside
+// coordinate resolved on its own (reflect101 through its period 2n - 2), iterations applied one
+// after another. Independent of both implementations.
+HostPlane reference_morph(const HostPlane& src, const MorphParams& params);
+
+// First differing sample of two planes' rows ("" when equal), e.g. "x 3 y 0 c 1: 17 vs 200".
+std::string first_difference(const HostPlane& expected, const HostPlane& actual);
+
+// True when every byte outside the rows (offset and pitch padding) still holds kPoisonByte.
+bool padding_untouched(const HostPlane& plane);
+
+// One combination of everything but the geometry and the iterations.
+struct MorphCase {
+  MorphParams params;
+  int channels = 1;
+  SampleType type = SampleType::kU8;
+};
+
+// Every op x shape x size x border x channels x type.
+std::vector<MorphCase> all_morph_cases();
+
+std::string describe(const MorphCase& c);
+
+// Sizes that catch edge handling: single pixels, single rows and columns, sizes smaller than
+// the element, widths that are not multiples of 4, 16 or a tile, padded and odd pitches,
+// misaligned first rows.
+struct Geometry {
+  int width, height;
+  std::size_t pitch_pad, offset;
+};
+const std::vector<Geometry>& edge_geometries();
+
+}  // namespace test
+}  // namespace dpx

@@ -1,0 +1,221 @@
+// The CPU morphology against the brute-force definition, the masks against OpenCV's, and the
+// argument checks.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <string>
+
+#include "dpx/morphology.h"
+#include "morph_test_util.h"
+#include "test_util.h"
+
+namespace dpx {
+namespace test {
+namespace {
+
+// Runs morph_cpu on a poisoned destination of the same geometry and checks it against the
+// reference, and that nothing outside the rows was written.
+void expect_cpu_matches_reference(const HostPlane& src, const MorphParams& params, int threads,
+                                  const std::string& what) {
+  HostPlane dst = make_plane(src.width, src.height, src.channels, src.type,
+                             (src.pitch - src.row_bytes()) / sample_bytes(src.type) + 3, 1);
+  const Status s = morph_cpu(src.view(), dst.mutable_view(), params, threads);
+  ASSERT_TRUE(s.is_ok()) << what << ": " << s.message();
+  const HostPlane want = reference_morph(src, params);
+  const std::string diff = first_difference(want, dst);
+  EXPECT_EQ(diff, "") << what;
+  EXPECT_TRUE(padding_untouched(dst)) << what << ": wrote outside its rows";
+}
+
+class MorphCpuMatrix : public ::testing::TestWithParam<MorphCase> {};
+
+TEST_P(MorphCpuMatrix, MatchesDefinitionOnEdgeGeometries) {
+  std::mt19937_64 rng = seeded_rng();
+  MorphCase c = GetParam();
+  for (const Geometry& g : edge_geometries()) {
+    HostPlane src = make_plane(g.width, g.height, c.channels, c.type, g.pitch_pad, g.offset);
+    fill_random(src, rng);
+    for (int iterations : {1, 2, 3}) {
+      c.params.iterations = iterations;
+      expect_cpu_matches_reference(src, c.params, 0,
+                                   describe(c) + " " + std::to_string(g.width) + "x" + std::to_string(g.height));
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(AllCases, MorphCpuMatrix, ::testing::ValuesIn(all_morph_cases()));
+
+// Large enough for several bands: the band seams must not show, whatever the thread count.
+TEST(MorphCpu, BandsAndThreadCountsAgree) {
+  std::mt19937_64 rng = seeded_rng();
+  for (SampleType type : {SampleType::kU8, SampleType::kU16}) {
+    HostPlane src = make_plane(517, 301, 2, type, 9, 1);
+    fill_random(src, rng);
+    MorphParams p;
+    p.size = 5;
+    p.shape = MorphShape::kEllipse;
+    p.border = BorderMode::kReflect101;
+    p.iterations = 2;
+    for (int threads : {1, 3, 7, 0}) {
+      expect_cpu_matches_reference(src, p, threads, "threads " + std::to_string(threads));
+    }
+  }
+}
+
+// Hand-copied from OpenCV's getStructuringElement output.
+TEST(MorphMask, MatchesOpenCvMasks) {
+  struct Known {
+    MorphShape shape;
+    int size;
+    const char* rows;
+  };
+  const Known known[] = {
+      {MorphShape::kRect, 3, "111" "111" "111"},
+      {MorphShape::kCross, 3, "010" "111" "010"},
+      {MorphShape::kEllipse, 3, "010" "111" "010"},
+      {MorphShape::kRect, 5, "11111" "11111" "11111" "11111" "11111"},
+      {MorphShape::kCross, 5, "00100" "00100" "11111" "00100" "00100"},
+      {MorphShape::kEllipse, 5, "00100" "11111" "11111" "11111" "00100"},
+  };
+  for (const Known& k : known) {
+    std::uint8_t mask[25];
+    std::memset(mask, 0x77, sizeof mask);
+    ASSERT_TRUE(morph_mask(k.shape, k.size, mask).is_ok());
+    for (int i = 0; i < k.size * k.size; ++i) {
+      EXPECT_EQ(mask[i], k.rows[i] - '0') << "shape " << static_cast<int>(k.shape) << " size " << k.size
+                                          << " row " << i / k.size << " col " << i % k.size;
+    }
+  }
+}
+
+TEST(MorphMask, RejectsOtherSizes) {
+  std::uint8_t mask[25];
+  for (int size : {-3, 0, 1, 2, 4, 6, 7}) {
+    const Status s = morph_mask(MorphShape::kRect, size, mask);
+    EXPECT_EQ(s.code(), StatusCode::kInvalidArgument) << size;
+    EXPECT_NE(s.message().find("size"), std::string::npos) << s.message();
+  }
+}
+
+// Each bad call must fail with kInvalidArgument, a message naming the problem, and leave dst as
+// it was. Validation comes before any memory access, so host planes serve for both backends.
+using MorphFn = Status (*)(const PlaneView&, const MutablePlaneView&, const MorphParams&);
+Status run_cpu(const PlaneView& s, const MutablePlaneView& d, const MorphParams& p) { return morph_cpu(s, d, p); }
+Status run_cuda(const PlaneView& s, const MutablePlaneView& d, const MorphParams& p) {
+  return morph_cuda(s, d, p, nullptr);
+}
+
+class MorphBadInput : public ::testing::TestWithParam<MorphFn> {
+ protected:
+  void SetUp() override {
+    std::mt19937_64 rng = seeded_rng();
+    src = make_plane(16, 8, 1, SampleType::kU8);
+    fill_random(src, rng);
+    dst = make_plane(16, 8, 1, SampleType::kU8);
+  }
+  void expect_rejected(const PlaneView& s, const MutablePlaneView& d, const MorphParams& q, const char* needle) {
+    const std::vector<std::uint8_t> src_before = src.bytes, dst_before = dst.bytes;
+    const Status st = GetParam()(s, d, q);
+    EXPECT_EQ(st.code(), StatusCode::kInvalidArgument) << needle << ": " << st.message();
+    EXPECT_NE(st.message().find(needle), std::string::npos) << "message: " << st.message();
+    EXPECT_EQ(dst.bytes, dst_before) << "dst changed on failure (" << needle << ")";
+    EXPECT_EQ(src.bytes, src_before) << "src changed on failure (" << needle << ")";
+  }
+  HostPlane src, dst;
+  MorphParams p;
+};
+
+TEST_P(MorphBadInput, NullPointers) {
+  PlaneView s = src.view();
+  s.data = nullptr;
+  expect_rejected(s, dst.mutable_view(), p, "null");
+  MutablePlaneView d = dst.mutable_view();
+  d.data = nullptr;
+  expect_rejected(src.view(), d, p, "null");
+}
+
+TEST_P(MorphBadInput, ZeroAndNegativeSizes) {
+  for (int v : {0, -4}) {
+    PlaneView s = src.view();
+    MutablePlaneView d = dst.mutable_view();
+    s.width = d.width = v;
+    expect_rejected(s, d, p, "size");
+    s = src.view();
+    d = dst.mutable_view();
+    s.height = d.height = v;
+    expect_rejected(s, d, p, "size");
+  }
+}
+
+TEST_P(MorphBadInput, BadGeometry) {
+  PlaneView s = src.view();
+  s.pitch = 15;
+  expect_rejected(s, dst.mutable_view(), p, "pitch");
+  s = src.view();
+  s.width = 15;
+  expect_rejected(s, dst.mutable_view(), p, "differ");
+  s = src.view();
+  MutablePlaneView d = dst.mutable_view();
+  s.channels = d.channels = 3;
+  expect_rejected(s, d, p, "channels");
+}
+
+TEST_P(MorphBadInput, UnsupportedParameters) {
+  MorphParams q = p;
+  q.size = 4;
+  expect_rejected(src.view(), dst.mutable_view(), q, "size 4");
+  q = p;
+  q.iterations = 0;
+  expect_rejected(src.view(), dst.mutable_view(), q, "iterations");
+  q.iterations = kMorphMaxIterations + 1;
+  expect_rejected(src.view(), dst.mutable_view(), q, "iterations");
+  q = p;
+  q.shape = static_cast<MorphShape>(9);
+  expect_rejected(src.view(), dst.mutable_view(), q, "shape");
+  q = p;
+  q.border = static_cast<BorderMode>(9);
+  expect_rejected(src.view(), dst.mutable_view(), q, "border");
+  q = p;
+  q.op = static_cast<MorphOp>(9);
+  expect_rejected(src.view(), dst.mutable_view(), q, "operation");
+}
+
+TEST_P(MorphBadInput, OverlappingPlanes) {
+  // dst starting inside src's last row, and fully in place.
+  PlaneView s = src.view();
+  s.data = src.view().row(7);
+  s.width = 8;
+  s.height = 1;
+  MutablePlaneView d{const_cast<std::uint8_t*>(src.view().row(7)) + 3, 8, 1, src.pitch, 1, SampleType::kU8};
+  expect_rejected(s, d, p, "overlap");
+  MutablePlaneView same{src.bytes.data(), src.width, src.height, src.pitch, 1, SampleType::kU8};
+  expect_rejected(src.view(), same, p, "overlap");
+}
+
+TEST_P(MorphBadInput, MisalignedU16) {
+  src = make_plane(8, 4, 1, SampleType::kU16);
+  dst = make_plane(8, 4, 1, SampleType::kU16);
+  PlaneView s = src.view();
+  s.data = src.bytes.data() + 1;
+  s.pitch = 17;
+  s.width = 7;
+  MutablePlaneView d = dst.mutable_view();
+  d.width = 7;
+  expect_rejected(s, d, p, "aligned");
+}
+
+INSTANTIATE_TEST_SUITE_P(Backends, MorphBadInput, ::testing::Values(&run_cpu, &run_cuda),
+                         [](const ::testing::TestParamInfo<MorphFn>& info) {
+                           return std::string(info.param == &run_cpu ? "cpu" : "cuda");
+                         });
+
+TEST(MorphCpu, RejectsNegativeThreadCount) {
+  HostPlane src = make_plane(4, 4, 1, SampleType::kU8), dst = make_plane(4, 4, 1, SampleType::kU8);
+  const Status st = morph_cpu(src.view(), dst.mutable_view(), MorphParams{}, -1);
+  EXPECT_EQ(st.code(), StatusCode::kInvalidArgument);
+  EXPECT_NE(st.message().find("threads"), std::string::npos) << st.message();
+}
+
+}  // namespace
+}  // namespace test
+}  // namespace dpx

@@ -1,0 +1,87 @@
+// Test fixtures for libdpxmotion: host planes with a chosen pitch, textured frames that look like
+// video (smooth blobs with grain), and the brute-force definition every implementation must match.
+#pragma once
+
+#include <cstdint>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "dpx/motion.h"
+#include "dpx/plane.h"
+
+namespace dpx {
+namespace test {
+
+// A host plane of u8 or u16 samples; `pad` extra bytes per row make pitch != row bytes.
+class TestPlane {
+ public:
+  TestPlane() = default;
+  TestPlane(int width, int height, SampleType type, int pad = 0);
+
+  int width() const { return width_; }
+  int height() const { return height_; }
+  SampleType type() const { return type_; }
+  std::size_t pitch() const { return pitch_; }
+  int max_value() const { return type_ == SampleType::kU8 ? 255 : 65535; }
+
+  int get(int x, int y) const;
+  void set(int x, int y, int v);
+
+  PlaneView view() const { return PlaneView{bytes_.data(), width_, height_, pitch_, 1, type_}; }
+  MutablePlaneView mutable_view() { return MutablePlaneView{bytes_.data(), width_, height_, pitch_, 1, type_}; }
+  const std::vector<std::uint8_t>& bytes() const { return bytes_; }
+
+ private:
+  int width_ = 0, height_ = 0;
+  SampleType type_ = SampleType::kU8;
+  std::size_t pitch_ = 0;
+  std::vector<std::uint8_t> bytes_;
+};
+
+// A smooth random texture with grain, defined on a canvas larger than any frame cut from it, so
+// a frame shifted by (dx, dy) is exact everywhere. Values span the sample type's range.
+class Texture {
+ public:
+  Texture(std::mt19937_64& rng, int canvas_width, int canvas_height, SampleType type);
+  // The frame whose pixel (x, y) is texture (x + ox, y + oy); the offsets keep within the canvas.
+  TestPlane frame(int width, int height, int ox, int oy, int pad = 0) const;
+
+ private:
+  int width_, height_;
+  SampleType type_;
+  std::vector<int> values_;
+};
+
+// Uniform random samples in [0, max_value].
+TestPlane random_plane(std::mt19937_64& rng, int width, int height, SampleType type, int max_value, int pad = 0);
+
+// The definition in dpx/motion.h, computed the slow obvious way: every candidate inside the
+// reference, the smallest (SAD, |dx| + |dy|, dy, dx).
+MotionField brute_force_motion(const TestPlane& current, const TestPlane& reference, const MotionParams& params);
+
+MotionParams motion_params(int block_size, int search_range);
+
+// motion_estimate_cpu, expected to succeed.
+MotionField run_motion_cpu(const TestPlane& current, const TestPlane& reference, const MotionParams& params,
+                           int threads = 0);
+
+// A pair of frames and the search to run on them. Device copies start `offset` bytes into their
+// buffer, so odd offsets give rows at every byte alignment.
+struct ComparisonCase {
+  std::string name;
+  TestPlane current, reference;
+  MotionParams params;
+  std::size_t offset = 0;
+};
+
+// The cases the CUDA kernel (on the device, and its steps run on the host) must answer exactly as
+// the CPU does: random frames for every type, block size and several ranges; frames full of ties;
+// the largest range; tiny frames; misaligned rows; shifted textures.
+std::vector<ComparisonCase> comparison_cases(std::mt19937_64& rng);
+
+// The first block whose vector or SAD differs, as text ("" when the fields are equal).
+std::string first_difference(const MotionField& expected, const MotionField& actual);
+
+}  // namespace test
+}  // namespace dpx

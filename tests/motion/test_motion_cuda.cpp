@@ -1,0 +1,130 @@
+// The CUDA block matcher against the CPU one, bit for bit, with both op policies, on the shared
+// comparison cases (every type, block size, ranges 1..64, ties, tiny frames, misaligned rows,
+// shifted textures) and on a larger shifted texture; outputs are poisoned first so an unwritten
+// vector shows. Plus the checks a bad call must fail.
+#include <cuda_runtime_api.h>
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "block_match_cuda.h"
+#include "dpx/device.h"
+#include "dpx/motion.h"
+#include "dpx_ops.cuh"
+#include "motion_test_util.h"
+#include "test_util.h"
+
+namespace {
+
+using dpx::MotionField;
+using dpx::MotionParams;
+using dpx::MotionVector;
+using dpx::SampleType;
+using dpx::test::TestPlane;
+using dpx::test::motion_params;
+
+// A device copy of a host plane, `offset` bytes into its allocation (misaligned rows when odd).
+struct DevicePlane {
+  dpx::DeviceBuffer buffer;
+  dpx::PlaneView view;
+
+  static DevicePlane upload(const TestPlane& host, std::size_t offset = 0) {
+    DevicePlane d;
+    const std::size_t bytes = host.pitch() * host.height() + offset;
+    EXPECT_TRUE(d.buffer.allocate(bytes).is_ok());
+    EXPECT_EQ(cudaMemset(d.buffer.data(), 0x5A, bytes), cudaSuccess);
+    auto* base = d.buffer.as<unsigned char>() + offset;
+    EXPECT_EQ(cudaMemcpy(base, host.bytes().data(), host.pitch() * host.height(), cudaMemcpyHostToDevice), cudaSuccess);
+    d.view = host.view();
+    d.view.data = base;
+    return d;
+  }
+};
+
+// Runs the CUDA matcher with policy Ops on a poisoned output on its own stream.
+template <typename Ops>
+MotionField run_cuda(const dpx::PlaneView& cur, const dpx::PlaneView& ref, const MotionParams& p) {
+  MotionField f;
+  f.resize(dpx::motion_grid(cur.width, cur.height, p.block_size));
+  dpx::DeviceBuffer out;
+  dpx::Stream stream;
+  EXPECT_TRUE(stream.create().is_ok());
+  EXPECT_TRUE(out.allocate(f.vectors.size() * sizeof(MotionVector)).is_ok());
+  EXPECT_EQ(cudaMemset(out.data(), dpx::test::kPoisonByte, out.size()), cudaSuccess);
+  const dpx::Status s =
+      dpx::motion_estimate_cuda_with<Ops>(cur, ref, p, out.as<MotionVector>(), f.vectors.size(), stream.get());
+  EXPECT_TRUE(s.is_ok()) << s.message();
+  EXPECT_TRUE(stream.synchronize().is_ok());
+  EXPECT_EQ(cudaMemcpy(f.vectors.data(), out.data(), out.size(), cudaMemcpyDeviceToHost), cudaSuccess);
+  return f;
+}
+
+TEST(MotionCuda, MatchesCpuOnEveryComparisonCase) {
+  DPX_REQUIRE_GPU();
+  auto rng = dpx::test::seeded_rng();
+  for (const dpx::test::ComparisonCase& c : dpx::test::comparison_cases(rng)) {
+    SCOPED_TRACE(c.name + " offset " + std::to_string(c.offset));
+    const MotionField want = dpx::test::run_motion_cpu(c.current, c.reference, c.params);
+    const DevicePlane cur = DevicePlane::upload(c.current, c.offset), ref = DevicePlane::upload(c.reference, c.offset);
+    EXPECT_EQ(dpx::test::first_difference(want, run_cuda<dpx::ops::Dpx>(cur.view, ref.view, c.params)), "") << "dpx";
+    EXPECT_EQ(dpx::test::first_difference(want, run_cuda<dpx::ops::PlainOps>(cur.view, ref.view, c.params)), "")
+        << "plain";
+  }
+}
+
+TEST(MotionCuda, ShiftedTextureMatchesCpuAndTheShift) {
+  DPX_REQUIRE_GPU();
+  auto rng = dpx::test::seeded_rng();
+  const int w = 640, h = 360, margin = 40;
+  for (SampleType type : {SampleType::kU8, SampleType::kU16}) {
+    const dpx::test::Texture tex(rng, w + 2 * margin, h + 2 * margin, type);
+    const TestPlane ref = tex.frame(w, h, margin, margin, 32);
+    const int shifts[][2] = {{5, -3}, {-16, 16}, {-29, 11}};
+    for (const auto& s : shifts) {
+      const TestPlane cur = tex.frame(w, h, margin + s[0], margin + s[1], 32);
+      for (int range : {16, 32}) {
+        const MotionParams p = motion_params(16, range);
+        const DevicePlane dcur = DevicePlane::upload(cur), dref = DevicePlane::upload(ref);
+        const MotionField got = run_cuda<dpx::ops::Dpx>(dcur.view, dref.view, p);
+        EXPECT_EQ(dpx::test::first_difference(dpx::test::run_motion_cpu(cur, ref, p), got), "");
+        if (std::abs(s[0]) <= range && std::abs(s[1]) <= range) {
+          const MotionVector& v = got.at(got.grid.columns / 2, got.grid.rows / 2);
+          EXPECT_EQ(v.dx, s[0]);
+          EXPECT_EQ(v.dy, s[1]);
+          EXPECT_EQ(v.sad, 0u);
+        }
+      }
+    }
+  }
+}
+
+TEST(MotionCuda, RejectsBadInputWithoutLaunching) {
+  DPX_REQUIRE_GPU();
+  auto rng = dpx::test::seeded_rng();
+  const TestPlane a = dpx::test::random_plane(rng, 64, 32, SampleType::kU8, 255);
+  const DevicePlane da = DevicePlane::upload(a), db = DevicePlane::upload(a);
+  const std::size_t count = dpx::motion_grid(64, 32, 16).count();
+  dpx::DeviceBuffer out;
+  ASSERT_TRUE(out.allocate(count * sizeof(MotionVector)).is_ok());
+  auto call = [&](const dpx::PlaneView& cur, const dpx::PlaneView& ref, const MotionParams& p, MotionVector* v,
+                  std::size_t capacity) { return dpx::motion_estimate_cuda(cur, ref, p, v, capacity, nullptr); };
+  auto* vectors = out.as<MotionVector>();
+  EXPECT_EQ(call(da.view, db.view, motion_params(16, 8), nullptr, count).code(), dpx::StatusCode::kInvalidArgument);
+  const dpx::Status small = call(da.view, db.view, motion_params(16, 8), vectors, count - 1);
+  EXPECT_EQ(small.code(), dpx::StatusCode::kInvalidArgument);
+  EXPECT_NE(small.message().find("needs " + std::to_string(count)), std::string::npos) << small.message();
+  EXPECT_EQ(call(da.view, db.view, motion_params(7, 8), vectors, count).code(), dpx::StatusCode::kInvalidArgument);
+  EXPECT_EQ(call(da.view, db.view, motion_params(16, 99), vectors, count).code(), dpx::StatusCode::kInvalidArgument);
+  // Host memory where device memory belongs: an error, and the context stays usable.
+  const dpx::Status host = call(a.view(), db.view, motion_params(16, 8), vectors, count);
+  EXPECT_EQ(host.code(), dpx::StatusCode::kInvalidArgument);
+  EXPECT_NE(host.message().find("not device memory"), std::string::npos) << host.message();
+  std::vector<MotionVector> host_out(count);
+  EXPECT_EQ(call(da.view, db.view, motion_params(16, 8), host_out.data(), count).code(),
+            dpx::StatusCode::kInvalidArgument);
+  EXPECT_TRUE(call(da.view, db.view, motion_params(16, 8), vectors, count).is_ok());
+  EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+}
+
+}  // namespace

@@ -1,0 +1,85 @@
+#include "plugin_env.h"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <climits>
+#include <cstdio>
+#include <cstdlib>
+
+namespace dpx {
+namespace test {
+namespace {
+
+// build/tests/plugin/test-plugin -> build/plugin
+std::string plugin_dir() {
+  char exe[PATH_MAX];
+  const ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+  if (n <= 0) return "";
+  exe[n] = '\0';
+  std::string path(exe);
+  path = path.substr(0, path.find_last_of('/'));  // tests/plugin
+  return path + "/../../plugin";
+}
+
+class GstEnvironment : public ::testing::Environment {
+ public:
+  void SetUp() override {
+    gst_init(nullptr, nullptr);
+    const std::string dir = plugin_dir();
+    gst_registry_scan_path(gst_registry_get(), dir.c_str());
+    GstPlugin* plugin = gst_registry_find_plugin(gst_registry_get(), "dpx");
+    ASSERT_NE(plugin, nullptr) << "the dpx plugin was not found in " << dir;
+    std::printf("[   INFO   ] plugin: %s\n", gst_plugin_get_filename(plugin));
+    gst_object_unref(plugin);
+  }
+};
+
+const bool registered = [] {
+  ::testing::AddGlobalTestEnvironment(new GstEnvironment);
+  return true;
+}();
+
+}  // namespace
+
+Harness::Harness(const char* factory, const char* backend) {
+  h = gst_harness_new(factory);
+  if (backend != nullptr) gst_util_set_object_arg(G_OBJECT(h->element), "backend", backend);
+  bus = gst_bus_new();
+  gst_element_set_bus(h->element, bus);
+}
+
+Harness::~Harness() {
+  gst_harness_teardown(h);
+  gst_object_unref(bus);
+}
+
+void Harness::set_params(const MorphParams& p) {
+  g_object_set(h->element, "size", p.size, "shape", static_cast<int>(p.shape), "iterations", p.iterations,
+               "border", static_cast<int>(p.border), nullptr);
+}
+
+std::string Harness::pop_error() {
+  GstMessage* msg = gst_bus_pop_filtered(bus, GST_MESSAGE_ERROR);
+  if (msg == nullptr) return "";
+  GError* err = nullptr;
+  gchar* debug = nullptr;
+  gst_message_parse_error(msg, &err, &debug);
+  std::string text = std::string(err->message) + " | " + (debug ? debug : "");
+  g_clear_error(&err);
+  g_free(debug);
+  gst_message_unref(msg);
+  return text;
+}
+
+bool have_factory(const char* factory) {
+  GstElementFactory* f = gst_element_factory_find(factory);
+  if (f == nullptr) return false;
+  gst_object_unref(f);
+  return true;
+}
+
+const char* factory_for(MorphOp op) { return op == MorphOp::kDilate ? "dpxdilate" : "dpxerode"; }
+
+}  // namespace test
+}  // namespace dpx

@@ -1,0 +1,39 @@
+// The GStreamer side of the plugin tests: registration of the freshly built plugin (found next to
+// this executable, never through an absolute build path) and small helpers around elements.
+#pragma once
+
+#include <gst/gst.h>
+#include <gst/check/gstharness.h>
+
+#include <string>
+
+#include "dpx/morphology.h"
+
+namespace dpx {
+namespace test {
+
+// A harness around a new `factory` ("dpxdilate", "dpxerode") with a bus to collect its messages;
+// `backend` ("cpu", "cuda", "auto") is set when given.
+struct Harness {
+  explicit Harness(const char* factory, const char* backend = nullptr);
+  ~Harness();
+  Harness(const Harness&) = delete;
+  Harness& operator=(const Harness&) = delete;
+
+  // Sets the element's morphology properties from `p` (not the operation: that is the factory).
+  void set_params(const MorphParams& p);
+  // The first error message posted so far, "" when none.
+  std::string pop_error();
+
+  GstHarness* h = nullptr;
+  GstBus* bus = nullptr;
+};
+
+// True when `factory` is registered (e.g. nvcodec's cudaupload, which needs a CUDA driver).
+bool have_factory(const char* factory);
+
+// The factory name for an operation.
+const char* factory_for(MorphOp op);
+
+}  // namespace test
+}  // namespace dpx

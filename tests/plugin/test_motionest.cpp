@@ -1,0 +1,468 @@
+// dpxmotionest through GstHarness: its meta, JSON-lines file and messages agree with libdpxmotion
+// on a panned texture in every luma format; frames without a reference (first, after caps change,
+// DISCONT, flush) carry nothing; draw and pass-through; the meta's copy and scale behaviour; bad
+// input. The meta is read through the application header alone (gstdpxmotionmeta.h).
+#include <gtest/gtest.h>
+
+#include <gst/check/gstharness.h>
+#include <gst/video/video.h>
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "dpx/motion.h"
+#include "gstdpxmotionmeta.h"
+#include "motion_test_util.h"
+#include "plugin_env.h"
+#include "test_util.h"
+
+namespace dpx {
+namespace test {
+namespace {
+
+constexpr int kW = 96, kH = 72, kMargin = 40;
+constexpr int kVx = 3, kVy = -2;  // the texture pans by this per frame: vectors (kVx, kVy)
+
+class MotionEst : public ::testing::TestWithParam<const char*> {
+ protected:
+  void SetUp() override {
+    if (std::string(GetParam()) == "cuda") DPX_REQUIRE_GPU();
+  }
+};
+
+GstCaps* caps_of(GstVideoFormat format, int w, int h) {
+  return gst_caps_new_simple("video/x-raw", "format", G_TYPE_STRING, gst_video_format_to_string(format), "width",
+                             G_TYPE_INT, w, "height", G_TYPE_INT, h, "framerate", GST_TYPE_FRACTION, 30, 1, nullptr);
+}
+
+// A buffer of `format` whose luma plane is `luma` (16-bit formats take its u16 samples) and whose
+// other planes hold fixed bytes; PTS = index * 10 ms.
+GstBuffer* make_buffer(GstVideoFormat format, const TestPlane& luma, int index) {
+  GstVideoInfo info;
+  gst_video_info_set_format(&info, format, luma.width(), luma.height());
+  GstBuffer* buf = gst_buffer_new_allocate(nullptr, GST_VIDEO_INFO_SIZE(&info), nullptr);
+  GstVideoFrame f;
+  EXPECT_TRUE(gst_video_frame_map(&f, &info, buf, GST_MAP_WRITE));
+  for (guint p = 0; p < GST_VIDEO_FRAME_N_PLANES(&f); ++p) {
+    auto* base = static_cast<std::uint8_t*>(GST_VIDEO_FRAME_PLANE_DATA(&f, p));
+    const int stride = GST_VIDEO_FRAME_PLANE_STRIDE(&f, p);
+    const int rows = GST_VIDEO_FRAME_COMP_HEIGHT(&f, p == 0 ? 0 : 1);
+    for (int y = 0; y < rows; ++y)
+      for (int x = 0; x < stride; ++x) base[y * stride + x] = static_cast<std::uint8_t>(0x40 + 7 * p + x + y);
+  }
+  auto* y0 = static_cast<std::uint8_t*>(GST_VIDEO_FRAME_PLANE_DATA(&f, 0));
+  const int stride = GST_VIDEO_FRAME_PLANE_STRIDE(&f, 0);
+  for (int y = 0; y < luma.height(); ++y)
+    std::copy_n(luma.bytes().data() + y * luma.pitch(), luma.width() * sample_bytes(luma.type()), y0 + y * stride);
+  gst_video_frame_unmap(&f);
+  GST_BUFFER_PTS(buf) = static_cast<GstClockTime>(index) * 10 * GST_MSECOND;
+  GST_BUFFER_DURATION(buf) = 10 * GST_MSECOND;
+  return buf;
+}
+
+// Plane 0 of a buffer as a TestPlane.
+TestPlane luma_of(GstBuffer* buf, GstVideoFormat format, int w, int h) {
+  GstVideoInfo info;
+  gst_video_info_set_format(&info, format, w, h);
+  const SampleType type = GST_VIDEO_FORMAT_INFO_DEPTH(info.finfo, 0) > 8 ? SampleType::kU16 : SampleType::kU8;
+  TestPlane p(w, h, type);
+  GstVideoFrame f;
+  EXPECT_TRUE(gst_video_frame_map(&f, &info, buf, GST_MAP_READ));
+  const auto* y0 = static_cast<const std::uint8_t*>(GST_VIDEO_FRAME_PLANE_DATA(&f, 0));
+  for (int y = 0; y < h; ++y)
+    for (int x = 0; x < w; ++x) {
+      const std::uint8_t* s = y0 + y * GST_VIDEO_FRAME_PLANE_STRIDE(&f, 0) + x * sample_bytes(type);
+      p.set(x, y, type == SampleType::kU8 ? s[0] : s[0] | s[1] << 8);
+    }
+  gst_video_frame_unmap(&f);
+  return p;
+}
+
+MotionField field_of(const GstDpxMotionMeta* meta) {
+  MotionField f;
+  MotionGrid g;
+  g.block_size = static_cast<int>(meta->block_size);
+  g.columns = static_cast<int>(meta->columns);
+  g.rows = static_cast<int>(meta->rows);
+  f.resize(g);
+  for (std::size_t i = 0; i < g.count(); ++i) {
+    f.vectors[i].dx = meta->vectors[i].dx;
+    f.vectors[i].dy = meta->vectors[i].dy;
+    f.vectors[i].sad = meta->vectors[i].sad;
+  }
+  return f;
+}
+
+// The panned texture's frames: frame t is the canvas at (kMargin + t * kVx, kMargin + t * kVy).
+std::vector<TestPlane> panned_frames(std::mt19937_64& rng, SampleType type, int count, int w = kW, int h = kH) {
+  const Texture tex(rng, w + 2 * kMargin + count * 3, h + 2 * kMargin + count * 3, type);
+  std::vector<TestPlane> frames;
+  for (int t = 0; t < count; ++t) frames.push_back(tex.frame(w, h, kMargin + t * kVx, kMargin + t * kVy));
+  return frames;
+}
+
+struct Pushed {
+  std::vector<GstBuffer*> out;
+  ~Pushed() {
+    for (GstBuffer* b : out) gst_buffer_unref(b);
+  }
+};
+
+void push_all(Harness& hz, GstVideoFormat format, const std::vector<TestPlane>& frames, Pushed* pushed,
+              int first_index = 0) {
+  for (std::size_t t = 0; t < frames.size(); ++t) {
+    ASSERT_EQ(gst_harness_push(hz.h, make_buffer(format, frames[t], first_index + static_cast<int>(t))), GST_FLOW_OK)
+        << hz.pop_error();
+    pushed->out.push_back(gst_harness_pull(hz.h));
+  }
+}
+
+TEST_P(MotionEst, MetaMatchesTheLibraryInEveryFormat) {
+  auto rng = seeded_rng();
+  const GstVideoFormat formats[] = {GST_VIDEO_FORMAT_GRAY8, GST_VIDEO_FORMAT_GRAY16_LE, GST_VIDEO_FORMAT_I420,
+                                    GST_VIDEO_FORMAT_YV12,  GST_VIDEO_FORMAT_NV12,      GST_VIDEO_FORMAT_NV21,
+                                    GST_VIDEO_FORMAT_Y42B,  GST_VIDEO_FORMAT_Y444,      GST_VIDEO_FORMAT_P010_10LE,
+                                    GST_VIDEO_FORMAT_P016_LE};
+  for (GstVideoFormat format : formats) {
+    SCOPED_TRACE(gst_video_format_to_string(format));
+    GstVideoInfo info;
+    gst_video_info_set_format(&info, format, kW, kH);
+    const SampleType type = GST_VIDEO_FORMAT_INFO_DEPTH(info.finfo, 0) > 8 ? SampleType::kU16 : SampleType::kU8;
+    const std::vector<TestPlane> frames = panned_frames(rng, type, 4);
+    Harness hz("dpxmotionest");
+    gst_util_set_object_arg(G_OBJECT(hz.h->element), "backend", GetParam());
+    g_object_set(hz.h->element, "block-size", 8, "search-range", 6, nullptr);
+    GstCaps* caps = caps_of(format, kW, kH);
+    gst_harness_set_src_caps(hz.h, caps);
+    Pushed pushed;
+    push_all(hz, format, frames, &pushed);
+    ASSERT_EQ(pushed.out.size(), frames.size());
+    EXPECT_EQ(gst_buffer_get_dpx_motion_meta(pushed.out[0]), nullptr) << "the first frame has no reference";
+    for (std::size_t t = 1; t < frames.size(); ++t) {
+      const GstDpxMotionMeta* meta = gst_buffer_get_dpx_motion_meta(pushed.out[t]);
+      ASSERT_NE(meta, nullptr) << "frame " << t;
+      EXPECT_EQ(meta->reference_pts, GST_BUFFER_PTS(pushed.out[t - 1]));
+      const MotionField want = run_motion_cpu(frames[t], frames[t - 1], motion_params(8, 6));
+      EXPECT_EQ(first_difference(want, field_of(meta)), "") << "frame " << t;
+      // The pan itself, wherever the block's displaced window stays in the frame.
+      const GstDpxMotionVector* mid = gst_dpx_motion_meta_get_vector(meta, meta->columns / 2, meta->rows / 2);
+      EXPECT_EQ(mid->dx, kVx);
+      EXPECT_EQ(mid->dy, kVy);
+      EXPECT_EQ(mid->sad, 0u);
+      // Pixels pass through unchanged.
+      EXPECT_EQ(luma_of(pushed.out[t], format, kW, kH).bytes(), frames[t].bytes());
+    }
+    EXPECT_EQ(hz.pop_error(), "");
+  }
+}
+
+// A minimal reader of the element's JSON lines (the format of docs/motion-output.md).
+struct JsonLine {
+  long long frame = -1, pts = -1, reference_pts = -1;
+  int block_size = 0, columns = 0, rows = 0;
+  std::vector<int> values;  // dx, dy, sad per block
+};
+
+JsonLine parse_line(const std::string& line) {
+  JsonLine j;
+  auto number_after = [&line](const char* key) {
+    const std::size_t at = line.find(std::string("\"") + key + "\":");
+    if (at == std::string::npos) return -2LL;
+    const std::string rest = line.substr(at + std::strlen(key) + 3);
+    return rest.rfind("null", 0) == 0 ? -1LL : std::stoll(rest);
+  };
+  j.frame = number_after("frame");
+  j.pts = number_after("pts");
+  j.reference_pts = number_after("reference_pts");
+  j.block_size = static_cast<int>(number_after("block_size"));
+  j.columns = static_cast<int>(number_after("columns"));
+  j.rows = static_cast<int>(number_after("rows"));
+  std::string vec = line.substr(line.find("\"vectors\":") + 10);
+  for (char& c : vec)
+    if (c == '[' || c == ']' || c == ',' || c == '}') c = ' ';
+  std::istringstream in(vec);
+  for (int v; in >> v;) j.values.push_back(v);
+  return j;
+}
+
+TEST_P(MotionEst, FileAndMessagesAgreeWithTheMeta) {
+  auto rng = seeded_rng();
+  const std::vector<TestPlane> frames = panned_frames(rng, SampleType::kU8, 5);
+  char path[] = "/tmp/dpxmotionest-XXXXXX";
+  const int fd = mkstemp(path);
+  ASSERT_GE(fd, 0);
+  close(fd);
+  std::vector<MotionField> metas;
+  std::vector<GstClockTime> pts;
+  {
+    Harness hz("dpxmotionest");
+    gst_util_set_object_arg(G_OBJECT(hz.h->element), "backend", GetParam());
+    g_object_set(hz.h->element, "block-size", 16, "search-range", 5, "location", path,
+                 "post-messages", TRUE, "motion-threshold", 3.2, nullptr);
+    gst_harness_set_src_caps(hz.h, caps_of(GST_VIDEO_FORMAT_GRAY8, kW, kH));
+    Pushed pushed;
+    push_all(hz, GST_VIDEO_FORMAT_GRAY8, frames, &pushed);
+    for (std::size_t t = 1; t < pushed.out.size(); ++t) {
+      const GstDpxMotionMeta* meta = gst_buffer_get_dpx_motion_meta(pushed.out[t]);
+      ASSERT_NE(meta, nullptr);
+      metas.push_back(field_of(meta));
+      pts.push_back(GST_BUFFER_PTS(pushed.out[t]));
+    }
+    // One message per frame with vectors, in order.
+    for (std::size_t i = 0; i < metas.size(); ++i) {
+      GstMessage* msg = gst_bus_pop_filtered(hz.bus, GST_MESSAGE_ELEMENT);
+      ASSERT_NE(msg, nullptr) << "message " << i;
+      const GstStructure* s = gst_message_get_structure(msg);
+      EXPECT_TRUE(gst_structure_has_name(s, "dpx-motion"));
+      guint64 number = 0, msg_pts = 0;
+      double mean = -1, moving = -1, threshold = -1;
+      EXPECT_TRUE(gst_structure_get(s, "frame-number", G_TYPE_UINT64, &number, "pts", G_TYPE_UINT64, &msg_pts,
+                                    "mean-length", G_TYPE_DOUBLE, &mean, "moving-fraction", G_TYPE_DOUBLE, &moving,
+                                    "motion-threshold", G_TYPE_DOUBLE, &threshold, nullptr));
+      const MotionStats want = motion_stats(metas[i].vectors.data(), metas[i].vectors.size(), 3.2);
+      EXPECT_EQ(number, i + 1);
+      EXPECT_EQ(msg_pts, pts[i]);
+      EXPECT_DOUBLE_EQ(mean, want.mean_length);
+      EXPECT_DOUBLE_EQ(moving, want.moving_fraction);
+      EXPECT_DOUBLE_EQ(threshold, 3.2);
+      EXPECT_GT(mean, 3.0);  // the pan is sqrt(13) pixels long almost everywhere
+      gst_message_unref(msg);
+    }
+    EXPECT_EQ(gst_bus_pop_filtered(hz.bus, GST_MESSAGE_ELEMENT), nullptr);
+  }  // teardown stops the element, which closes the file
+  std::ifstream in(path);
+  std::string line;
+  std::size_t n = 0;
+  while (std::getline(in, line)) {
+    ASSERT_LT(n, metas.size());
+    const JsonLine j = parse_line(line);
+    EXPECT_EQ(j.frame, static_cast<long long>(n + 1));
+    EXPECT_EQ(j.pts, static_cast<long long>(pts[n]));
+    EXPECT_EQ(j.reference_pts, static_cast<long long>(n == 0 ? 0 : pts[n - 1]));
+    EXPECT_EQ(j.block_size, 16);
+    EXPECT_EQ(j.columns, metas[n].grid.columns);
+    EXPECT_EQ(j.rows, metas[n].grid.rows);
+    ASSERT_EQ(j.values.size(), 3 * metas[n].vectors.size());
+    for (std::size_t i = 0; i < metas[n].vectors.size(); ++i) {
+      EXPECT_EQ(j.values[3 * i], metas[n].vectors[i].dx);
+      EXPECT_EQ(j.values[3 * i + 1], metas[n].vectors[i].dy);
+      EXPECT_EQ(j.values[3 * i + 2], static_cast<int>(metas[n].vectors[i].sad));
+    }
+    ++n;
+  }
+  EXPECT_EQ(n, metas.size());
+  std::remove(path);
+}
+
+bool has_meta(GstBuffer* b) { return gst_buffer_get_dpx_motion_meta(b) != nullptr; }
+
+TEST_P(MotionEst, NoMetaWithoutAReference) {
+  auto rng = seeded_rng();
+  const std::vector<TestPlane> frames = panned_frames(rng, SampleType::kU8, 3);
+  Harness hz("dpxmotionest");
+  gst_util_set_object_arg(G_OBJECT(hz.h->element), "backend", GetParam());
+  gst_harness_set_src_caps(hz.h, caps_of(GST_VIDEO_FORMAT_GRAY8, kW, kH));
+  Pushed a;
+  push_all(hz, GST_VIDEO_FORMAT_GRAY8, frames, &a);
+  EXPECT_FALSE(has_meta(a.out[0]));
+  EXPECT_TRUE(has_meta(a.out[1]));
+  EXPECT_TRUE(has_meta(a.out[2]));
+
+  // A DISCONT buffer starts over; the one after it is searched against it.
+  GstBuffer* discont = make_buffer(GST_VIDEO_FORMAT_GRAY8, frames[0], 10);
+  GST_BUFFER_FLAG_SET(discont, GST_BUFFER_FLAG_DISCONT);
+  ASSERT_EQ(gst_harness_push(hz.h, discont), GST_FLOW_OK);
+  a.out.push_back(gst_harness_pull(hz.h));
+  EXPECT_FALSE(has_meta(a.out.back()));
+  ASSERT_EQ(gst_harness_push(hz.h, make_buffer(GST_VIDEO_FORMAT_GRAY8, frames[1], 11)), GST_FLOW_OK);
+  a.out.push_back(gst_harness_pull(hz.h));
+  EXPECT_TRUE(has_meta(a.out.back()));
+
+  // A flush starts over.
+  ASSERT_TRUE(gst_harness_push_event(hz.h, gst_event_new_flush_start()));
+  ASSERT_TRUE(gst_harness_push_event(hz.h, gst_event_new_flush_stop(TRUE)));
+  GstSegment segment;
+  gst_segment_init(&segment, GST_FORMAT_TIME);
+  ASSERT_TRUE(gst_harness_push_event(hz.h, gst_event_new_segment(&segment)));
+  Pushed b;
+  push_all(hz, GST_VIDEO_FORMAT_GRAY8, {frames[1], frames[2]}, &b, 20);
+  EXPECT_FALSE(has_meta(b.out[0]));
+  EXPECT_TRUE(has_meta(b.out[1]));
+
+  // New caps (another size) start over too.
+  const std::vector<TestPlane> larger = panned_frames(rng, SampleType::kU8, 2, kW + 16, kH + 8);
+  gst_harness_set_src_caps(hz.h, caps_of(GST_VIDEO_FORMAT_GRAY8, kW + 16, kH + 8));
+  Pushed c;
+  push_all(hz, GST_VIDEO_FORMAT_GRAY8, larger, &c, 30);
+  EXPECT_FALSE(has_meta(c.out[0]));
+  ASSERT_TRUE(has_meta(c.out[1]));
+  EXPECT_EQ(first_difference(run_motion_cpu(larger[1], larger[0], motion_params(16, 16)),
+                             field_of(gst_buffer_get_dpx_motion_meta(c.out[1]))),
+            "");
+  EXPECT_EQ(hz.pop_error(), "");
+}
+
+TEST_P(MotionEst, DrawsTheLibrarysSegmentsOnlyWhenAsked) {
+  auto rng = seeded_rng();
+  const std::vector<TestPlane> frames = panned_frames(rng, SampleType::kU8, 2);
+  Harness hz("dpxmotionest");
+  gst_util_set_object_arg(G_OBJECT(hz.h->element), "backend", GetParam());
+    g_object_set(hz.h->element, "draw", TRUE, "block-size", 16, "search-range", 8, nullptr);
+  gst_harness_set_src_caps(hz.h, caps_of(GST_VIDEO_FORMAT_I420, kW, kH));
+  Pushed pushed;
+  push_all(hz, GST_VIDEO_FORMAT_I420, frames, &pushed);
+  // The first frame has no vectors and is left alone; the second gets the library's drawing.
+  EXPECT_EQ(luma_of(pushed.out[0], GST_VIDEO_FORMAT_I420, kW, kH).bytes(), frames[0].bytes());
+  TestPlane want = frames[1];
+  const MotionField field = run_motion_cpu(frames[1], frames[0], motion_params(16, 8));
+  ASSERT_TRUE(draw_motion_cpu(want.mutable_view(), field.grid, field.vectors.data()).is_ok());
+  const TestPlane got = luma_of(pushed.out[1], GST_VIDEO_FORMAT_I420, kW, kH);
+  EXPECT_EQ(got.bytes(), want.bytes());
+  EXPECT_NE(got.bytes(), frames[1].bytes());
+  EXPECT_EQ(hz.pop_error(), "");
+}
+
+INSTANTIATE_TEST_SUITE_P(Backends, MotionEst, ::testing::Values("cpu", "cuda"));
+
+// Frames in CUDA memory (cudaupload) are searched in place; the vectors equal the CPU library's.
+TEST(MotionEstCudaMemory, MetaOnCudaMemoryMatchesTheLibrary) {
+  DPX_REQUIRE_GPU();
+  if (!have_factory("cudaupload")) GTEST_SKIP() << "no cudaupload (gst-plugins-bad nvcodec)";
+  auto rng = seeded_rng();
+  const std::vector<TestPlane> frames = panned_frames(rng, SampleType::kU8, 4);
+  GError* err = nullptr;
+  GstElement* pipeline = gst_parse_launch(
+      "appsrc name=src format=time ! cudaupload ! video/x-raw(memory:CUDAMemory) ! "
+      "dpxmotionest backend=cuda block-size=8 search-range=6 ! appsink name=sink sync=false",
+      &err);
+  ASSERT_NE(pipeline, nullptr) << (err ? err->message : "");
+  GstElement* src = gst_bin_get_by_name(GST_BIN(pipeline), "src");
+  GstElement* sink = gst_bin_get_by_name(GST_BIN(pipeline), "sink");
+  GstCaps* caps = caps_of(GST_VIDEO_FORMAT_NV12, kW, kH);
+  g_object_set(src, "caps", caps, nullptr);
+  gst_caps_unref(caps);
+  ASSERT_NE(gst_element_set_state(pipeline, GST_STATE_PLAYING), GST_STATE_CHANGE_FAILURE);
+  for (std::size_t t = 0; t < frames.size(); ++t) {
+    GstFlowReturn ret = GST_FLOW_ERROR;
+    g_signal_emit_by_name(src, "push-buffer", make_buffer(GST_VIDEO_FORMAT_NV12, frames[t], static_cast<int>(t)), &ret);
+    ASSERT_EQ(ret, GST_FLOW_OK);
+  }
+  for (std::size_t t = 0; t < frames.size(); ++t) {
+    GstSample* sample = nullptr;
+    g_signal_emit_by_name(sink, "pull-sample", &sample);
+    ASSERT_NE(sample, nullptr) << "frame " << t;
+    const GstDpxMotionMeta* meta = gst_buffer_get_dpx_motion_meta(gst_sample_get_buffer(sample));
+    if (t == 0) {
+      EXPECT_EQ(meta, nullptr);
+    } else {
+      ASSERT_NE(meta, nullptr) << "frame " << t;
+      EXPECT_EQ(first_difference(run_motion_cpu(frames[t], frames[t - 1], motion_params(8, 6)), field_of(meta)), "");
+    }
+    gst_sample_unref(sample);
+  }
+  gst_element_set_state(pipeline, GST_STATE_NULL);
+  gst_object_unref(src);
+  gst_object_unref(sink);
+  gst_object_unref(pipeline);
+}
+
+TEST(MotionEstMeta, CopiesKeepTheVectorsAndScalesDropThem) {
+  auto rng = seeded_rng();
+  const std::vector<TestPlane> frames = panned_frames(rng, SampleType::kU8, 2);
+  Harness hz("dpxmotionest");
+  gst_util_set_object_arg(G_OBJECT(hz.h->element), "backend", "cpu");
+  gst_harness_set_src_caps(hz.h, caps_of(GST_VIDEO_FORMAT_GRAY8, kW, kH));
+  Pushed pushed;
+  push_all(hz, GST_VIDEO_FORMAT_GRAY8, frames, &pushed);
+  const GstDpxMotionMeta* meta = gst_buffer_get_dpx_motion_meta(pushed.out[1]);
+  ASSERT_NE(meta, nullptr);
+  EXPECT_NE(gst_dpx_motion_meta_api_type(), 0u);
+  EXPECT_EQ(gst_dpx_motion_meta_get_vector(meta, meta->columns, 0), nullptr);
+
+  GstBuffer* copy = gst_buffer_copy(pushed.out[1]);
+  const GstDpxMotionMeta* copied = gst_buffer_get_dpx_motion_meta(copy);
+  ASSERT_NE(copied, nullptr);
+  EXPECT_NE(copied->vectors, meta->vectors);  // its own array
+  EXPECT_EQ(first_difference(field_of(meta), field_of(copied)), "");
+  EXPECT_EQ(copied->reference_pts, meta->reference_pts);
+
+  const GstMetaInfo* info = gst_meta_get_info(GST_DPX_MOTION_META_IMPL_NAME);
+  ASSERT_NE(info, nullptr);
+  GstVideoInfo in_info, same, half;
+  gst_video_info_set_format(&in_info, GST_VIDEO_FORMAT_GRAY8, kW, kH);
+  gst_video_info_set_format(&same, GST_VIDEO_FORMAT_GRAY8, kW, kH);
+  gst_video_info_set_format(&half, GST_VIDEO_FORMAT_GRAY8, kW / 2, kH / 2);
+  GstVideoMetaTransform to_half = {&in_info, &half}, to_same = {&in_info, &same};
+  GstBuffer* scaled = gst_buffer_new();
+  EXPECT_FALSE(info->transform_func(scaled, const_cast<GstMeta*>(&meta->meta), pushed.out[1],
+                                    gst_video_meta_transform_scale_get_quark(), &to_half));
+  EXPECT_EQ(gst_buffer_get_dpx_motion_meta(scaled), nullptr);
+  EXPECT_TRUE(info->transform_func(scaled, const_cast<GstMeta*>(&meta->meta), pushed.out[1],
+                                   gst_video_meta_transform_scale_get_quark(), &to_same));
+  EXPECT_NE(gst_buffer_get_dpx_motion_meta(scaled), nullptr);
+  gst_buffer_unref(scaled);
+  gst_buffer_unref(copy);
+}
+
+TEST(MotionEstProperties, RangesAndDefaults) {
+  GstElement* e = gst_element_factory_make("dpxmotionest", nullptr);
+  ASSERT_NE(e, nullptr);
+  GObjectClass* klass = G_OBJECT_GET_CLASS(e);
+  auto spec = [klass](const char* name) { return g_object_class_find_property(klass, name); };
+  for (const char* name : {"block-size", "search-range", "backend", "cuda-device-id", "draw", "location",
+                           "motion-threshold", "post-messages"}) {
+    GParamSpec* p = spec(name);
+    ASSERT_NE(p, nullptr) << name;
+    EXPECT_TRUE(p->flags & G_PARAM_STATIC_NAME) << name;
+    EXPECT_NE(std::string(g_param_spec_get_blurb(p)), "") << name;
+  }
+  const GParamSpecInt* range = G_PARAM_SPEC_INT(spec("search-range"));
+  EXPECT_EQ(range->minimum, 1);
+  EXPECT_EQ(range->maximum, kMotionMaxRange);
+  EXPECT_EQ(range->default_value, 16);
+  EXPECT_EQ(G_PARAM_SPEC_ENUM(spec("block-size"))->default_value, 16);
+  EXPECT_DOUBLE_EQ(G_PARAM_SPEC_DOUBLE(spec("motion-threshold"))->default_value, 1.0);
+  EXPECT_FALSE(G_PARAM_SPEC_BOOLEAN(spec("draw"))->default_value);
+  EXPECT_FALSE(G_PARAM_SPEC_BOOLEAN(spec("post-messages"))->default_value);
+  EXPECT_EQ(G_PARAM_SPEC_STRING(spec("location"))->default_value, nullptr);
+  // Block sizes by their names, as gst-launch passes them.
+  gst_util_set_object_arg(G_OBJECT(e), "block-size", "32");
+  gint block = 0;
+  g_object_get(e, "block-size", &block, nullptr);
+  EXPECT_EQ(block, 32);
+  gst_object_unref(e);
+}
+
+TEST(MotionEstBadInput, ShortBufferAndUnwritableFileAreErrorsNotCrashes) {
+  {
+    Harness hz("dpxmotionest");
+    gst_util_set_object_arg(G_OBJECT(hz.h->element), "backend", "cpu");
+    gst_harness_set_src_caps(hz.h, caps_of(GST_VIDEO_FORMAT_NV12, kW, kH));
+    GstBuffer* tiny = gst_buffer_new_allocate(nullptr, 100, nullptr);
+    EXPECT_EQ(gst_harness_push(hz.h, tiny), GST_FLOW_ERROR);
+    EXPECT_NE(hz.pop_error(), "");
+  }
+  {
+    auto rng = seeded_rng();
+    const std::vector<TestPlane> frames = panned_frames(rng, SampleType::kU8, 2);
+    Harness hz("dpxmotionest");
+    gst_util_set_object_arg(G_OBJECT(hz.h->element), "backend", "cpu");
+    g_object_set(hz.h->element, "location", "/nonexistent-dir/vectors.jsonl", nullptr);
+    gst_harness_set_src_caps(hz.h, caps_of(GST_VIDEO_FORMAT_GRAY8, kW, kH));
+    ASSERT_EQ(gst_harness_push(hz.h, make_buffer(GST_VIDEO_FORMAT_GRAY8, frames[0], 0)), GST_FLOW_OK);
+    gst_buffer_unref(gst_harness_pull(hz.h));
+    EXPECT_EQ(gst_harness_push(hz.h, make_buffer(GST_VIDEO_FORMAT_GRAY8, frames[1], 1)), GST_FLOW_ERROR);
+    EXPECT_NE(hz.pop_error().find("nonexistent-dir"), std::string::npos);
+  }
+}
+
+}  // namespace
+}  // namespace test
+}  // namespace dpx
