@@ -33,7 +33,7 @@ TEST_P(MorphCpuMatrix, MatchesDefinitionOnEdgeGeometries) {
   std::mt19937_64 rng = seeded_rng();
   MorphCase c = GetParam();
   for (const Geometry& g : edge_geometries()) {
-    HostPlane src = make_plane(g.width, g.height, c.channels, c.type, g.pitch_pad, g.offset);
+    HostPlane src = make_plane(g, c.channels, c.type);
     fill_random(src, rng);
     for (int iterations : {1, 2, 3}) {
       c.params.iterations = iterations;
