@@ -209,6 +209,18 @@ INSTANTIATE_TEST_SUITE_P(Backends, MorphBadInput, ::testing::Values(&run_cpu, &r
                            return std::string(info.param == &run_cpu ? "cpu" : "cuda");
                          });
 
+#if !DPX_HAVE_CUDA
+// Without the CUDA backend a valid call still gets a status that says why, and dst stays as it was.
+TEST(MorphCudaEntry, SaysNotBuiltWithoutCuda) {
+  HostPlane src = make_plane(4, 4, 1, SampleType::kU8), dst = make_plane(4, 4, 1, SampleType::kU8);
+  const std::vector<std::uint8_t> before = dst.bytes;
+  const Status st = morph_cuda(src.view(), dst.mutable_view(), MorphParams{}, nullptr);
+  EXPECT_EQ(st.code(), StatusCode::kNotBuilt);
+  EXPECT_NE(st.message().find("without CUDA"), std::string::npos) << st.message();
+  EXPECT_EQ(dst.bytes, before);
+}
+#endif
+
 TEST(MorphCpu, RejectsNegativeThreadCount) {
   HostPlane src = make_plane(4, 4, 1, SampleType::kU8), dst = make_plane(4, 4, 1, SampleType::kU8);
   const Status st = morph_cpu(src.view(), dst.mutable_view(), MorphParams{}, -1);
