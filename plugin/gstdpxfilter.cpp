@@ -137,18 +137,37 @@ format_supported (const GstVideoInfo * info)
   return TRUE;
 }
 
+#if DPX_HAVE_CUDA
+/* The formats GstCudaMemory of GStreamer 1.22 can lay out: its allocator aborts on any other
+ * (GRAY8 and GRAY16_LE among them), so CUDA-memory caps never offer those. */
+#define CUDA_MEMORY_FORMATS \
+  "{ I420, YV12, Y42B, NV12, NV21, P010_10LE, P016_LE, I420_10LE, I422_10LE, I422_12LE, Y444, " \
+  "Y444_16LE, BGRA, RGBA, RGBx, BGRx, ARGB, ABGR, RGB, BGR, BGR10A2_LE, RGB10A2_LE }"
+#endif
+
+static std::string
+raw_video_caps (const gchar * formats)
+{
+  return std::string ("video/x-raw, format = (string) ") + formats +
+      ", width = " GST_VIDEO_SIZE_RANGE ", height = " GST_VIDEO_SIZE_RANGE
+      ", framerate = " GST_VIDEO_FPS_RANGE;
+}
+
 GstCaps *
 gst_dpx_filter_make_caps (const gchar * formats)
 {
-  const std::string fields = std::string (", format = (string) ") + formats +
-      ", width = " GST_VIDEO_SIZE_RANGE ", height = " GST_VIDEO_SIZE_RANGE
-      ", framerate = " GST_VIDEO_FPS_RANGE;
-  std::string caps;
+  GstCaps *system = gst_caps_from_string (raw_video_caps (formats).c_str ());
 #if DPX_HAVE_CUDA
-  caps += "video/x-raw(" GST_CAPS_FEATURE_MEMORY_CUDA_MEMORY ")" + fields + "; ";
+  GstCaps *layouts = gst_caps_from_string (raw_video_caps (CUDA_MEMORY_FORMATS).c_str ());
+  GstCaps *cuda = gst_caps_intersect (system, layouts);
+  gst_caps_unref (layouts);
+  if (!gst_caps_is_empty (cuda)) {
+    gst_caps_set_features_simple (cuda, gst_caps_features_new (GST_CAPS_FEATURE_MEMORY_CUDA_MEMORY, nullptr));
+    return gst_caps_merge (cuda, system);
+  }
+  gst_caps_unref (cuda);
 #endif
-  caps += "video/x-raw" + fields;
-  return gst_caps_from_string (caps.c_str ());
+  return system;
 }
 
 /* The view of plane `p` of a mapped frame (host or device pointers, as mapped). */
@@ -572,9 +591,18 @@ gst_dpx_filter_propose_allocation (GstBaseTransform * trans, GstQuery * decide_q
   if (caps == nullptr)
     return FALSE;
   guint size = 0;
-  GstBufferPool *pool = need_pool ? make_cuda_side_pool (self, caps, &size) : nullptr;
+  GstBufferPool *pool = make_cuda_side_pool (self, caps, &size);
   if (pool != nullptr) {
-    gst_query_add_allocation_pool (query, pool, size, 0, 0);
+    if (need_pool)
+      gst_query_add_allocation_pool (query, pool, size, 0, 0);
+    /* Upstream's default decide_allocation gives its pool the first allocator of the query:
+     * offer the pool's own (the pinned one) so that it is kept. */
+    GstStructure *config = gst_buffer_pool_get_config (pool);
+    GstAllocator *allocator = nullptr;
+    GstAllocationParams params;
+    if (gst_buffer_pool_config_get_allocator (config, &allocator, &params) && allocator != nullptr)
+      gst_query_add_allocation_param (query, allocator, &params);
+    gst_structure_free (config);
     gst_object_unref (pool);
     gst_query_add_allocation_meta (query, GST_VIDEO_META_API_TYPE, nullptr);
     return TRUE;

@@ -131,7 +131,11 @@ TEST_F(CudaMemory, EveryUploadableFormat) {
   ASSERT_FALSE(formats.empty());
   const MorphParams p = morph_params(MorphOp::kDilate, 5, MorphShape::kEllipse, BorderMode::kReflect101, 1);
   for (const FormatCase& fc : formats) {
-    for (const auto& s : std::vector<std::pair<int, int>>{{37, 23}, {1, 1}, {3, 2}}) {
+    // GStreamer 1.22's GstCudaMemory places I420/YV12's V plane height/2 (rounded down) rows after
+    // U, so odd heights overlap the two planes: those formats get even heights.
+    const bool planar420 = fc.format == GST_VIDEO_FORMAT_I420 || fc.format == GST_VIDEO_FORMAT_YV12;
+    const int odd = planar420 ? 1 : 0;
+    for (const auto& s : std::vector<std::pair<int, int>>{{37, 23 - odd}, {1, 1 + odd}, {3, 2}}) {
       check(rng, fc, s.first, s.second, 2,
             "dpxdilate name=first backend=cuda size=5 shape=ellipse border=reflect101",
             [&](const Frame& in) { return reference(in, p); });
@@ -145,7 +149,7 @@ TEST_F(CudaMemory, OpeningStaysOnTheGpu) {
   const MorphParams ero = morph_params(MorphOp::kErode, 3, MorphShape::kRect, BorderMode::kReplicate, 2);
   for (const FormatCase& fc : uploadable_formats()) {
     const bool nv12 = fc.format == GST_VIDEO_FORMAT_NV12;  // 4K for NV12, a small odd size for the rest
-    check(rng, fc, nv12 ? 3840 : 97, nv12 ? 2160 : 55, 3, "dpxdilate name=first iterations=2 ! dpxerode iterations=2",
+    check(rng, fc, nv12 ? 3840 : 97, nv12 ? 2160 : 54, 3, "dpxdilate name=first iterations=2 ! dpxerode iterations=2",
           [&](const Frame& in) { return reference(reference(in, dil), ero); });
   }
 }
@@ -155,7 +159,7 @@ TEST_F(CudaMemory, PlaneMaskCopiesOnTheDevice) {
   const MorphParams p = morph_params(MorphOp::kErode, 5, MorphShape::kCross, BorderMode::kNeutral, 3);
   for (const FormatCase& fc : uploadable_formats()) {
     for (unsigned planes : {1u, 2u, 6u}) {
-      check(rng, fc, 45, 33, 2,
+      check(rng, fc, 45, 34, 2,
             "dpxerode name=first size=5 shape=cross border=neutral iterations=3 planes=" + std::to_string(planes),
             [&](const Frame& in) { return reference(in, p, planes); });
     }
