@@ -368,7 +368,7 @@ resolve_backend (GstDpxFilter * self, GstDpxBackend requested)
   return true;
 }
 
-/* Drops the CUDA side: streams, staging and (unless shared state must stay) the context. */
+/* Drops the CUDA side: streams, staging and the context (found again on the next start). */
 static void
 release_cuda (GstDpxFilter * self)
 {
