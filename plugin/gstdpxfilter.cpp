@@ -244,8 +244,10 @@ current_context (GstDpxFilter * self)
   return self->priv->context;
 }
 
-/* Finds or creates the CUDA context (neighbours first, through GstContext). No lock held: the
- * search may call back into set_context. */
+/* Finds or creates the CUDA context: neighbours first (GstContext query, need-context), else a new
+ * one that is then announced. gst-cuda stores what it finds through set_context() on this element,
+ * which fills priv->context, and checks that same pointer; so the search gets priv->context
+ * itself and runs without the lock, which set_context() takes. */
 static bool
 ensure_context (GstDpxFilter * self, std::string * why)
 {
@@ -265,16 +267,10 @@ ensure_context (GstDpxFilter * self, std::string * why)
     std::lock_guard < std::mutex > lk (priv->lock);
     device_id = priv->device_id;
   }
-  GstCudaContext *found = nullptr;
-  if (!gst_cuda_ensure_element_context (GST_ELEMENT_CAST (self), device_id, &found) || !found) {
+  if (!gst_cuda_ensure_element_context (GST_ELEMENT_CAST (self), device_id, &priv->context)) {
     *why = "no CUDA context for device " + std::to_string (device_id);
     return false;
   }
-  std::lock_guard < std::mutex > lk (priv->lock);
-  if (priv->context == nullptr)
-    priv->context = found;
-  else
-    gst_object_unref (found);
   return true;
 }
 
@@ -801,6 +797,9 @@ run_frame (GstDpxFilter * self, GstBuffer * inbuf, GstBuffer * outbuf)
 #else
   const int map_cuda = 0;
 #endif
+  GST_LOG_OBJECT (self, "frame on %s: input %s, output %s", dpx::backend_name (priv->backend),
+      w.in_on_device ? "in device memory" : "in host memory",
+      outbuf == nullptr ? "none" : w.out_on_device ? "in device memory" : "in host memory");
   GstVideoFrame in_frame, out_frame;
   if (!map_frame (self, &in_frame, inbuf,
           static_cast<GstMapFlags> (GST_MAP_READ | (w.in_on_device ? map_cuda : 0)), "input"))
