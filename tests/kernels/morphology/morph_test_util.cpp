@@ -91,6 +91,19 @@ HostPlane make_plane(int width, int height, int channels, SampleType type, std::
   return p;
 }
 
+std::size_t aligned_pitch(int width, int channels, SampleType type, std::size_t pitch_pad) {
+  const std::size_t bytes = (static_cast<std::size_t>(width) * channels + pitch_pad) * sample_bytes(type);
+  return (bytes + 15) / 16 * 16;
+}
+
+HostPlane make_plane(const Geometry& g, int channels, SampleType type) {
+  if (!g.align16) return make_plane(g.width, g.height, channels, type, g.pitch_pad, g.offset);
+  HostPlane p = make_plane(g.width, g.height, channels, type);
+  p.pitch = aligned_pitch(g.width, channels, type, g.pitch_pad);
+  p.bytes.assign(p.pitch * g.height, kPoisonByte);
+  return p;
+}
+
 void fill_random(HostPlane& plane, std::mt19937_64& rng) {
   const int top = type_max(plane.type);
   std::uniform_int_distribution<int> value(0, top), pick(0, 15);
@@ -171,9 +184,11 @@ std::string describe(const MorphCase& c) {
 
 const std::vector<Geometry>& edge_geometries() {
   static const std::vector<Geometry> g = {
-      {1, 1, 0, 0},   {1, 9, 3, 1},   {9, 1, 0, 0},     {2, 2, 1, 0},   {3, 2, 0, 1},
-      {2, 5, 0, 0},   {7, 4, 5, 3},   {37, 19, 0, 0},   {67, 35, 13, 1}, {131, 33, 16, 0},
-      {130, 70, 7, 2},
+      {1, 1, 0, 0, false},    {1, 9, 3, 1, false},    {9, 1, 0, 0, false},   {2, 2, 1, 0, false},
+      {3, 2, 0, 1, false},    {2, 5, 0, 0, false},    {7, 4, 5, 3, false},   {37, 19, 0, 0, false},
+      {67, 35, 13, 1, false}, {131, 33, 16, 0, false}, {130, 70, 7, 2, false}, {5, 3, 0, 0, true},
+      {37, 19, 0, 0, true},   {100, 9, 16, 0, true},  {130, 70, 0, 0, true}, {96, 67, 0, 0, true},
+      {47, 21, 0, 0, true},   {13, 6, 3, 0, true},
   };
   return g;
 }

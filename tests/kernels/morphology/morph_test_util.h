@@ -33,6 +33,9 @@ struct HostPlane {
 HostPlane make_plane(int width, int height, int channels, SampleType type, std::size_t pitch_pad = 0,
                      std::size_t offset = 0);
 
+// Pitch that keeps 16-byte alignment (row_bytes + pitch_pad samples, rounded up to 16 bytes).
+std::size_t aligned_pitch(int width, int channels, SampleType type, std::size_t pitch_pad);
+
 // Random samples, with about one in eight at 0 or the type's maximum so ties and the neutral
 // values themselves are exercised.
 void fill_random(HostPlane& plane, std::mt19937_64& rng);
@@ -62,11 +65,14 @@ std::string describe(const MorphCase& c);
 
 // Sizes that catch edge handling: single pixels, single rows and columns, sizes smaller than
 // the element, widths that are not multiples of 4, 16 or a tile, padded and odd pitches,
-// misaligned first rows.
+// misaligned first rows, and 16-byte aligned pitches longer than the row (where vector stores
+// could spill into the padding). pitch_pad and offset count samples.
 struct Geometry {
   int width, height;
   std::size_t pitch_pad, offset;
+  bool align16;  // round the pitch up to a multiple of 16 bytes (offset is then 0)
 };
+HostPlane make_plane(const Geometry& g, int channels, SampleType type);
 const std::vector<Geometry>& edge_geometries();
 
 }  // namespace test

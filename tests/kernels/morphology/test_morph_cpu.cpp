@@ -33,7 +33,7 @@ TEST_P(MorphCpuMatrix, MatchesDefinitionOnEdgeGeometries) {
   std::mt19937_64 rng = seeded_rng();
   MorphCase c = GetParam();
   for (const Geometry& g : edge_geometries()) {
-    HostPlane src = make_plane(g.width, g.height, c.channels, c.type, g.pitch_pad, g.offset);
+    HostPlane src = make_plane(g, c.channels, c.type);
     fill_random(src, rng);
     for (int iterations : {1, 2, 3}) {
       c.params.iterations = iterations;
@@ -208,6 +208,18 @@ INSTANTIATE_TEST_SUITE_P(Backends, MorphBadInput, ::testing::Values(&run_cpu, &r
                          [](const ::testing::TestParamInfo<MorphFn>& info) {
                            return std::string(info.param == &run_cpu ? "cpu" : "cuda");
                          });
+
+#if !DPX_HAVE_CUDA
+// Without the CUDA backend a valid call still gets a status that says why, and dst stays as it was.
+TEST(MorphCudaEntry, SaysNotBuiltWithoutCuda) {
+  HostPlane src = make_plane(4, 4, 1, SampleType::kU8), dst = make_plane(4, 4, 1, SampleType::kU8);
+  const std::vector<std::uint8_t> before = dst.bytes;
+  const Status st = morph_cuda(src.view(), dst.mutable_view(), MorphParams{}, nullptr);
+  EXPECT_EQ(st.code(), StatusCode::kNotBuilt);
+  EXPECT_NE(st.message().find("without CUDA"), std::string::npos) << st.message();
+  EXPECT_EQ(dst.bytes, before);
+}
+#endif
 
 TEST(MorphCpu, RejectsNegativeThreadCount) {
   HostPlane src = make_plane(4, 4, 1, SampleType::kU8), dst = make_plane(4, 4, 1, SampleType::kU8);

@@ -1,0 +1,248 @@
+// Device side of the CUDA morphology: one block, one tile.
+//
+// A block of 16 x 8 threads owns a tile of 256 bytes x 64 rows of the output; each thread owns
+// one 16-byte column chunk of 8 consecutive rows. The tile's input — plus one 16-byte chunk on
+// each side and `radius` rows above and below — is copied to shared memory once, with 16-byte
+// asynchronous copies wherever the chunk lies inside the row and the plane is 16-byte aligned.
+// Chunks that reach past an edge (and every chunk of an unaligned plane) are built sample by
+// sample with the border rule, so the window code never clamps anything.
+//
+// Each thread then walks down its chunk: every tile row is read once from shared memory, reduced
+// horizontally (neighbours are `channels` lanes away: funnel shifts across words), and output
+// row k reduces rows k .. k + 2r vertically from registers — separable for every shape, since
+// each mask row is one centred run (morph_geometry.h). Output chunks are stored with one 16-byte
+// store where aligned and inside the row, else sample by sample, never past the row's end.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "morph_geometry.h"
+
+namespace dpx {
+namespace morph {
+
+struct TileArgs {
+  const std::uint8_t* src;
+  std::size_t src_pitch;
+  std::uint8_t* dst;
+  std::size_t dst_pitch;
+  int width;      // pixels
+  int height;     // rows
+  int row_bytes;  // width * channels * sample bytes
+  BorderMode border;
+  bool src_vector;  // src pointer and pitch 16-byte aligned: 16-byte copies allowed
+  bool dst_vector;  // the same for dst
+};
+
+struct Tile {
+  static constexpr int kChunk = 16;  // bytes per thread and row
+  static constexpr int kThreadsX = 16;
+  static constexpr int kThreadsY = 8;
+  static constexpr int kRowsPerThread = 8;
+  static constexpr int kThreads = kThreadsX * kThreadsY;
+  static constexpr int kWidthBytes = kThreadsX * kChunk;             // 256 output bytes
+  static constexpr int kRows = kThreadsY * kRowsPerThread;           // 64 output rows
+  static constexpr int kStride = (kThreadsX + 2) * kChunk;           // a halo chunk each side
+  static constexpr int input_rows(int radius) { return kRows + 2 * radius; }
+  static constexpr int shared_bytes(int radius) { return input_rows(radius) * kStride; }
+};
+
+// --- loading -------------------------------------------------------------------------------------
+
+__device__ __forceinline__ void copy16_async(std::uint8_t* shared_dst, const std::uint8_t* global_src) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  const unsigned s = static_cast<unsigned>(__cvta_generic_to_shared(shared_dst));
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(s), "l"(global_src));
+#else
+  *reinterpret_cast<uint4*>(shared_dst) = *reinterpret_cast<const uint4*>(global_src);
+#endif
+}
+
+__device__ __forceinline__ void wait_async_copies() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  asm volatile("cp.async.wait_all;\n" ::: "memory");
+#endif
+}
+
+// Source row of virtual row v, or -1 where the border rule reads nothing (neutral).
+__device__ __forceinline__ int resolve(int v, int n, BorderMode border) {
+  if (border == BorderMode::kNeutral) return v >= 0 && v < n ? v : -1;
+  return border_index(v, n, border);
+}
+
+// One 16-byte chunk of tile row `sy` starting at byte `gx` (a multiple of 16, maybe outside the
+// row), sample by sample with the border rule. C is a power of two.
+template <class Sample, int C>
+__device__ void fill_chunk_by_border(const TileArgs& a, std::uint8_t* out, int sy, int gx, Sample neutral) {
+  constexpr int kSamples = Tile::kChunk / static_cast<int>(sizeof(Sample));
+  constexpr int kLogC = C == 1 ? 0 : C == 2 ? 1 : 2;
+  const Sample* row = sy >= 0 ? reinterpret_cast<const Sample*>(a.src + static_cast<std::size_t>(sy) * a.src_pitch)
+                              : nullptr;
+  Sample* o = reinterpret_cast<Sample*>(out);
+#pragma unroll
+  for (int j = 0; j < kSamples; ++j) {
+    const int xs = gx / static_cast<int>(sizeof(Sample)) + j;  // sample index, may be negative
+    const int px = resolve(xs >> kLogC, a.width, a.border);     // arithmetic shift: floor division
+    o[j] = row != nullptr && px >= 0 ? row[(px << kLogC) + (xs & (C - 1))] : neutral;
+  }
+}
+
+// The tile's input rows y0 - R .. y0 + kRows + R - 1, bytes x0 - 16 .. x0 + kWidthBytes + 15.
+template <class Sample, int C, int R>
+__device__ void load_tile(const TileArgs& a, std::uint8_t* tile, int x0, int y0, Sample neutral) {
+  constexpr int kChunks = Tile::kThreadsX + 2;
+  constexpr int kTotal = kChunks * Tile::input_rows(R);
+  for (int i = threadIdx.x; i < kTotal; i += Tile::kThreads) {
+    const int row = i / kChunks;
+    const int chunk = i - row * kChunks;
+    const int sy = resolve(y0 - R + row, a.height, a.border);
+    const int gx = x0 - Tile::kChunk + chunk * Tile::kChunk;
+    std::uint8_t* out = tile + row * Tile::kStride + chunk * Tile::kChunk;
+    if (a.src_vector && sy >= 0 && gx >= 0 && gx + Tile::kChunk <= a.row_bytes) {
+      copy16_async(out, a.src + static_cast<std::size_t>(sy) * a.src_pitch + gx);
+    } else {
+      fill_chunk_by_border<Sample, C>(a, out, sy, gx, neutral);
+    }
+  }
+  wait_async_copies();
+  __syncthreads();
+}
+
+// --- the window ----------------------------------------------------------------------------------
+
+// Words of one tile row around a thread's chunk, halo words on both sides, in compute lanes.
+template <class L, int C, int R>
+struct RowWords {
+  static constexpr int kHaloBytes = R * C * static_cast<int>(sizeof(typename L::Sample));
+  static constexpr int kHaloStorage = (kHaloBytes + 3) / 4;              // storage words per side
+  static constexpr int kStorage = 4 + 2 * kHaloStorage;
+  static constexpr int kHalo = kHaloStorage * L::kComputePerStorage;      // compute words per side
+  static constexpr int kBody = 4 * L::kComputePerStorage;                 // compute words of the chunk
+  std::uint32_t w[kStorage * L::kComputePerStorage];
+
+  __device__ __forceinline__ void read(const std::uint8_t* chunk) {
+    std::uint32_t s[kStorage];
+    const uint4 mid = *reinterpret_cast<const uint4*>(chunk);
+    s[kHaloStorage + 0] = mid.x;
+    s[kHaloStorage + 1] = mid.y;
+    s[kHaloStorage + 2] = mid.z;
+    s[kHaloStorage + 3] = mid.w;
+#pragma unroll
+    for (int k = 1; k <= kHaloStorage; ++k) {
+      s[kHaloStorage - k] = reinterpret_cast<const std::uint32_t*>(chunk)[-k];
+      s[kHaloStorage + 3 + k] = reinterpret_cast<const std::uint32_t*>(chunk)[3 + k];
+    }
+#pragma unroll
+    for (int j = 0; j < kStorage; ++j) L::widen(s[j], &w[j * L::kComputePerStorage]);
+  }
+
+  // Lanes of body word i moved by D lanes (D > 0: the samples D lanes to the right).
+  template <int D>
+  __device__ __forceinline__ std::uint32_t shifted(int i) const {
+    constexpr int q = D >= 0 ? D / L::kLanes : -((-D + L::kLanes - 1) / L::kLanes);  // floor
+    constexpr int m = D - q * L::kLanes;
+    static_assert(q >= -kHalo && q + (m ? 1 : 0) <= kHalo, "halo too small for the window");
+    if constexpr (m == 0) {
+      return w[kHalo + i + q];
+    } else {
+      return __funnelshift_r(w[kHalo + i + q], w[kHalo + i + q + 1], m * L::kLaneBits);
+    }
+  }
+
+  __device__ __forceinline__ std::uint32_t body(int i) const { return w[kHalo + i]; }
+
+  // Max/min over the full run of 2R + 1 pixels centred on each lane.
+  __device__ __forceinline__ std::uint32_t horizontal(int i) const {
+    if constexpr (R == 1) {
+      return L::reduce3(shifted<-C>(i), body(i), shifted<C>(i));
+    } else {
+      return L::reduce3(L::reduce3(shifted<-2 * C>(i), shifted<-C>(i), body(i)), shifted<C>(i),
+                        shifted<2 * C>(i));
+    }
+  }
+};
+
+template <class L>
+__device__ void store_chunk(const TileArgs& a, int y, int xb, const std::uint32_t (&s)[4]) {
+  std::uint8_t* out = a.dst + static_cast<std::size_t>(y) * a.dst_pitch + xb;
+  if (a.dst_vector && xb + Tile::kChunk <= a.row_bytes) {
+    *reinterpret_cast<uint4*>(out) = make_uint4(s[0], s[1], s[2], s[3]);
+    return;
+  }
+  // Row end or unaligned plane: sample by sample, nothing past the row (the pitch padding and
+  // whatever follows belong to the caller).
+  using Sample = typename L::Sample;
+  constexpr int kBytes = static_cast<int>(sizeof(Sample));
+#pragma unroll
+  for (int j = 0; j < Tile::kChunk / kBytes; ++j) {
+    if (xb + j * kBytes < a.row_bytes) {
+      const std::uint32_t word = s[j * kBytes / 4];
+      const int shift = (j * kBytes % 4) * 8;
+      reinterpret_cast<Sample*>(out)[j] = static_cast<Sample>(word >> shift);
+    }
+  }
+}
+
+// What one tile row offers the vertical pass: its horizontal runs and (for shapes whose outer
+// mask rows are the centre column alone) its centre samples.
+template <int kBody>
+struct RowValues {
+  std::uint32_t run[kBody];
+  std::uint32_t centre[kBody];
+};
+
+// This thread's 16-byte chunk of rows y .. y + kRowsPerThread - 1, from the shared tile.
+template <class L, int C, int Size, MorphShape Shape>
+__device__ void filter_chunk(const TileArgs& a, const std::uint8_t* tile, int x0, int y0) {
+  constexpr int R = Size / 2;
+  constexpr int kWindow = 2 * R + 1;
+  constexpr int kRows = Tile::kRowsPerThread;
+  using Words = RowWords<L, C, R>;
+  constexpr int kBody = Words::kBody;
+  const int tx = threadIdx.x % Tile::kThreadsX;
+  const int ty = threadIdx.x / Tile::kThreadsX;
+  const int xb = x0 + tx * Tile::kChunk;
+  const int ybase = y0 + ty * kRows;
+  if (xb >= a.row_bytes || ybase >= a.height) return;
+  const std::uint8_t* chunk = tile + ty * kRows * Tile::kStride + Tile::kChunk + tx * Tile::kChunk;
+
+  // Ring of the last 2R + 1 rows (indices are compile-time after unrolling: registers).
+  RowValues<kBody> ring[kWindow];
+#pragma unroll
+  for (int j = 0; j < kRows + 2 * R; ++j) {
+    Words row;
+    row.read(chunk + j * Tile::kStride);
+    RowValues<kBody>& v = ring[j % kWindow];
+#pragma unroll
+    for (int i = 0; i < kBody; ++i) {
+      v.run[i] = row.horizontal(i);
+      if constexpr (Shape != MorphShape::kRect) v.centre[i] = row.body(i);
+    }
+    if (j < 2 * R) continue;
+    const int k = j - 2 * R;  // output row k takes tile rows k .. k + 2R
+    if (ybase + k >= a.height) continue;
+    std::uint32_t out[kBody];
+#pragma unroll
+    for (int i = 0; i < kBody; ++i) {
+      std::uint32_t t[kWindow];
+#pragma unroll
+      for (int dy = -R; dy <= R; ++dy) {
+        const RowValues<kBody>& r = ring[(k + R + dy) % kWindow];
+        t[dy + R] = row_half_width(Shape, Size, dy) == 0 ? r.centre[i] : r.run[i];
+      }
+      if constexpr (R == 1) {
+        out[i] = L::reduce3(t[0], t[1], t[2]);
+      } else {
+        out[i] = L::reduce3(L::reduce3(t[0], t[1], t[2]), t[3], t[4]);
+      }
+    }
+    std::uint32_t s[4];
+#pragma unroll
+    for (int m = 0; m < 4; ++m) s[m] = L::narrow(&out[m * L::kComputePerStorage]);
+    store_chunk<L>(a, ybase + k, xb, s);
+  }
+}
+
+}  // namespace morph
+}  // namespace dpx

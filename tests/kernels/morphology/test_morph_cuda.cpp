@@ -1,0 +1,207 @@
+// The CUDA morphology against the CPU one (itself held to the brute-force definition), bit-exact,
+// on every case of the CPU matrix plus 4K frames, for each kernel variant (DPX, plain max/min,
+// byte SIMD) and the public entry. Outputs are poisoned before each run; the pitch padding and
+// the bytes before the first row must come back untouched.
+#include <cuda_runtime_api.h>
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "cuda_check.h"
+#include "dpx/device.h"
+#include "dpx/morphology.h"
+#include "morph_launch.h"
+#include "morph_test_util.h"
+#include "test_util.h"
+
+namespace dpx {
+namespace test {
+namespace {
+
+using detail::MorphKernel;
+
+// A host plane's whole buffer (offset bytes, rows and pitch padding) mirrored on the device, so
+// device pointers and pitches have the same alignment as the host ones.
+class DevicePlane {
+ public:
+  Status upload(const HostPlane& host, cudaStream_t stream) {
+    host_ = &host;
+    DPX_RETURN_IF_ERROR(buf_.allocate(host.bytes.size()));
+    DPX_CUDA_TRY(cudaMemcpyAsync(buf_.data(), host.bytes.data(), host.bytes.size(), cudaMemcpyHostToDevice, stream));
+    return Status::ok();
+  }
+  Status download(HostPlane& host, cudaStream_t stream) const {
+    DPX_CUDA_TRY(cudaMemcpyAsync(host.bytes.data(), buf_.data(), host.bytes.size(), cudaMemcpyDeviceToHost, stream));
+    DPX_CUDA_TRY(cudaStreamSynchronize(stream));
+    return Status::ok();
+  }
+  PlaneView view() const {
+    return PlaneView{buf_.as<std::uint8_t>() + host_->offset, host_->width, host_->height, host_->pitch,
+                     host_->channels, host_->type};
+  }
+  MutablePlaneView mutable_view() const {
+    return MutablePlaneView{buf_.as<std::uint8_t>() + host_->offset, host_->width, host_->height, host_->pitch,
+                            host_->channels, host_->type};
+  }
+
+ private:
+  const HostPlane* host_ = nullptr;
+  DeviceBuffer buf_;
+};
+
+std::vector<MorphKernel> kernels_for(SampleType type) {
+  if (type == SampleType::kU16) return {MorphKernel::kDpx, MorphKernel::kPlain};
+  return {MorphKernel::kDpx, MorphKernel::kPlain, MorphKernel::kByteSimd};
+}
+
+HostPlane cpu_result(const HostPlane& src, const MorphParams& params) {
+  HostPlane want = make_plane(src.width, src.height, src.channels, src.type);
+  const Status s = morph_cpu(src.view(), want.mutable_view(), params);
+  EXPECT_TRUE(s.is_ok()) << s.message();
+  return want;
+}
+
+// Runs one kernel variant on a poisoned copy of `dst_layout` and compares with `want`.
+// `scratch` is passed through (nullptr: stream-ordered allocation inside the call).
+void expect_gpu_matches(const HostPlane& want, const HostPlane& src, const HostPlane& dst_layout,
+                        const MorphParams& params, MorphKernel kernel, DeviceBuffer* scratch,
+                        const std::string& what) {
+  Stream stream;
+  ASSERT_TRUE(stream.create().is_ok());
+  HostPlane got = dst_layout;
+  DevicePlane d_src, d_dst;
+  Status s = d_src.upload(src, stream.get());
+  ASSERT_TRUE(s.is_ok()) << s.message();
+  s = d_dst.upload(got, stream.get());
+  ASSERT_TRUE(s.is_ok()) << s.message();
+  s = detail::morph_cuda_launch(d_src.view(), d_dst.mutable_view(), params, stream.get(), scratch, kernel);
+  ASSERT_TRUE(s.is_ok()) << what << ": " << s.message();
+  s = d_dst.download(got, stream.get());
+  ASSERT_TRUE(s.is_ok()) << what << ": " << s.message();
+  EXPECT_EQ(first_difference(want, got), "") << what << " [" << detail::morph_kernel_name(kernel) << "]";
+  EXPECT_TRUE(padding_untouched(got)) << what << " [" << detail::morph_kernel_name(kernel)
+                                      << "]: wrote into the pitch padding or before the first row";
+}
+
+// dst layouts: the source's own, and a different pitch/offset so src and dst alignment differ.
+HostPlane other_layout(const Geometry& g, int channels, SampleType type) {
+  if (g.align16) return make_plane(g.width, g.height, channels, type, g.pitch_pad + 5, 1);
+  return make_plane(Geometry{g.width, g.height, g.pitch_pad + 16 / sample_bytes(type), 0, true}, channels, type);
+}
+
+class MorphCudaMatrix : public ::testing::TestWithParam<MorphCase> {};
+
+TEST_P(MorphCudaMatrix, MatchesCpuOnEdgeGeometries) {
+  DPX_REQUIRE_GPU();
+  std::mt19937_64 rng = seeded_rng();
+  MorphCase c = GetParam();
+  DeviceBuffer scratch;  // reused across the calls, grown as needed
+  for (const Geometry& g : edge_geometries()) {
+    HostPlane src = make_plane(g, c.channels, c.type);
+    fill_random(src, rng);
+    const HostPlane same = make_plane(g, c.channels, c.type);
+    const HostPlane other = other_layout(g, c.channels, c.type);
+    for (int iterations : {1, 2, 3}) {
+      c.params.iterations = iterations;
+      const std::string what = describe(c) + " " + std::to_string(g.width) + "x" + std::to_string(g.height) +
+                               " pitch " + std::to_string(src.pitch) + " offset " + std::to_string(src.offset);
+      const HostPlane want = cpu_result(src, c.params);
+      for (MorphKernel k : kernels_for(c.type)) {
+        expect_gpu_matches(want, src, same, c.params, k, iterations == 2 ? nullptr : &scratch, what);
+        expect_gpu_matches(want, src, other, c.params, k, &scratch, what + " (other dst layout)");
+      }
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(AllCases, MorphCudaMatrix, ::testing::ValuesIn(all_morph_cases()));
+
+// Full frames, tight and odd pitches, every variant; dilate and erode.
+TEST(MorphCuda, Frames4kMatchCpu) {
+  DPX_REQUIRE_GPU();
+  std::mt19937_64 rng = seeded_rng();
+  for (SampleType type : {SampleType::kU8, SampleType::kU16}) {
+    for (const Geometry& g : {Geometry{3840, 2160, 0, 0, false}, Geometry{3840, 2160, 13, 1, false},
+                              Geometry{1921, 1083, 64, 0, true}}) {
+      HostPlane src = make_plane(g, 1, type);
+      fill_random(src, rng);
+      const HostPlane dst = make_plane(g, 1, type);
+      for (MorphOp op : {MorphOp::kDilate, MorphOp::kErode}) {
+        for (int size : {3, 5}) {
+          MorphParams p;
+          p.op = op;
+          p.size = size;
+          const std::string what = std::string(op == MorphOp::kDilate ? "dilate" : "erode") + " rect " +
+                                   std::to_string(size) + " " + std::to_string(g.width) + "x" +
+                                   std::to_string(g.height) + " pitch " + std::to_string(src.pitch) +
+                                   (type == SampleType::kU8 ? " u8" : " u16");
+          const HostPlane want = cpu_result(src, p);
+          for (MorphKernel k : kernels_for(type)) expect_gpu_matches(want, src, dst, p, k, nullptr, what);
+        }
+      }
+    }
+  }
+}
+
+// The public entry: validation, the default variant, both ways of getting the intermediate
+// plane, and a second poison value (so an unwritten pixel cannot hide behind a lucky match).
+TEST(MorphCuda, PublicEntryMatchesCpu) {
+  DPX_REQUIRE_GPU();
+  std::mt19937_64 rng = seeded_rng();
+  Stream stream;
+  ASSERT_TRUE(stream.create().is_ok());
+  DeviceBuffer scratch;
+  for (SampleType type : {SampleType::kU8, SampleType::kU16}) {
+    for (int channels : {1, 2, 4}) {
+      HostPlane src = make_plane(Geometry{333, 211, 7, 0, true}, channels, type);
+      fill_random(src, rng);
+      for (int iterations : {1, 4}) {
+        for (bool own_scratch : {false, true}) {
+          MorphParams p;
+          p.op = MorphOp::kErode;
+          p.shape = MorphShape::kEllipse;
+          p.size = 5;
+          p.iterations = iterations;
+          p.border = BorderMode::kNeutral;
+          const HostPlane want = cpu_result(src, p);
+          HostPlane got = make_plane(Geometry{333, 211, 3, 0, false}, channels, type);
+          std::fill(got.bytes.begin(), got.bytes.end(), static_cast<std::uint8_t>(~kPoisonByte));
+          const std::vector<std::uint8_t> poisoned = got.bytes;
+          DevicePlane d_src, d_dst;
+          ASSERT_TRUE(d_src.upload(src, stream.get()).is_ok());
+          ASSERT_TRUE(d_dst.upload(got, stream.get()).is_ok());
+          const Status s = morph_cuda(d_src.view(), d_dst.mutable_view(), p, stream.get(),
+                                      own_scratch ? &scratch : nullptr);
+          ASSERT_TRUE(s.is_ok()) << s.message();
+          ASSERT_TRUE(d_dst.download(got, stream.get()).is_ok());
+          EXPECT_EQ(first_difference(want, got), "") << channels << "ch iterations " << iterations;
+          for (int y = 0; y < got.height; ++y) {
+            const std::size_t row = static_cast<std::size_t>(y) * got.pitch;
+            for (std::size_t i = row + got.row_bytes(); i < row + got.pitch; ++i)
+              ASSERT_EQ(got.bytes[i], poisoned[i]) << "pitch padding written at row " << y;
+          }
+        }
+      }
+    }
+  }
+}
+
+TEST(MorphCuda, ByteSimdRejectsU16) {
+  DPX_REQUIRE_GPU();
+  HostPlane src = make_plane(8, 8, 1, SampleType::kU16), dst = make_plane(8, 8, 1, SampleType::kU16);
+  Stream stream;
+  ASSERT_TRUE(stream.create().is_ok());
+  DevicePlane d_src, d_dst;
+  ASSERT_TRUE(d_src.upload(src, stream.get()).is_ok());
+  ASSERT_TRUE(d_dst.upload(dst, stream.get()).is_ok());
+  const Status s = detail::morph_cuda_launch(d_src.view(), d_dst.mutable_view(), MorphParams{}, stream.get(),
+                                             nullptr, MorphKernel::kByteSimd);
+  EXPECT_EQ(s.code(), StatusCode::kUnsupported);
+  EXPECT_NE(s.message().find("u8"), std::string::npos) << s.message();
+}
+
+}  // namespace
+}  // namespace test
+}  // namespace dpx

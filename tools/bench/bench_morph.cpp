@@ -1,0 +1,287 @@
+// dpx-bench morph: dilate/erode of 3840x2160 GRAY8 and GRAY16 frames (3x3 and 5x5 rectangles,
+// plus 5x5 cross and ellipse), each variant beside its anchors in the same run:
+//   copy      cudaMemcpyAsync device-to-device of the same bytes (the floor a filter can reach);
+//   dpx       the tile kernel, window max/min from the DPX three-operand instructions;
+//   plain     the same kernel with two-operand max/min;
+//   bytesimd  GRAY8 only: four samples per word, __vmaxu4/__vminu4;
+//   npp       NPP's nppi{Dilate,Erode}3x3Border_8u_C1R / nppi{Dilate,Erode}Border_8u_C1R with the
+//             5x5 mask, when libnppim can be loaded (GRAY8 only);
+//   cpu       morph_cpu on all hardware threads.
+// GPU figures: per frame, CUDA events around a batch of frames rotated over more than 60 MB
+// (so the 60 MB L2 does not hold the input), median over --reps batches. Every GPU variant's
+// output on the first frame is compared with the CPU result before it is timed.
+// Options: --width=N --height=N override the frame size.
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "bench.h"
+#include "dpx/morphology.h"
+
+#if DPX_HAVE_CUDA
+#include <cuda_runtime_api.h>
+
+#include "morph_launch.h"
+#include "npp_morph.h"
+#endif
+
+namespace dpx {
+namespace bench {
+namespace {
+
+struct MorphCase {
+  MorphOp op;
+  MorphShape shape;
+  int size;
+  SampleType type;
+};
+
+std::vector<MorphCase> morph_cases(bool quick) {
+  if (quick) {
+    return {{MorphOp::kDilate, MorphShape::kRect, 3, SampleType::kU8},
+            {MorphOp::kErode, MorphShape::kRect, 5, SampleType::kU16},
+            {MorphOp::kDilate, MorphShape::kEllipse, 5, SampleType::kU8}};
+  }
+  std::vector<MorphCase> cases;
+  for (SampleType type : {SampleType::kU8, SampleType::kU16})
+    for (int size : {3, 5})
+      for (MorphOp op : {MorphOp::kDilate, MorphOp::kErode}) cases.push_back({op, MorphShape::kRect, size, type});
+  cases.push_back({MorphOp::kDilate, MorphShape::kCross, 5, SampleType::kU8});
+  cases.push_back({MorphOp::kDilate, MorphShape::kEllipse, 5, SampleType::kU8});
+  return cases;
+}
+
+std::string section_name(const MorphCase& c, int width, int height) {
+  static const char* kShape[] = {"rect", "cross", "ellipse"};
+  char buf[96];
+  std::snprintf(buf, sizeof buf, "%s %dx%d %s %s %dx%d", c.type == SampleType::kU8 ? "GRAY8" : "GRAY16", width,
+                height, c.op == MorphOp::kDilate ? "dilate" : "erode", kShape[static_cast<int>(c.shape)], c.size,
+                c.size);
+  return buf;
+}
+
+int option_int(const Options& opts, const char* key, int fallback) {
+  const auto it = opts.extra.find(key);
+  return it == opts.extra.end() ? fallback : std::atoi(it->second.c_str());
+}
+
+double gbps(std::size_t frame_bytes, double us) { return us > 0 ? 2.0 * frame_bytes / (us * 1e3) : 0; }
+
+// One frame on the host: the CPU path's input and output, and the reference GPU results must equal.
+struct HostFrames {
+  PlaneView src;
+  MutablePlaneView ref;
+  std::vector<std::uint8_t> in, out;
+};
+
+HostFrames make_host_frames(int width, int height, SampleType type, std::mt19937_64& rng) {
+  HostFrames f;
+  const std::size_t pitch = static_cast<std::size_t>(width) * sample_bytes(type);
+  f.in.resize(pitch * height);
+  f.out.resize(pitch * height);
+  for (auto& b : f.in) b = static_cast<std::uint8_t>(rng());
+  f.src = PlaneView{f.in.data(), width, height, pitch, 1, type};
+  f.ref = MutablePlaneView{f.out.data(), width, height, pitch, 1, type};
+  return f;
+}
+
+#if DPX_HAVE_CUDA
+
+const char* cuda_failure(cudaError_t e) { return e == cudaSuccess ? nullptr : cudaGetErrorString(e); }
+
+// Input and output frames on the device, enough of them to exceed the L2 (60 MB) per batch.
+class DeviceFrames {
+ public:
+  Status create(const HostFrames& host) {
+    shape_ = host.src;
+    frame_bytes_ = shape_.pitch * shape_.height;
+    constexpr std::size_t kL2Bytes = 60u << 20;
+    count_ = static_cast<int>(kL2Bytes / frame_bytes_) + 1;
+    DPX_RETURN_IF_ERROR(in_.allocate(frame_bytes_ * count_));
+    DPX_RETURN_IF_ERROR(out_.allocate(frame_bytes_ * count_));
+    for (int i = 0; i < count_; ++i) {
+      if (cudaMemcpy(in_.as<std::uint8_t>() + i * frame_bytes_, host.in.data(), frame_bytes_,
+                     cudaMemcpyHostToDevice) != cudaSuccess) {
+        return Status(StatusCode::kCudaError, "upload of the input frames failed");
+      }
+    }
+    return Status::ok();
+  }
+  int count() const { return count_; }
+  std::size_t frame_bytes() const { return frame_bytes_; }
+  PlaneView in(int i) const {
+    PlaneView v = shape_;
+    v.data = in_.as<std::uint8_t>() + static_cast<std::size_t>(i % count_) * frame_bytes_;
+    return v;
+  }
+  MutablePlaneView out(int i) const {
+    return MutablePlaneView{out_.as<std::uint8_t>() + static_cast<std::size_t>(i % count_) * frame_bytes_,
+                            shape_.width, shape_.height, shape_.pitch, shape_.channels, shape_.type};
+  }
+
+ private:
+  PlaneView shape_;
+  std::size_t frame_bytes_ = 0;
+  int count_ = 0;
+  DeviceBuffer in_, out_;
+};
+
+// Runs `launch(frame)` once on frame 0 and compares with the CPU result; "" when equal.
+template <typename Launch>
+std::string check_against_cpu(const DeviceFrames& frames, const HostFrames& host, cudaStream_t stream,
+                              const Launch& launch) {
+  if (cudaMemsetAsync(frames.out(0).data, 0xA5, frames.frame_bytes(), stream) != cudaSuccess) return "memset failed";
+  const std::string err = launch(0);
+  if (!err.empty()) return err;
+  std::vector<std::uint8_t> got(frames.frame_bytes());
+  if (const char* e = cuda_failure(cudaMemcpyAsync(got.data(), frames.out(0).data, got.size(),
+                                                   cudaMemcpyDeviceToHost, stream))) {
+    return e;
+  }
+  if (const char* e = cuda_failure(cudaStreamSynchronize(stream))) return e;
+  return std::memcmp(got.data(), host.out.data(), got.size()) == 0 ? "" : "differs from the CPU result";
+}
+
+// Median microseconds per frame: each timed rep runs a batch of 2 x frames.count() launches.
+template <typename Launch>
+double time_per_frame(const Options& opts, const DeviceFrames& frames, cudaStream_t stream, const Launch& launch) {
+  const int batch = 2 * frames.count();
+  const double us = time_cuda_us(opts, stream, [&](int) {
+    for (int f = 0; f < batch; ++f) launch(f);
+  });
+  return us > 0 ? us / batch : -1;
+}
+
+struct GpuContext {
+  Stream stream;
+  NppMorph npp;
+  std::string npp_why;
+  DeviceBuffer npp_mask;
+};
+
+// The GPU rows of one case; returns false when a variant disagrees with the CPU or CUDA fails.
+bool gpu_rows(const Options& opts, const MorphCase& c, const MorphParams& params, const HostFrames& host,
+              GpuContext& gpu, const std::string& section, Report& report) {
+  DeviceFrames frames;
+  const Status made = frames.create(host);
+  if (!made) {
+    std::fprintf(stderr, "morph: %s\n", made.message().c_str());
+    return false;
+  }
+  const cudaStream_t stream = gpu.stream.get();
+  const std::size_t bytes = frames.frame_bytes();
+  bool ok = true;
+
+  const double copy_us = time_per_frame(opts, frames, stream, [&](int f) {
+    cudaMemcpyAsync(frames.out(f).data, frames.in(f).data, bytes, cudaMemcpyDeviceToDevice, stream);
+    return std::string();
+  });
+  report.add(Row{section, "copy", copy_us, gbps(bytes, copy_us), "GB/s", "anchor: device copy of the frame"});
+
+  // NPP first, so the kernels' notes can compare with it.
+  double npp_us = 0;
+  std::string npp_note = gpu.npp_why;
+  if (c.type == SampleType::kU8 && gpu.npp.loaded()) {
+    const std::uint8_t* mask = nullptr;
+    if (c.size != 3 || c.shape != MorphShape::kRect) {
+      std::uint8_t host_mask[25];
+      morph_mask(c.shape, c.size, host_mask);
+      if (!gpu.npp_mask.allocate(25) ||
+          cudaMemcpy(gpu.npp_mask.data(), host_mask, 25, cudaMemcpyHostToDevice) != cudaSuccess) {
+        return false;
+      }
+      mask = gpu.npp_mask.as<std::uint8_t>();
+    }
+    const auto npp_launch = [&](int f) {
+      const int st = gpu.npp.run(c.op == MorphOp::kDilate, static_cast<const std::uint8_t*>(frames.in(f).data),
+                                 static_cast<int>(host.src.pitch), static_cast<std::uint8_t*>(frames.out(f).data),
+                                 static_cast<int>(host.src.pitch), host.src.width, host.src.height, c.size, mask,
+                                 stream);
+      return st == 0 ? std::string() : "NPP status " + std::to_string(st);
+    };
+    const std::string check = check_against_cpu(frames, host, stream, npp_launch);
+    npp_us = time_per_frame(opts, frames, stream, npp_launch);
+    npp_note = (check.empty() ? "matches CPU; " : "NOTE " + check + "; ") + ratio(npp_us, copy_us) + " copy";
+  } else if (c.type != SampleType::kU8) {
+    npp_note = "GRAY8 only";
+  }
+
+  using detail::MorphKernel;
+  std::vector<MorphKernel> kernels = {MorphKernel::kDpx, MorphKernel::kPlain};
+  if (c.type == SampleType::kU8) kernels.push_back(MorphKernel::kByteSimd);
+  const MorphKernel default_kernel = c.type == SampleType::kU8 ? detail::kMorphDefaultU8 : MorphKernel::kDpx;
+  for (MorphKernel k : kernels) {
+    const auto launch = [&](int f) {
+      const Status s = detail::morph_cuda_launch(frames.in(f), frames.out(f), params, stream, nullptr, k);
+      return s.is_ok() ? std::string() : s.message();
+    };
+    const std::string check = check_against_cpu(frames, host, stream, launch);
+    if (!check.empty()) {
+      report.add(Row{section, detail::morph_kernel_name(k), 0, 0, "", "WRONG, not timed: " + check});
+      ok = false;
+      continue;
+    }
+    const double us = time_per_frame(opts, frames, stream, launch);
+    std::string note = ratio(us, copy_us) + " copy, " + ratio(us, npp_us) + " NPP";
+    if (k == default_kernel) note += " (default)";
+    report.add(Row{section, detail::morph_kernel_name(k), us, gbps(bytes, us), "GB/s", note});
+  }
+  report.add(Row{section, "npp", npp_us, gbps(bytes, npp_us), "GB/s", npp_note});
+  return ok && cudaGetLastError() == cudaSuccess;
+}
+
+#endif  // DPX_HAVE_CUDA
+
+int run_morph_bench(const Options& opts, Report& report) {
+  const int width = option_int(opts, "width", opts.quick ? 1280 : 3840);
+  const int height = option_int(opts, "height", opts.quick ? 720 : 2160);
+  if (width < 1 || height < 1) {
+    std::fprintf(stderr, "morph: --width and --height must be >= 1\n");
+    return 2;
+  }
+  std::mt19937_64 rng(20261129);
+#if DPX_HAVE_CUDA
+  GpuContext gpu;
+  const bool have_gpu = cuda_device_count() > 0 && gpu.stream.create().is_ok();
+  if (have_gpu && !gpu.npp.load(&gpu.npp_why)) gpu.npp_why = "not available (" + gpu.npp_why + ")";
+#endif
+  int rc = 0;
+  for (const MorphCase& c : morph_cases(opts.quick)) {
+    MorphParams params;
+    params.op = c.op;
+    params.shape = c.shape;
+    params.size = c.size;
+    HostFrames host = make_host_frames(width, height, c.type, rng);
+    const Status s = morph_cpu(host.src, host.ref, params);
+    if (!s) {
+      std::fprintf(stderr, "morph: %s\n", s.message().c_str());
+      return 1;
+    }
+    const std::string section = section_name(c, width, height);
+#if DPX_HAVE_CUDA
+    if (have_gpu && !gpu_rows(opts, c, params, host, gpu, section, report)) rc = 1;
+    if (!have_gpu) report.add(Row{section, "gpu", 0, 0, "", "no CUDA device: GPU rows skipped"});
+#else
+    report.add(Row{section, "gpu", 0, 0, "", "built without CUDA: GPU rows skipped"});
+#endif
+    std::vector<std::uint8_t> scratch_out(host.out.size());
+    const MutablePlaneView cpu_out{scratch_out.data(), width, height, host.src.pitch, 1, c.type};
+    Options cpu_opts = opts;
+    cpu_opts.reps = std::min(opts.reps, opts.quick ? 2 : 10);
+    cpu_opts.warmup = 1;
+    const double cpu_us = time_host_us(cpu_opts, [&](int) { morph_cpu(host.src, cpu_out, params); });
+    const std::size_t bytes = host.src.pitch * height;
+    report.add(Row{section, "cpu", cpu_us, gbps(bytes, cpu_us), "GB/s", "all hardware threads"});
+  }
+  return rc;
+}
+
+Registration reg("morph", "dilate/erode 4K GRAY8/GRAY16 (dpx, plain, byte SIMD, NPP, copy, CPU)", run_morph_bench);
+
+}  // namespace
+}  // namespace bench
+}  // namespace dpx
