@@ -137,18 +137,37 @@ format_supported (const GstVideoInfo * info)
   return TRUE;
 }
 
+#if DPX_HAVE_CUDA
+/* The formats GstCudaMemory of GStreamer 1.22 can lay out: its allocator aborts on any other
+ * (GRAY8 and GRAY16_LE among them), so CUDA-memory caps never offer those. */
+#define CUDA_MEMORY_FORMATS \
+  "{ I420, YV12, Y42B, NV12, NV21, P010_10LE, P016_LE, I420_10LE, I422_10LE, I422_12LE, Y444, " \
+  "Y444_16LE, BGRA, RGBA, RGBx, BGRx, ARGB, ABGR, RGB, BGR, BGR10A2_LE, RGB10A2_LE }"
+#endif
+
+static std::string
+raw_video_caps (const gchar * formats)
+{
+  return std::string ("video/x-raw, format = (string) ") + formats +
+      ", width = " GST_VIDEO_SIZE_RANGE ", height = " GST_VIDEO_SIZE_RANGE
+      ", framerate = " GST_VIDEO_FPS_RANGE;
+}
+
 GstCaps *
 gst_dpx_filter_make_caps (const gchar * formats)
 {
-  const std::string fields = std::string (", format = (string) ") + formats +
-      ", width = " GST_VIDEO_SIZE_RANGE ", height = " GST_VIDEO_SIZE_RANGE
-      ", framerate = " GST_VIDEO_FPS_RANGE;
-  std::string caps;
+  GstCaps *system = gst_caps_from_string (raw_video_caps (formats).c_str ());
 #if DPX_HAVE_CUDA
-  caps += "video/x-raw(" GST_CAPS_FEATURE_MEMORY_CUDA_MEMORY ")" + fields + "; ";
+  GstCaps *layouts = gst_caps_from_string (raw_video_caps (CUDA_MEMORY_FORMATS).c_str ());
+  GstCaps *cuda = gst_caps_intersect (system, layouts);
+  gst_caps_unref (layouts);
+  if (!gst_caps_is_empty (cuda)) {
+    gst_caps_set_features_simple (cuda, gst_caps_features_new (GST_CAPS_FEATURE_MEMORY_CUDA_MEMORY, nullptr));
+    return gst_caps_merge (cuda, system);
+  }
+  gst_caps_unref (cuda);
 #endif
-  caps += "video/x-raw" + fields;
-  return gst_caps_from_string (caps.c_str ());
+  return system;
 }
 
 /* The view of plane `p` of a mapped frame (host or device pointers, as mapped). */
@@ -225,8 +244,10 @@ current_context (GstDpxFilter * self)
   return self->priv->context;
 }
 
-/* Finds or creates the CUDA context (neighbours first, through GstContext). No lock held: the
- * search may call back into set_context. */
+/* Finds or creates the CUDA context: neighbours first (GstContext query, need-context), else a new
+ * one that is then announced. gst-cuda stores what it finds through set_context() on this element,
+ * which fills priv->context, and checks that same pointer; so the search gets priv->context
+ * itself and runs without the lock, which set_context() takes. */
 static bool
 ensure_context (GstDpxFilter * self, std::string * why)
 {
@@ -246,16 +267,10 @@ ensure_context (GstDpxFilter * self, std::string * why)
     std::lock_guard < std::mutex > lk (priv->lock);
     device_id = priv->device_id;
   }
-  GstCudaContext *found = nullptr;
-  if (!gst_cuda_ensure_element_context (GST_ELEMENT_CAST (self), device_id, &found) || !found) {
+  if (!gst_cuda_ensure_element_context (GST_ELEMENT_CAST (self), device_id, &priv->context)) {
     *why = "no CUDA context for device " + std::to_string (device_id);
     return false;
   }
-  std::lock_guard < std::mutex > lk (priv->lock);
-  if (priv->context == nullptr)
-    priv->context = found;
-  else
-    gst_object_unref (found);
   return true;
 }
 
@@ -349,7 +364,7 @@ resolve_backend (GstDpxFilter * self, GstDpxBackend requested)
   return true;
 }
 
-/* Drops the CUDA side: streams, staging and (unless shared state must stay) the context. */
+/* Drops the CUDA side: streams, staging and the context (found again on the next start). */
 static void
 release_cuda (GstDpxFilter * self)
 {
@@ -572,9 +587,18 @@ gst_dpx_filter_propose_allocation (GstBaseTransform * trans, GstQuery * decide_q
   if (caps == nullptr)
     return FALSE;
   guint size = 0;
-  GstBufferPool *pool = need_pool ? make_cuda_side_pool (self, caps, &size) : nullptr;
+  GstBufferPool *pool = make_cuda_side_pool (self, caps, &size);
   if (pool != nullptr) {
-    gst_query_add_allocation_pool (query, pool, size, 0, 0);
+    if (need_pool)
+      gst_query_add_allocation_pool (query, pool, size, 0, 0);
+    /* Upstream's default decide_allocation gives its pool the first allocator of the query:
+     * offer the pool's own (the pinned one) so that it is kept. */
+    GstStructure *config = gst_buffer_pool_get_config (pool);
+    GstAllocator *allocator = nullptr;
+    GstAllocationParams params;
+    if (gst_buffer_pool_config_get_allocator (config, &allocator, &params) && allocator != nullptr)
+      gst_query_add_allocation_param (query, allocator, &params);
+    gst_structure_free (config);
     gst_object_unref (pool);
     gst_query_add_allocation_meta (query, GST_VIDEO_META_API_TYPE, nullptr);
     return TRUE;
@@ -773,6 +797,9 @@ run_frame (GstDpxFilter * self, GstBuffer * inbuf, GstBuffer * outbuf)
 #else
   const int map_cuda = 0;
 #endif
+  GST_LOG_OBJECT (self, "frame on %s: input %s, output %s", dpx::backend_name (priv->backend),
+      w.in_on_device ? "in device memory" : "in host memory",
+      outbuf == nullptr ? "none" : w.out_on_device ? "in device memory" : "in host memory");
   GstVideoFrame in_frame, out_frame;
   if (!map_frame (self, &in_frame, inbuf,
           static_cast<GstMapFlags> (GST_MAP_READ | (w.in_on_device ? map_cuda : 0)), "input"))

@@ -102,8 +102,9 @@ dpx::Backend gst_dpx_filter_get_backend (GstDpxFilter * filter);
 gboolean gst_dpx_filter_plane_layout (const GstVideoInfo * info, guint plane, int *channels,
     dpx::SampleType * type);
 
-/* The caps string for `formats` ("{ GRAY8, NV12 }"), with memory:CUDAMemory first when this build
- * has the CUDA backend, then system memory. Free with gst_caps_unref. */
+/* Caps for `formats` ("{ GRAY8, NV12 }") on system memory, preceded, when this build has the CUDA
+ * backend, by memory:CUDAMemory caps for those of them GstCudaMemory can hold. Free with
+ * gst_caps_unref. */
 GstCaps *gst_dpx_filter_make_caps (const gchar * formats);
 
 G_END_DECLS

@@ -12,7 +12,7 @@
  * gst-launch-1.0 videotestsrc pattern=ball ! video/x-raw,format=GRAY8 ! dpxdilate size=5 shape=ellipse ! videoconvert ! autovideosink
  * ]| Thickens the bright ball with a 5×5 ellipse.
  * |[
- * gst-launch-1.0 filesrc location=in.mp4 ! qtdemux ! h264parse ! nvh264dec ! cudaupload ! dpxdilate iterations=2 ! cudadownload ! videoconvert ! autovideosink
+ * gst-launch-1.0 filesrc location=in.mp4 ! qtdemux ! h264parse ! nvh264dec ! dpxdilate iterations=2 ! cudadownload ! videoconvert ! autovideosink
  * ]| Dilates decoded NV12 frames twice without leaving GPU memory.
  */
 /**

@@ -42,9 +42,18 @@ const bool registered = [] {
 
 }  // namespace
 
+// The CUDA context of the first element that made one, handed to every later element as an
+// application would (creating a CUDA context per harness costs far more than the test itself).
+static GstContext* shared_cuda_context = nullptr;
+
 Harness::Harness(const char* factory, const char* backend) {
-  h = gst_harness_new(factory);
-  if (backend != nullptr) gst_util_set_object_arg(G_OBJECT(h->element), "backend", backend);
+  // The backend is set before the harness starts the element, so start() resolves that one.
+  GstElement* element = gst_element_factory_make(factory, nullptr);
+  if (backend != nullptr) gst_util_set_object_arg(G_OBJECT(element), "backend", backend);
+  if (shared_cuda_context != nullptr) gst_element_set_context(element, shared_cuda_context);
+  h = gst_harness_new_with_element(element, "sink", "src");
+  gst_object_unref(element);
+  if (shared_cuda_context == nullptr) shared_cuda_context = gst_element_get_context(h->element, "gst.cuda.context");
   bus = gst_bus_new();
   gst_element_set_bus(h->element, bus);
 }

@@ -23,9 +23,13 @@ std::set<std::string> template_formats(GstElement* element, const char* pad, boo
     GstCapsFeatures* f = gst_caps_get_features(caps, i);
     const bool is_cuda = f && gst_caps_features_contains(f, "memory:CUDAMemory");
     if (is_cuda != cuda_memory) continue;
-    const GValue* list = gst_structure_get_value(gst_caps_get_structure(caps, i), "format");
-    for (guint j = 0; j < gst_value_list_get_size(list); ++j)
-      out.insert(g_value_get_string(gst_value_list_get_value(list, j)));
+    const GValue* formats = gst_structure_get_value(gst_caps_get_structure(caps, i), "format");
+    if (G_VALUE_HOLDS_STRING(formats)) {
+      out.insert(g_value_get_string(formats));
+      continue;
+    }
+    for (guint j = 0; j < gst_value_list_get_size(formats); ++j)
+      out.insert(g_value_get_string(gst_value_list_get_value(formats, j)));
   }
   gst_caps_unref(caps);
   gst_object_unref(p);
@@ -42,6 +46,8 @@ bool accepts(GstElement* element, GstCaps* caps) {
 
 class Caps : public ::testing::TestWithParam<const char*> {};
 
+// GStreamer 1.22's GstCudaMemory has no layout for GRAY8 and GRAY16_LE (its allocator aborts), so
+// CUDA-memory caps carry every other format.
 TEST_P(Caps, BothPadsListEveryFormatOnSystemAndCudaMemory) {
   GstElement* e = gst_element_factory_make(GetParam(), nullptr);
   std::set<std::string> want;
@@ -49,7 +55,10 @@ TEST_P(Caps, BothPadsListEveryFormatOnSystemAndCudaMemory) {
   for (const char* pad : {"sink", "src"}) {
     EXPECT_EQ(template_formats(e, pad, false), want) << pad;
 #if DPX_HAVE_CUDA
-    EXPECT_EQ(template_formats(e, pad, true), want) << pad << " memory:CUDAMemory";
+    std::set<std::string> want_cuda = want;
+    want_cuda.erase("GRAY8");
+    want_cuda.erase("GRAY16_LE");
+    EXPECT_EQ(template_formats(e, pad, true), want_cuda) << pad << " memory:CUDAMemory";
 #else
     EXPECT_TRUE(template_formats(e, pad, true).empty()) << "CUDA memory caps without the CUDA backend";
 #endif
@@ -73,6 +82,8 @@ TEST_P(Caps, RefusesOtherFormats) {
     EXPECT_FALSE(accepts(e, caps_for(f, 64, 48))) << format_name(f);
   }
   EXPECT_FALSE(accepts(e, gst_caps_from_string("video/x-raw(memory:GLMemory),format=NV12,width=64,height=48,framerate=0/1")));
+  EXPECT_FALSE(accepts(e, caps_for(GST_VIDEO_FORMAT_GRAY8, 64, 48, "memory:CUDAMemory")));
+  EXPECT_FALSE(accepts(e, caps_for(GST_VIDEO_FORMAT_GRAY16_LE, 64, 48, "memory:CUDAMemory")));
   EXPECT_FALSE(accepts(e, gst_caps_from_string("audio/x-raw,format=S16LE,rate=48000,channels=2,layout=interleaved")));
   gst_object_unref(e);
 }
