@@ -1,5 +1,6 @@
 // What both morphology backends share: the structuring elements and argument checks.
 #include <cmath>
+#include <cstdint>
 #include <cstring>
 #include <string>
 
@@ -61,11 +62,12 @@ Status morph_validate(const PlaneView& src, const MutablePlaneView& dst, const M
     return invalid_argument("morphology: iterations " + std::to_string(params.iterations) +
                             " (1.." + std::to_string(kMorphMaxIterations) + ")");
   }
-  // Overlap check on the byte ranges the two planes span.
-  const auto* s0 = static_cast<const std::uint8_t*>(src.data);
-  const auto* d0 = static_cast<const std::uint8_t*>(dst.data);
-  const std::uint8_t* s1 = s0 + (src.height - 1) * src.pitch + src.row_bytes();
-  const std::uint8_t* d1 = d0 + (dst.height - 1) * dst.pitch + dst.row_bytes();
+  // Overlap check on the byte ranges the two planes span (as addresses: the planes may live in
+  // unrelated allocations).
+  const auto s0 = reinterpret_cast<std::uintptr_t>(src.data);
+  const auto d0 = reinterpret_cast<std::uintptr_t>(dst.data);
+  const std::uintptr_t s1 = s0 + (src.height - 1) * src.pitch + src.row_bytes();
+  const std::uintptr_t d1 = d0 + (dst.height - 1) * dst.pitch + dst.row_bytes();
   if (s0 < d1 && d0 < s1) return invalid_argument("morphology: src and dst overlap (in-place is not supported)");
   return Status::ok();
 }

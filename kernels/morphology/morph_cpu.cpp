@@ -1,9 +1,10 @@
-// CPU morphology: row bands on std::threads; per band, each source row is padded once by the
-// border rule and reduced horizontally once (the rows of every mask are centred runs of width
-// 1 or size, see morph_geometry.h), then each output row is the vertical reduction of those
-// rows. Rectangles are thus separable (size + size operations per sample, not size * size).
-// The inner loops are plain element-wise max/min over contiguous samples, which the compiler
-// vectorises; channels are independent because a neighbour is always `channels` samples away.
+// CPU morphology: row bands on std::threads; per band, each source row is reduced horizontally
+// once (the rows of every mask are centred runs of width 1 or size, see morph_geometry.h), then
+// each output row is the vertical reduction of up to `size` such rows. Rectangles are thus
+// separable (size + size operations per sample, not size * size). Every reduction is one pass
+// of element-wise max/min over up to five contiguous inputs, which the compiler vectorises; the
+// border rule only touches the first and last `r` pixels of a row, through a small padded
+// segment. Channels are independent because a neighbour is always `channels` samples away.
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
@@ -32,10 +33,36 @@ struct MinOp {
   static T apply(T a, T b) { return a < b ? a : b; }
 };
 
-// dst[i] = op(dst[i], src[i]) for n samples: the one loop everything reduces to.
+// out[i] = op(in[0][i], ..., in[N-1][i]) for n samples: the one loop everything reduces to.
+template <typename T, typename Op, int N>
+void reduce_fixed(T* __restrict out, const T* const* in, std::size_t n) {
+  const T* p[N];
+  for (int k = 0; k < N; ++k) p[k] = in[k];
+  for (std::size_t i = 0; i < n; ++i) {
+    T v = p[0][i];
+    for (int k = 1; k < N; ++k) v = Op::apply(v, p[k][i]);
+    out[i] = v;
+  }
+}
+
+// The same for 1 to 5 inputs (a 5x5 window at most).
 template <typename T, typename Op>
-void combine_into(T* __restrict dst, const T* __restrict src, std::size_t n) {
-  for (std::size_t i = 0; i < n; ++i) dst[i] = Op::apply(dst[i], src[i]);
+void reduce(T* out, const T* const* in, int count, std::size_t n) {
+  switch (count) {
+    case 1: std::memcpy(out, in[0], n * sizeof(T)); break;
+    case 2: reduce_fixed<T, Op, 2>(out, in, n); break;
+    case 3: reduce_fixed<T, Op, 3>(out, in, n); break;
+    case 4: reduce_fixed<T, Op, 4>(out, in, n); break;
+    default: reduce_fixed<T, Op, 5>(out, in, n); break;
+  }
+}
+
+// out[i] = op over the 2r + 1 samples row[i - r*c], row[i - (r-1)*c], ..., row[i + r*c].
+template <typename T, typename Op>
+void window(T* out, const T* row, int r, int c, std::size_t n) {
+  const T* in[5];
+  for (int k = 0; k <= 2 * r; ++k) in[k] = row + static_cast<std::ptrdiff_t>(k - r) * c;
+  reduce<T, Op>(out, in, 2 * r + 1, n);
 }
 
 // One pass (one iteration) over the whole plane.
@@ -58,8 +85,7 @@ class BandPass {
   BandPass(int width, int channels, int size)
       : r_(size / 2),
         n_(static_cast<std::size_t>(width) * channels),
-        pad_(static_cast<std::size_t>(r_) * channels),
-        padded_(n_ + 2 * pad_),
+        segment_(static_cast<std::size_t>(width + 2 * r_) * channels),
         ring_(static_cast<std::size_t>(2 * r_ + 1) * n_),
         ring_row_(2 * r_ + 1) {}
 
@@ -67,19 +93,14 @@ class BandPass {
     a_ = &a;
     std::fill(ring_row_.begin(), ring_row_.end(), -1);
     for (int y = y0; y < y1; ++y) {
-      T* out = reinterpret_cast<T*>(a.dst + static_cast<std::size_t>(y) * a.dst_pitch);
-      bool first = true;
+      const T* in[5];
+      int count = 0;
       for (int dy = -r_; dy <= r_; ++dy) {
         const int sy = source_row(y + dy);
         if (sy < 0) continue;  // neutral border: an outside row never wins
-        const T* in = morph::row_half_width(a.shape, a.size, dy) == 0 ? src_row(sy) : reduced_row(sy);
-        if (first) {
-          std::memcpy(out, in, n_ * sizeof(T));
-          first = false;
-        } else {
-          combine_into<T, Op>(out, in, n_);
-        }
+        in[count++] = morph::row_half_width(a.shape, a.size, dy) == 0 ? src_row(sy) : reduced_row(sy);
       }
+      reduce<T, Op>(reinterpret_cast<T*>(a.dst + static_cast<std::size_t>(y) * a.dst_pitch), in, count, n_);
     }
   }
 
@@ -101,39 +122,48 @@ class BandPass {
     const int slot = sy % (2 * r_ + 1);
     T* out = ring_.data() + static_cast<std::size_t>(slot) * n_;
     if (ring_row_[slot] != sy) {
-      pad_row(src_row(sy));
-      const int c = a_->channels;
-      std::memcpy(out, padded_.data(), n_ * sizeof(T));
-      for (int k = 1; k <= 2 * r_; ++k) combine_into<T, Op>(out, padded_.data() + k * c, n_);
+      reduce_row_horizontally(src_row(sy), out);
       ring_row_[slot] = sy;
     }
     return out;
   }
 
-  // padded_ = r pixels of border, the row, r pixels of border.
-  void pad_row(const T* row) {
+  // Interior pixels straight from the row; the r pixels at each end (or a whole row narrower
+  // than the window) through a padded segment built with the border rule.
+  void reduce_row_horizontally(const T* row, T* out) {
+    const int c = a_->channels, w = a_->width;
+    const std::size_t edge = static_cast<std::size_t>(r_) * c;
+    if (w <= 2 * r_) {
+      pad_segment(row, -r_, w + 2 * r_);
+      window<T, Op>(out, segment_.data() + edge, r_, c, n_);
+      return;
+    }
+    window<T, Op>(out + edge, row + edge, r_, c, n_ - 2 * edge);
+    pad_segment(row, -r_, 3 * r_);
+    window<T, Op>(out, segment_.data() + edge, r_, c, edge);
+    pad_segment(row, w - 2 * r_, 3 * r_);
+    window<T, Op>(out + n_ - edge, segment_.data() + edge, r_, c, edge);
+  }
+
+  // segment_ = pixels first .. first + count - 1 of the row, outside ones by the border rule.
+  void pad_segment(const T* row, int first, int count) {
     const int c = a_->channels, w = a_->width;
     const BorderMode border = a_->border;
-    std::memcpy(padded_.data() + pad_, row, n_ * sizeof(T));
-    for (int k = 1; k <= r_; ++k) {
-      T* left = padded_.data() + pad_ - static_cast<std::size_t>(k) * c;
-      T* right = padded_.data() + pad_ + n_ + static_cast<std::size_t>(k - 1) * c;
+    for (int k = 0; k < count; ++k) {
+      const int px = first + k;
+      const bool inside = px >= 0 && px < w;
+      const int from = inside || border == BorderMode::kNeutral ? px : morph::border_index(px, w, border);
       for (int ch = 0; ch < c; ++ch) {
-        if (border == BorderMode::kNeutral) {
-          left[ch] = right[ch] = Op::kNeutral;
-        } else {
-          left[ch] = row[static_cast<std::size_t>(morph::border_index(-k, w, border)) * c + ch];
-          right[ch] = row[static_cast<std::size_t>(morph::border_index(w - 1 + k, w, border)) * c + ch];
-        }
+        segment_[static_cast<std::size_t>(k) * c + ch] =
+            inside || border != BorderMode::kNeutral ? row[static_cast<std::size_t>(from) * c + ch] : Op::kNeutral;
       }
     }
   }
 
   const PassArgs* a_ = nullptr;
   const int r_;
-  const std::size_t n_;    // samples per row
-  const std::size_t pad_;  // samples of border on each side
-  std::vector<T> padded_;
+  const std::size_t n_;  // samples per row
+  std::vector<T> segment_;
   std::vector<T> ring_;
   std::vector<int> ring_row_;  // which source row each ring slot holds, -1 for none
 };

@@ -18,13 +18,11 @@
 namespace dpx {
 namespace morph {
 
-// What every format states: sample type, policy, lanes per compute word, compute words per
-// storage word, the sample that never wins, and the identity conversion.
+// What every format states: sample type, lanes per compute word, compute words per storage
+// word, the sample that never wins, and the identity conversion.
 template <class Ops, bool kMax, typename SampleT, int kLanesPerWord, int kComputeWords>
 struct LaneFormat {
   using Sample = SampleT;
-  using Policy = Ops;
-  static constexpr bool kDilate = kMax;
   static constexpr int kLanes = kLanesPerWord;
   static constexpr int kLaneBits = 32 / kLanesPerWord;
   static constexpr int kComputePerStorage = kComputeWords;

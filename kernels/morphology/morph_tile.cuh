@@ -19,6 +19,13 @@
 
 #include "morph_geometry.h"
 
+// `#pragma unroll` under nvcc; nothing under a host compiler (the host emulation test).
+#if defined(__CUDACC__)
+#define MORPH_UNROLL _Pragma("unroll")
+#else
+#define MORPH_UNROLL
+#endif
+
 namespace dpx {
 namespace morph {
 
@@ -80,7 +87,7 @@ __device__ void fill_chunk_by_border(const TileArgs& a, std::uint8_t* out, int s
   const Sample* row = sy >= 0 ? reinterpret_cast<const Sample*>(a.src + static_cast<std::size_t>(sy) * a.src_pitch)
                               : nullptr;
   Sample* o = reinterpret_cast<Sample*>(out);
-#pragma unroll
+MORPH_UNROLL
   for (int j = 0; j < kSamples; ++j) {
     const int xs = gx / static_cast<int>(sizeof(Sample)) + j;  // sample index, may be negative
     const int px = resolve(xs >> kLogC, a.width, a.border);     // arithmetic shift: floor division
@@ -128,12 +135,12 @@ struct RowWords {
     s[kHaloStorage + 1] = mid.y;
     s[kHaloStorage + 2] = mid.z;
     s[kHaloStorage + 3] = mid.w;
-#pragma unroll
+MORPH_UNROLL
     for (int k = 1; k <= kHaloStorage; ++k) {
       s[kHaloStorage - k] = reinterpret_cast<const std::uint32_t*>(chunk)[-k];
       s[kHaloStorage + 3 + k] = reinterpret_cast<const std::uint32_t*>(chunk)[3 + k];
     }
-#pragma unroll
+MORPH_UNROLL
     for (int j = 0; j < kStorage; ++j) L::widen(s[j], &w[j * L::kComputePerStorage]);
   }
 
@@ -174,7 +181,7 @@ __device__ void store_chunk(const TileArgs& a, int y, int xb, const std::uint32_
   // whatever follows belong to the caller).
   using Sample = typename L::Sample;
   constexpr int kBytes = static_cast<int>(sizeof(Sample));
-#pragma unroll
+MORPH_UNROLL
   for (int j = 0; j < Tile::kChunk / kBytes; ++j) {
     if (xb + j * kBytes < a.row_bytes) {
       const std::uint32_t word = s[j * kBytes / 4];
@@ -209,12 +216,12 @@ __device__ void filter_chunk(const TileArgs& a, const std::uint8_t* tile, int x0
 
   // Ring of the last 2R + 1 rows (indices are compile-time after unrolling: registers).
   RowValues<kBody> ring[kWindow];
-#pragma unroll
+MORPH_UNROLL
   for (int j = 0; j < kRows + 2 * R; ++j) {
     Words row;
     row.read(chunk + j * Tile::kStride);
     RowValues<kBody>& v = ring[j % kWindow];
-#pragma unroll
+MORPH_UNROLL
     for (int i = 0; i < kBody; ++i) {
       v.run[i] = row.horizontal(i);
       if constexpr (Shape != MorphShape::kRect) v.centre[i] = row.body(i);
@@ -223,10 +230,10 @@ __device__ void filter_chunk(const TileArgs& a, const std::uint8_t* tile, int x0
     const int k = j - 2 * R;  // output row k takes tile rows k .. k + 2R
     if (ybase + k >= a.height) continue;
     std::uint32_t out[kBody];
-#pragma unroll
+MORPH_UNROLL
     for (int i = 0; i < kBody; ++i) {
       std::uint32_t t[kWindow];
-#pragma unroll
+MORPH_UNROLL
       for (int dy = -R; dy <= R; ++dy) {
         const RowValues<kBody>& r = ring[(k + R + dy) % kWindow];
         t[dy + R] = row_half_width(Shape, Size, dy) == 0 ? r.centre[i] : r.run[i];
@@ -238,7 +245,7 @@ __device__ void filter_chunk(const TileArgs& a, const std::uint8_t* tile, int x0
       }
     }
     std::uint32_t s[4];
-#pragma unroll
+MORPH_UNROLL
     for (int m = 0; m < 4; ++m) s[m] = L::narrow(&out[m * L::kComputePerStorage]);
     store_chunk<L>(a, ybase + k, xb, s);
   }

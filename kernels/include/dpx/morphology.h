@@ -54,8 +54,9 @@ Status morph_cpu(const PlaneView& src, const MutablePlaneView& dst, const MorphP
 
 // CUDA implementation on device memory, asynchronous on `stream` (nothing synchronises).
 // src and dst must not overlap. With iterations > 1 an intermediate plane is needed: pass
-// `scratch` to reuse one across calls (grown as needed); with nullptr the call allocates
-// stream-ordered memory and frees it on the same stream.
+// `scratch` to reuse one across calls (growing it is a cudaFree + cudaMalloc, which do
+// synchronise; it must not be in use by other streams); with nullptr the call allocates
+// stream-ordered memory (cudaMallocAsync) and frees it on the same stream.
 Status morph_cuda(const PlaneView& src, const MutablePlaneView& dst, const MorphParams& params,
                   cudaStream_t stream, DeviceBuffer* scratch = nullptr);
 
