@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Runs on the GPU machine from the project root, over a build made elsewhere (default build-gpu/):
 # every test binary (no GPU test may be skipped), the DPX instructions in the kernels' SASS, and
-# the benchmarks. Full logs go to $OUT (or ./gpu-verify-out); a summary is printed last.
-#   usage: scripts/gpu-verify.sh [BUILD_DIR] [BENCH ...]     BENCH: morph, motion, align, epilogue, pipeline
+# the benchmarks. Full logs go to ./gpu-verify-out (packed into $OUT/gpu-verify.tgz when $OUT is
+# set); a summary is printed last.
+#   usage: scripts/gpu-verify.sh [BUILD_DIR] [BENCH ...]    (BUILD_DIR as staged by scripts/gpu-stage.sh)     BENCH: morph, motion, align, epilogue, pipeline
 set -uo pipefail
 build=${1:-build-gpu}; shift || true
-out=${OUT:-gpu-verify-out}; mkdir -p "$out"
+out=$(pwd)/gpu-verify-out; rm -rf "$out"; mkdir -p "$out"
 [ -f .device/env.sh ] && source .device/env.sh
 export PATH=/usr/local/cuda/bin:$PATH
 summary=()
@@ -24,7 +25,7 @@ for t in $(find "$build/tests" -maxdepth 2 -type f -name 'test-*' -perm -u+x | s
 done
 
 # 2. SASS: which DPX / SIMD min-max instructions each kernel object holds.
-for obj in $(find "$build" -name '*.cu.o'); do
+for obj in $(find "$build" -type f \( -name 'dpx-bench' -o -name 'test-kernels' \)); do
   cuobjdump -sass "$obj" 2>/dev/null | awk -v o="$(basename "$obj")" '
     /Function :/ {fn=$3}
     /VIMNMX|VIADDMNMX|VHMNMX|VIBMNMX|VABSDIFF|IMNMX/ {
@@ -46,3 +47,5 @@ echo "=== failures/skips ==="; cat "$out/failures.txt" 2>/dev/null | head -40
 echo "=== SASS (DPX-related instructions per kernel) ==="; cut -c1-160 "$out/sass-dpx.txt" | head -60
 for b in "$@"; do echo "=== bench $b ==="; sed -n '/^== dpx-bench/,$p' "$out/bench-$b.log" | head -60; done
 echo "=== summary ==="; cat "$out/summary.txt"
+[ -n "${OUT:-}" ] && tar czf "$OUT/gpu-verify.tgz" -C "$out" .
+exit 0
