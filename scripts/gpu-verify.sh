@@ -44,7 +44,8 @@ done
 
 printf '%s\n' "${summary[@]}" > "$out/summary.txt"
 echo "=== failures/skips ==="; cat "$out/failures.txt" 2>/dev/null | head -40
-echo "=== SASS (DPX-related instructions per kernel) ==="; cut -c1-160 "$out/sass-dpx.txt" | head -60
+echo "=== SASS: min/max-family instructions over all kernels (per kernel in sass-dpx.txt) ==="
+awk '{c[$1" "$3]+=$4} END {for (k in c) print k, c[k]}' "$out/sass-dpx.txt" | sort
 for b in "$@"; do echo "=== bench $b ==="; sed -n '/^== dpx-bench/,$p' "$out/bench-$b.log" | head -60; done
 echo "=== summary ==="; cat "$out/summary.txt"
 [ -n "${OUT:-}" ] && tar czf "$OUT/gpu-verify.tgz" -C "$out" .
