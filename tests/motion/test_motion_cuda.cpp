@@ -36,6 +36,9 @@ struct DevicePlane {
     EXPECT_EQ(cudaMemset(d.buffer.data(), 0x5A, bytes), cudaSuccess);
     auto* base = d.buffer.as<unsigned char>() + offset;
     EXPECT_EQ(cudaMemcpy(base, host.bytes().data(), host.pitch() * host.height(), cudaMemcpyHostToDevice), cudaSuccess);
+    // cudaMemcpy/cudaMemset run on the legacy stream, which the non-blocking streams the kernels
+    // use do not wait for (a pageable upload can return before its DMA ends): finish them here.
+    EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
     d.view = host.view();
     d.view.data = base;
     return d;

@@ -53,6 +53,9 @@ Status tile(DeviceBuffer* buf, const std::vector<T>& host, std::size_t n, std::s
     DPX_CUDA_TRY(cudaMemcpy(buf->as<T>() + done, host.data(), count * sizeof(T), cudaMemcpyHostToDevice));
     done += count;
   }
+  // cudaMemcpy/cudaMemset run on the legacy stream, which the non-blocking streams the kernels
+  // use do not wait for (a pageable upload can return before its DMA ends): finish them here.
+  DPX_CUDA_TRY(cudaDeviceSynchronize());
   return Status::ok();
 }
 

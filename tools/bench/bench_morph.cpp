@@ -109,6 +109,9 @@ class DeviceFrames {
         return Status(StatusCode::kCudaError, "upload of the input frames failed");
       }
     }
+    // cudaMemcpy/cudaMemset run on the legacy stream, which the non-blocking streams the kernels
+    // use do not wait for (a pageable upload can return before its DMA ends): finish them here.
+    if (cudaDeviceSynchronize() != cudaSuccess) return Status(StatusCode::kCudaError, "upload of the input frames failed");
     return Status::ok();
   }
   int count() const { return count_; }

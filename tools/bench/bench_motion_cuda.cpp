@@ -34,6 +34,8 @@ struct DeviceFrames {
                        cudaMemcpyHostToDevice) != cudaSuccess)
         return Status(StatusCode::kCudaError, "motion bench: frame upload failed");
     }
+    // The legacy-stream copies above are not ordered with the benchmark's non-blocking stream.
+    if (cudaDeviceSynchronize() != cudaSuccess) return Status(StatusCode::kCudaError, "motion bench: frame upload failed");
     return Status::ok();
   }
   unsigned char* frame_data(int i) const { return buffer.as<unsigned char>() + pitch * height * (i % count); }

@@ -351,11 +351,14 @@ int run_pipeline_bench(const Options& opts, Report& report) {
                  opts, reps, serial_us, "copy");
     // (b) CUDA memory
     if (have("cudaupload") && have("cudadownload")) {
-      const double bare = add_pipeline(report, section, "cuda bare", appsrc + "cudaupload ! cudadownload" + sink, nv12,
-                                       pinned, opts, reps, 0, "");
+      // The caps filters keep the frames in device memory between the elements; without them
+      // cudaupload and cudadownload negotiate system memory and pass the frames through uncopied.
+      const std::string on_device = " ! video/x-raw(memory:CUDAMemory) ! ";
+      const double bare = add_pipeline(report, section, "cuda bare", appsrc + "cudaupload" + on_device + "cudadownload" + sink,
+                                       nv12, pinned, opts, reps, 0, "");
       add_pipeline(report, section, "cuda dpx",
-                   appsrc + "cudaupload ! dpxdilate name=el ! cudadownload" + sink, nv12, pinned, opts, reps, bare,
-                   "bare upload/download");
+                   appsrc + "cudaupload" + on_device + "dpxdilate name=el" + on_device + "cudadownload" + sink, nv12,
+                   pinned, opts, reps, bare, "bare upload/download");
     } else {
       std::printf("pipeline: cudaupload/cudadownload not available, CUDA-memory rows skipped\n");
     }
@@ -374,7 +377,7 @@ int run_pipeline_bench(const Options& opts, Report& report) {
   const double dpx_cpu = add_pipeline(report, gsection, "dpx cpu", appsrc + "dpxdilate name=el backend=cpu" + sink,
                                       gray, gray_frames, opts, cpu_reps, 0, "");
   if (cuda)
-    add_pipeline(report, gsection, "dpx cuda", appsrc + "dpxdilate name=el backend=cuda" + sink, gray, gray_frames, opts,
+    add_pipeline(report, gsection, "dpx cuda pageable", appsrc + "dpxdilate name=el backend=cuda" + sink, gray, gray_frames, opts,
                  reps, 0, "");
   if (have("cvdilate")) {
     add_pipeline(report, gsection, "cvdilate", appsrc + "cvdilate name=el" + sink, gray, gray_frames, opts, cpu_reps,

@@ -418,8 +418,8 @@ TEST(EpilogueCpu, BadChannelTablesAreRefused) {
   expect_invalid(dpx::requantize_cpu(acc.data(), 4, p, out.data()), "table is empty");
 }
 
+#if !DPX_HAVE_CUDA
 TEST(EpilogueCpu, CudaEntryPointsReportNotBuiltWithoutCuda) {
-  if (dpx::cuda_built()) GTEST_SKIP() << "built with CUDA";
   std::vector<std::int32_t> acc(4, 1);
   std::vector<std::int16_t> out(4);
   EXPECT_EQ(dpx::requantize_cuda(acc.data(), 4, RequantParams{}, out.data(), nullptr).code(), dpx::StatusCode::kNotBuilt);
@@ -430,5 +430,6 @@ TEST(EpilogueCpu, CudaEntryPointsReportNotBuiltWithoutCuda) {
   ASSERT_TRUE(ch.set(1, bias, nullptr).is_ok());
   EXPECT_EQ(ch.upload(nullptr).code(), dpx::StatusCode::kNotBuilt);
 }
+#endif
 
 }  // namespace

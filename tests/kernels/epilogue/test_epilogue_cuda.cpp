@@ -39,14 +39,16 @@ class GuardedBuffer {
     total_ = start_ + bytes_ + kGuardBytes;
     const dpx::Status s = buf_.allocate(total_);
     if (!s.is_ok()) return ::testing::AssertionFailure() << s.message();
-    return cuda(cudaMemset(buf_.data(), dpx::test::kPoisonByte, total_), "cudaMemset");
+    auto r = cuda(cudaMemset(buf_.data(), dpx::test::kPoisonByte, total_), "cudaMemset");
+    return r ? settle() : r;
   }
   void* data() const { return static_cast<unsigned char*>(buf_.data()) + start_; }
   template <typename T>
   T* as() const { return static_cast<T*>(data()); }
 
   ::testing::AssertionResult upload(const void* host) const {
-    return cuda(cudaMemcpy(data(), host, bytes_, cudaMemcpyHostToDevice), "upload");
+    auto r = cuda(cudaMemcpy(data(), host, bytes_, cudaMemcpyHostToDevice), "upload");
+    return r ? settle() : r;
   }
   // The elements back into `host`, after checking that every byte around them is still poison.
   ::testing::AssertionResult download(void* host) const {
@@ -64,6 +66,9 @@ class GuardedBuffer {
   }
 
  private:
+  // cudaMemcpy/cudaMemset run on the legacy stream, which the non-blocking stream the kernels use
+  // does not wait for (a pageable upload can return before its DMA ends): finish them here.
+  static ::testing::AssertionResult settle() { return cuda(cudaDeviceSynchronize(), "cudaDeviceSynchronize"); }
   static ::testing::AssertionResult cuda(cudaError_t e, const char* what) {
     if (e == cudaSuccess) return ::testing::AssertionSuccess();
     return ::testing::AssertionFailure() << what << ": " << cudaGetErrorString(e);
