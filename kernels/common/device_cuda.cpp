@@ -17,61 +17,34 @@ int cuda_device_count() {
   return count;
 }
 
-DeviceBuffer::~DeviceBuffer() { reset(); }
-DeviceBuffer::DeviceBuffer(DeviceBuffer&& other) noexcept : data_(other.data_), bytes_(other.bytes_) {
-  other.data_ = nullptr;
-  other.bytes_ = 0;
-}
-DeviceBuffer& DeviceBuffer::operator=(DeviceBuffer&& other) noexcept {
-  if (this != &other) {
-    reset();
-    data_ = other.data_;
-    bytes_ = other.bytes_;
-    other.data_ = nullptr;
-    other.bytes_ = 0;
-  }
-  return *this;
-}
-Status DeviceBuffer::allocate(std::size_t bytes) {
+template <MemoryKind kKind>
+Status CudaBuffer<kKind>::allocate(std::size_t bytes) {
   reset();
   if (bytes == 0) return Status::ok();
-  DPX_CUDA_TRY(cudaMalloc(&data_, bytes));
+  if constexpr (kKind == MemoryKind::kDevice) {
+    DPX_CUDA_TRY(cudaMalloc(&data_, bytes));
+  } else {
+    DPX_CUDA_TRY(cudaHostAlloc(&data_, bytes, cudaHostAllocDefault));
+  }
   bytes_ = bytes;
   return Status::ok();
 }
-void DeviceBuffer::reset() {
-  if (data_ != nullptr) cudaFree(data_);
+
+template <MemoryKind kKind>
+void CudaBuffer<kKind>::reset() {
+  if (data_ != nullptr) {
+    if constexpr (kKind == MemoryKind::kDevice) {
+      cudaFree(data_);
+    } else {
+      cudaFreeHost(data_);
+    }
+  }
   data_ = nullptr;
   bytes_ = 0;
 }
 
-PinnedBuffer::~PinnedBuffer() { reset(); }
-PinnedBuffer::PinnedBuffer(PinnedBuffer&& other) noexcept : data_(other.data_), bytes_(other.bytes_) {
-  other.data_ = nullptr;
-  other.bytes_ = 0;
-}
-PinnedBuffer& PinnedBuffer::operator=(PinnedBuffer&& other) noexcept {
-  if (this != &other) {
-    reset();
-    data_ = other.data_;
-    bytes_ = other.bytes_;
-    other.data_ = nullptr;
-    other.bytes_ = 0;
-  }
-  return *this;
-}
-Status PinnedBuffer::allocate(std::size_t bytes) {
-  reset();
-  if (bytes == 0) return Status::ok();
-  DPX_CUDA_TRY(cudaHostAlloc(&data_, bytes, cudaHostAllocDefault));
-  bytes_ = bytes;
-  return Status::ok();
-}
-void PinnedBuffer::reset() {
-  if (data_ != nullptr) cudaFreeHost(data_);
-  data_ = nullptr;
-  bytes_ = 0;
-}
+template class CudaBuffer<MemoryKind::kDevice>;
+template class CudaBuffer<MemoryKind::kPinnedHost>;
 
 Stream::~Stream() { reset(); }
 Stream::Stream(Stream&& other) noexcept : stream_(other.stream_) { other.stream_ = nullptr; }

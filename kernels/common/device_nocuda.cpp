@@ -10,17 +10,15 @@ Status not_built() { return Status(StatusCode::kNotBuilt, "libdpx was built with
 bool cuda_built() { return false; }
 int cuda_device_count() { return 0; }
 
-DeviceBuffer::~DeviceBuffer() = default;
-DeviceBuffer::DeviceBuffer(DeviceBuffer&&) noexcept {}
-DeviceBuffer& DeviceBuffer::operator=(DeviceBuffer&&) noexcept { return *this; }
-Status DeviceBuffer::allocate(std::size_t bytes) { return bytes == 0 ? Status::ok() : not_built(); }
-void DeviceBuffer::reset() {}
+template <MemoryKind kKind>
+Status CudaBuffer<kKind>::allocate(std::size_t bytes) {
+  return bytes == 0 ? Status::ok() : not_built();
+}
+template <MemoryKind kKind>
+void CudaBuffer<kKind>::reset() {}
 
-PinnedBuffer::~PinnedBuffer() = default;
-PinnedBuffer::PinnedBuffer(PinnedBuffer&&) noexcept {}
-PinnedBuffer& PinnedBuffer::operator=(PinnedBuffer&&) noexcept { return *this; }
-Status PinnedBuffer::allocate(std::size_t bytes) { return bytes == 0 ? Status::ok() : not_built(); }
-void PinnedBuffer::reset() {}
+template class CudaBuffer<MemoryKind::kDevice>;
+template class CudaBuffer<MemoryKind::kPinnedHost>;
 
 Stream::~Stream() = default;
 Stream::Stream(Stream&&) noexcept {}

@@ -29,15 +29,27 @@ int cuda_device_count();
 // Resolves kAuto to kCuda or kCpu; fails for kCuda when no device is usable.
 Status resolve_backend(Backend requested, Backend* resolved);
 
-// Owns a cudaMalloc'ed block; moves, never copies. Empty when default-constructed.
-class DeviceBuffer {
+enum class MemoryKind {
+  kDevice,      // cudaMalloc
+  kPinnedHost,  // cudaHostAlloc: page-locked host memory for asynchronous copies
+};
+
+// Owns one CUDA allocation of the given kind; moves, never copies. Empty when default-constructed.
+template <MemoryKind kKind>
+class CudaBuffer {
  public:
-  DeviceBuffer() = default;
-  ~DeviceBuffer();
-  DeviceBuffer(DeviceBuffer&& other) noexcept;
-  DeviceBuffer& operator=(DeviceBuffer&& other) noexcept;
-  DeviceBuffer(const DeviceBuffer&) = delete;
-  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
+  CudaBuffer() = default;
+  ~CudaBuffer() { reset(); }
+  CudaBuffer(CudaBuffer&& other) noexcept { take(other); }
+  CudaBuffer& operator=(CudaBuffer&& other) noexcept {
+    if (this != &other) {
+      reset();
+      take(other);
+    }
+    return *this;
+  }
+  CudaBuffer(const CudaBuffer&) = delete;
+  CudaBuffer& operator=(const CudaBuffer&) = delete;
 
   // Frees what it holds, then allocates `bytes` (0 leaves it empty).
   Status allocate(std::size_t bytes);
@@ -49,32 +61,18 @@ class DeviceBuffer {
   std::size_t size() const { return bytes_; }
 
  private:
+  void take(CudaBuffer& other) {
+    data_ = other.data_;
+    bytes_ = other.bytes_;
+    other.data_ = nullptr;
+    other.bytes_ = 0;
+  }
   void* data_ = nullptr;
   std::size_t bytes_ = 0;
 };
 
-// Owns a cudaHostAlloc'ed (pinned) block for asynchronous copies.
-class PinnedBuffer {
- public:
-  PinnedBuffer() = default;
-  ~PinnedBuffer();
-  PinnedBuffer(PinnedBuffer&& other) noexcept;
-  PinnedBuffer& operator=(PinnedBuffer&& other) noexcept;
-  PinnedBuffer(const PinnedBuffer&) = delete;
-  PinnedBuffer& operator=(const PinnedBuffer&) = delete;
-
-  Status allocate(std::size_t bytes);
-  void reset();
-
-  void* data() const { return data_; }
-  template <typename T>
-  T* as() const { return static_cast<T*>(data_); }
-  std::size_t size() const { return bytes_; }
-
- private:
-  void* data_ = nullptr;
-  std::size_t bytes_ = 0;
-};
+using DeviceBuffer = CudaBuffer<MemoryKind::kDevice>;
+using PinnedBuffer = CudaBuffer<MemoryKind::kPinnedHost>;
 
 // Owns a non-blocking CUDA stream.
 class Stream {
