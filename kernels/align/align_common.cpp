@@ -125,12 +125,6 @@ AlignResult empty_side_result(std::int32_t n, std::int32_t m, const AlignOptions
   return r;
 }
 
-AlignResult zero_local_result() {
-  AlignResult r;
-  r.query_begin = r.target_begin = 0;
-  return r;
-}
-
 void CigarBuilder::push(char op, std::int64_t count) {
   if (count <= 0) return;
   if (!runs_ops_.empty() && runs_ops_.back() == op) {
@@ -141,9 +135,15 @@ void CigarBuilder::push(char op, std::int64_t count) {
   }
 }
 
-std::string CigarBuilder::str() const {
+std::string CigarBuilder::str_from_back() const {
   std::string s;
   for (std::size_t k = runs_ops_.size(); k-- > 0;) s += std::to_string(runs_len_[k]) + runs_ops_[k];
+  return s;
+}
+
+std::string CigarBuilder::str_from_front() const {
+  std::string s;
+  for (std::size_t k = 0; k < runs_ops_.size(); ++k) s += std::to_string(runs_len_[k]) + runs_ops_[k];
   return s;
 }
 

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "dpx/align.h"
+#include "sw_cell.h"
 
 namespace dpx {
 namespace align {
@@ -23,24 +24,19 @@ Status validate_align_call(const SequenceBatch& queries, const SequenceBatch& ta
 // The result of a pair with n == 0 or m == 0 (all modes, CIGAR included when asked for).
 AlignResult empty_side_result(std::int32_t n, std::int32_t m, const AlignOptions& options);
 
-// The result of a local alignment that scored 0: the empty alignment.
-AlignResult zero_local_result();
-
-// A run-length CIGAR built from the alignment's end back to its start.
+// A run-length CIGAR built one operation (or run) at a time, in either direction.
 class CigarBuilder {
  public:
-  // Adds `count` operations `op` before those pushed so far.
   void push(char op, std::int64_t count = 1);
-  // The CIGAR in reading order.
-  std::string str() const;
+  // The CIGAR when the operations were pushed from the alignment's end back to its start.
+  std::string str_from_back() const;
+  // The CIGAR when they were pushed from its start.
+  std::string str_from_front() const;
 
  private:
   std::string runs_ops_;
   std::vector<std::int64_t> runs_len_;
 };
-
-// True when two encoded letters count as '=' in a CIGAR.
-inline bool letters_match(int a, int b, int wildcard) { return a == b && a != wildcard; }
 
 }  // namespace align
 }  // namespace dpx

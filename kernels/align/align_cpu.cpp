@@ -8,6 +8,7 @@
 
 #include "align_common.h"
 #include "sw_cell.h"
+#include "sw_walk.h"
 
 namespace dpx {
 namespace align {
@@ -87,14 +88,20 @@ class PairAligner {
 
   AlignResult run() {
     const Cell end = forward();
+    std::int32_t f[5];
+    result_fields(p_.mode, end.score, end.i, end.j, f);
     AlignResult r;
-    r.score = end.score;
-    if (p_.local() && end.score == 0) return zero_local_result();
-    r.query_end = end.i;
-    r.target_end = end.j;
-    r.query_begin = p_.local() ? -1 : 0;
-    r.target_begin = p_.mode == AlignMode::kGlobal ? 0 : -1;
-    if (traceback_) walk(end, &r);
+    r.score = f[0];
+    r.query_begin = f[1];
+    r.query_end = f[2];
+    r.target_begin = f[3];
+    r.target_end = f[4];
+    if (traceback_ && !(p_.local() && end.score == 0)) {
+      CigarBuilder cigar;
+      Walk access{this, &cigar};
+      walk_back(p_.mode, end.i, end.j, access, &r.query_begin, &r.target_begin);
+      r.cigar = cigar.str_from_back();
+    }
     return r;
   }
 
@@ -160,50 +167,16 @@ class PairAligner {
     return s_.codes[row * loaded_stride_ + (j - 1)];
   }
 
-  void walk(const Cell& end, AlignResult* r) {
-    enum class State { kH, kE, kF } state = State::kH;
-    CigarBuilder cigar;
-    std::int32_t i = end.i, j = end.j;
-    while (true) {
-      if (state == State::kH && (i == 0 || j == 0)) {
-        if (!p_.local()) {
-          cigar.push('I', i);  // global / semi-global: the leading query gap
-          if (p_.mode == AlignMode::kGlobal) {
-            cigar.push('D', j);
-            j = 0;
-          }
-          i = 0;
-        }
-        break;
-      }
-      if (state == State::kH) {
-        const std::uint32_t source = code(i, j) & kSourceMask;
-        if (source == kStop) break;
-        if (source == kFromE) {
-          state = State::kE;
-        } else if (source == kFromF) {
-          state = State::kF;
-        } else {
-          cigar.push(letters_match(p_.q[i - 1], p_.t[j - 1], p_.wildcard) ? '=' : 'X');
-          --i;
-          --j;
-        }
-      } else if (state == State::kE) {
-        cigar.push('D');
-        const bool extend = j >= 2 && (code(i, j - 1) & kExtendE);
-        --j;
-        state = extend ? State::kE : State::kH;
-      } else {
-        cigar.push('I');
-        const bool extend = i >= 2 && (code(i - 1, j) & kExtendF);
-        --i;
-        state = extend ? State::kF : State::kH;
-      }
+  // What walk_back reads and writes.
+  struct Walk {
+    PairAligner* self;
+    CigarBuilder* cigar;
+    std::uint32_t code(std::int32_t i, std::int32_t j) { return self->code(i, j); }
+    bool same(std::int32_t i, std::int32_t j) const {
+      return letters_match(self->p_.q[i - 1], self->p_.t[j - 1], self->p_.wildcard);
     }
-    r->query_begin = i;
-    r->target_begin = j;
-    r->cigar = cigar.str();
-  }
+    void emit(char op, std::int32_t count) { cigar->push(op, count); }
+  };
 
   const Problem& p_;
   bool traceback_;

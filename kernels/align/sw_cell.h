@@ -13,6 +13,13 @@
 
 #include "dpx_ops.cuh"
 
+// Unrolls a loop in device code (register arrays need constant indices); nothing on the host.
+#if defined(__CUDA_ARCH__)
+#define DPX_UNROLL _Pragma("unroll")
+#else
+#define DPX_UNROLL
+#endif
+
 namespace dpx {
 namespace align {
 
@@ -107,6 +114,9 @@ DPX_HD std::int32_t cell_with_direction(std::int32_t diag, std::int32_t sub, std
   *code = source | (extend_e ? kExtendE : 0u) | (extend_f ? kExtendF : 0u);
   return h;
 }
+
+// True when two encoded letters count as '=' in a CIGAR.
+DPX_HD bool letters_match(int a, int b, int wildcard) { return a == b && a != wildcard; }
 
 // Boundary H values (dpx/align.h): row 0 at column j, column 0 at row i.
 DPX_HD std::int32_t gap_of(std::int32_t length, std::int32_t open, std::int32_t extend) {

@@ -46,6 +46,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "dpx/device.h"
@@ -161,10 +162,12 @@ class DeviceAlignResults {
   Status download(std::vector<AlignResult>* out, cudaStream_t stream) const;
 
  private:
-  friend class AlignPlan;
+  friend struct DeviceAlignResultsAccess;  // the library's launch code
   DeviceBuffer fields_, ops_, op_counts_;
-  std::vector<std::uint64_t> op_offsets_;  // host copy: where pair i's traceback ops start
+  std::vector<std::uint64_t> op_offsets_;  // where pair i's traceback operations start in ops_
+  std::vector<std::pair<std::int32_t, std::string>> fixed_cigars_;  // pairs with an empty side
   std::size_t count_ = 0;
+  bool traceback_ = false;
 };
 
 // The work of one batch shape on the GPU — pair order, length classes, 16/32-bit choice, device

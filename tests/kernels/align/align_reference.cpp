@@ -97,6 +97,22 @@ ScoreMatrix random_matrix(std::mt19937_64& rng, const std::string& letters, int 
   return m;
 }
 
+ScoreMatrix builtin_matrix(const char* name) {
+  ScoreMatrix m;
+  const Status s = ScoreMatrix::builtin(name, &m);
+  if (!s.is_ok()) ADD_FAILURE() << s.message();
+  return m;
+}
+
+AlignOptions align_options(AlignMode mode, int open, int extend, bool traceback) {
+  AlignOptions o;
+  o.mode = mode;
+  o.gap_open = open;
+  o.gap_extend = extend;
+  o.traceback = traceback;
+  return o;
+}
+
 std::string describe(const AlignResult& r) {
   return "score=" + std::to_string(r.score) + " q=[" + std::to_string(r.query_begin) + "," + std::to_string(r.query_end) +
          ") t=[" + std::to_string(r.target_begin) + "," + std::to_string(r.target_end) + ") cigar=" + r.cigar;

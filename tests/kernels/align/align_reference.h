@@ -36,6 +36,11 @@ ScoreMatrix random_matrix(std::mt19937_64& rng, const std::string& letters, int 
 std::string check_against_reference(const AlignResult& r, const std::string& q, const std::string& t,
                                     const ScoreMatrix& m, const AlignOptions& o);
 
+// A built-in matrix (fails the test when the name is unknown).
+ScoreMatrix builtin_matrix(const char* name);
+
+AlignOptions align_options(AlignMode mode, int open, int extend, bool traceback);
+
 // "score=.. q=[b,e) t=[b,e) cigar" for messages.
 std::string describe(const AlignResult& r);
 

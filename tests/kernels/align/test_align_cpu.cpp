@@ -15,19 +15,9 @@ using dpx::Pairing;
 using dpx::ScoreMatrix;
 using dpx::SequenceBatch;
 
-ScoreMatrix matrix(const char* name) {
-  ScoreMatrix m;
-  EXPECT_TRUE(ScoreMatrix::builtin(name, &m).is_ok());
-  return m;
-}
-
+ScoreMatrix matrix(const char* name) { return dpx::test::builtin_matrix(name); }
 AlignOptions options(AlignMode mode, int open, int extend, bool traceback) {
-  AlignOptions o;
-  o.mode = mode;
-  o.gap_open = open;
-  o.gap_extend = extend;
-  o.traceback = traceback;
-  return o;
+  return dpx::test::align_options(mode, open, extend, traceback);
 }
 
 AlignResult align_one(const std::string& q, const std::string& t, const ScoreMatrix& m, const AlignOptions& o) {
