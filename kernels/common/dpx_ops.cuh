@@ -312,6 +312,10 @@ struct PlainOps : Plain {
   static DPX_HD std::uint32_t min3_s16x2(std::uint32_t a, std::uint32_t b, std::uint32_t c) {
     return DPX_PICK(__vmins2(__vmins2(a, b), c), Plain::min3_s16x2(a, b, c));
   }
+  // Packed add (per-lane wrap, no carry between lanes) then two-operand min.
+  static DPX_HD std::uint32_t addmin_u16x2(std::uint32_t a, std::uint32_t b, std::uint32_t c) {
+    return DPX_PICK(__vminu2(__vadd2(a, b), c), Plain::addmin_u16x2(a, b, c));
+  }
   static DPX_HD std::uint32_t max_u8x4(std::uint32_t a, std::uint32_t b) {
     return DPX_PICK(__vmaxu4(a, b), Plain::max_u8x4(a, b));
   }
