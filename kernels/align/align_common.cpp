@@ -125,27 +125,5 @@ AlignResult empty_side_result(std::int32_t n, std::int32_t m, const AlignOptions
   return r;
 }
 
-void CigarBuilder::push(char op, std::int64_t count) {
-  if (count <= 0) return;
-  if (!runs_ops_.empty() && runs_ops_.back() == op) {
-    runs_len_.back() += count;
-  } else {
-    runs_ops_ += op;
-    runs_len_.push_back(count);
-  }
-}
-
-std::string CigarBuilder::str_from_back() const {
-  std::string s;
-  for (std::size_t k = runs_ops_.size(); k-- > 0;) s += std::to_string(runs_len_[k]) + runs_ops_[k];
-  return s;
-}
-
-std::string CigarBuilder::str_from_front() const {
-  std::string s;
-  for (std::size_t k = 0; k < runs_ops_.size(); ++k) s += std::to_string(runs_len_[k]) + runs_ops_[k];
-  return s;
-}
-
 }  // namespace align
 }  // namespace dpx

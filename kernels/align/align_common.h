@@ -4,7 +4,6 @@
 
 #include <cstdint>
 #include <string>
-#include <vector>
 
 #include "dpx/align.h"
 #include "sw_cell.h"
@@ -23,20 +22,6 @@ Status validate_align_call(const SequenceBatch& queries, const SequenceBatch& ta
 
 // The result of a pair with n == 0 or m == 0 (all modes, CIGAR included when asked for).
 AlignResult empty_side_result(std::int32_t n, std::int32_t m, const AlignOptions& options);
-
-// A run-length CIGAR built one operation (or run) at a time, in either direction.
-class CigarBuilder {
- public:
-  void push(char op, std::int64_t count = 1);
-  // The CIGAR when the operations were pushed from the alignment's end back to its start.
-  std::string str_from_back() const;
-  // The CIGAR when they were pushed from its start.
-  std::string str_from_front() const;
-
- private:
-  std::string runs_ops_;
-  std::vector<std::int64_t> runs_len_;
-};
 
 }  // namespace align
 }  // namespace dpx

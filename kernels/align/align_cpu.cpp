@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "align_common.h"
+#include "cigar.h"
 #include "sw_cell.h"
 #include "sw_walk.h"
 
@@ -97,10 +98,10 @@ class PairAligner {
     r.target_begin = f[3];
     r.target_end = f[4];
     if (traceback_ && !(p_.local() && end.score == 0)) {
-      CigarBuilder cigar;
-      Walk access{this, &cigar};
+      std::string ops;  // last to first
+      Walk access{this, &ops};
       walk_back(p_.mode, end.i, end.j, access, &r.query_begin, &r.target_begin);
-      r.cigar = cigar.str_from_back();
+      r.cigar = cigar_from_reversed_ops(ops.data(), ops.size());
     }
     return r;
   }
@@ -170,12 +171,12 @@ class PairAligner {
   // What walk_back reads and writes.
   struct Walk {
     PairAligner* self;
-    CigarBuilder* cigar;
+    std::string* ops;
     std::uint32_t code(std::int32_t i, std::int32_t j) { return self->code(i, j); }
     bool same(std::int32_t i, std::int32_t j) const {
       return letters_match(self->p_.q[i - 1], self->p_.t[j - 1], self->p_.wildcard);
     }
-    void emit(char op, std::int32_t count) { cigar->push(op, count); }
+    void emit(char op, std::int32_t count) { ops->append(static_cast<std::size_t>(count), op); }
   };
 
   const Problem& p_;

@@ -4,6 +4,7 @@
 #include <limits>
 
 #include "align_common.h"
+#include "cigar.h"
 #include "sw_instances.h"
 #include "sw_run.cuh"
 #include "sw_tables.h"
@@ -152,9 +153,7 @@ Status DeviceAlignResults::download(std::vector<AlignResult>* out, cudaStream_t 
     const std::uint64_t end = op_offsets_[k + 1];
     const std::uint64_t count = static_cast<std::uint64_t>(counts[k]);
     if (count > end - op_offsets_[k]) return Status(StatusCode::kCudaError, "DeviceAlignResults::download: corrupt traceback count");
-    align::CigarBuilder cigar;
-    for (std::uint64_t x = end - count; x < end; ++x) cigar.push(ops[x]);
-    r.cigar = cigar.str_from_front();
+    r.cigar = align::cigar_from_ops(ops.data() + (end - count), count);
   }
   for (const auto& fixed : fixed_cigars_) (*out)[static_cast<std::size_t>(fixed.first)].cigar = fixed.second;
   return Status::ok();

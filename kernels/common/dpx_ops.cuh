@@ -316,6 +316,13 @@ struct PlainOps : Plain {
   static DPX_HD std::uint32_t addmin_u16x2(std::uint32_t a, std::uint32_t b, std::uint32_t c) {
     return DPX_PICK(__vminu2(__vadd2(a, b), c), Plain::addmin_u16x2(a, b, c));
   }
+  // The same for the signed max, and the zero floor as one more two-operand max.
+  static DPX_HD std::uint32_t addmax_s16x2(std::uint32_t a, std::uint32_t b, std::uint32_t c) {
+    return DPX_PICK(__vmaxs2(__vadd2(a, b), c), Plain::addmax_s16x2(a, b, c));
+  }
+  static DPX_HD std::uint32_t max_s16x2_relu(std::uint32_t a, std::uint32_t b) {
+    return DPX_PICK(__vmaxs2(__vmaxs2(a, b), 0u), Plain::max_s16x2_relu(a, b));
+  }
   static DPX_HD std::uint32_t max_u8x4(std::uint32_t a, std::uint32_t b) {
     return DPX_PICK(__vmaxu4(a, b), Plain::max_u8x4(a, b));
   }

@@ -209,3 +209,6 @@ Status align_batch(Backend backend, const SequenceBatch& queries, const Sequence
                    std::vector<AlignResult>* out);
 
 }  // namespace dpx
+
+// Edit distance and DTW: the other sequence recurrences of the library.
+#include "dpx/align_distance.h"

@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "align_common.h"
+#include "cigar.h"
 #include "sw_group.h"
 #include "sw_plan.h"
 #include "sw_tables.h"
@@ -171,13 +172,13 @@ struct HostWalk {
   const std::uint8_t* t;
   std::int32_t n;
   int wildcard;
-  CigarBuilder* cigar;
+  std::string* ops;  // last to first
   std::uint32_t code(std::int32_t i, std::int32_t j) const {
     int shift;
     return (dirs[direction_word<G, R>(n, i, j, &shift)] >> shift) & 15u;
   }
   bool same(std::int32_t i, std::int32_t j) const { return letters_match(q[i - 1], t[j - 1], wildcard); }
-  void emit(char op, std::int32_t count) { cigar->push(op, count); }
+  void emit(char op, std::int32_t count) { ops->append(static_cast<std::size_t>(count), op); }
 };
 
 template <int G, int R>
@@ -187,10 +188,10 @@ std::string walk_pair(Context& ctx, std::int32_t pair, const std::uint32_t* dirs
   for (std::int32_t x = 0; x < j.n; ++x) q[x] = ctx.matrix.encode(j.query[x]);
   for (std::int32_t x = 0; x < j.m; ++x) t[x] = ctx.matrix.encode(j.target[x]);
   std::int32_t* f = &ctx.fields[static_cast<std::size_t>(pair) * 5];
-  CigarBuilder cigar;
-  HostWalk<G, R> w{dirs, q.data(), t.data(), j.n, ctx.matrix.wildcard(), &cigar};
+  std::string ops;
+  HostWalk<G, R> w{dirs, q.data(), t.data(), j.n, ctx.matrix.wildcard(), &ops};
   if (!(ctx.options.mode == AlignMode::kLocal && f[0] == 0)) walk_back(ctx.options.mode, f[2], f[4], w, &f[1], &f[3]);
-  return cigar.str_from_back();
+  return cigar_from_reversed_ops(ops.data(), ops.size());
 }
 
 template <bool kLocal>
