@@ -6,14 +6,9 @@
 #include "dpx/align.h"
 #include "test_util.h"
 
+namespace dpx {
 namespace {
 
-using dpx::AlignMode;
-using dpx::AlignOptions;
-using dpx::AlignResult;
-using dpx::Pairing;
-using dpx::ScoreMatrix;
-using dpx::SequenceBatch;
 
 ScoreMatrix matrix(const char* name) { return dpx::test::builtin_matrix(name); }
 AlignOptions options(AlignMode mode, int open, int extend, bool traceback) {
@@ -252,3 +247,4 @@ TEST(AlignCpu, BadInputGetsAClearStatus) {
 }
 
 }  // namespace
+}  // namespace dpx

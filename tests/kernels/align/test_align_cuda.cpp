@@ -7,16 +7,11 @@
 #include "dpx/align.h"
 #include "test_util.h"
 
+namespace dpx {
 namespace {
 
-using dpx::AlignMode;
-using dpx::AlignOptions;
-using dpx::AlignResult;
-using dpx::Pairing;
-using dpx::ScoreMatrix;
-using dpx::SequenceBatch;
-using dpx::test::align_options;
-using dpx::test::builtin_matrix;
+using test::align_options;
+using test::builtin_matrix;
 
 // Runs both backends; expects identical results and CIGARs that re-score to the score. Small
 // pairs are also checked against the textbook recurrence.
@@ -221,3 +216,4 @@ TEST(AlignCuda, AutoBackendAgreesWithTheCpu) {
 }
 
 }  // namespace
+}  // namespace dpx

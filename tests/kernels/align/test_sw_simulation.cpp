@@ -9,17 +9,12 @@
 #include "sw_simulator.h"
 #include "test_util.h"
 
+namespace dpx {
 namespace {
 
-using dpx::AlignMode;
-using dpx::AlignOptions;
-using dpx::AlignResult;
-using dpx::Pairing;
-using dpx::ScoreMatrix;
-using dpx::SequenceBatch;
 
-using dpx::test::align_options;
-using dpx::test::builtin_matrix;
+using test::align_options;
+using test::builtin_matrix;
 
 // Simulated GPU == CPU, field by field and CIGAR by CIGAR; returns the simulation's statistics.
 dpx::test::SimulationStats expect_same_as_cpu(const SequenceBatch& q, const SequenceBatch& t, Pairing pairing,
@@ -238,3 +233,4 @@ TEST(SwPlan, SixteenBitBounds) {
 }
 
 }  // namespace
+}  // namespace dpx
