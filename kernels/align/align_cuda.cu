@@ -15,6 +15,8 @@ namespace {
 
 using align::Slot;
 
+constexpr std::size_t kSideStreams = 4;
+
 template <class T>
 Status upload(DeviceBuffer* dst, const std::vector<T>& src, cudaStream_t stream) {
   const std::size_t bytes = src.size() * sizeof(T);
@@ -107,6 +109,10 @@ Status AlignPlan::create(const SequenceBatch& queries, const SequenceBatch& targ
   }
   p.boundary_bytes = boundary;
   DPX_RETURN_IF_ERROR(p.boundary.allocate(std::max<std::uint64_t>(boundary, 16)));
+  if (!options.traceback && p.score.ranges16.size() + (p.score.range32.count > 0) > 1) {
+    p.side.resize(kSideStreams);
+    for (Stream& s : p.side) DPX_RETURN_IF_ERROR(s.create());
+  }
   // The host vectors above are temporaries: make sure the copies from them are done.
   DPX_CUDA_TRY(cudaStreamSynchronize(stream));
   return Status::ok();

@@ -21,6 +21,10 @@ struct DeviceAlignResultsAccess {
   static bool& traceback(DeviceAlignResults& r) { return r.traceback_; }
 };
 
+struct AlignPlanAccess {
+  static const AlignPlan::Impl* impl(const AlignPlan& plan) { return plan.impl_; }
+};
+
 struct AlignPlan::Impl {
   // what the plan was made for
   std::size_t queries = 0, targets = 0, pairs = 0;
@@ -44,6 +48,9 @@ struct AlignPlan::Impl {
   std::vector<std::pair<std::int32_t, std::string>> trivial_cigars;
   DeviceBuffer boundary;            // per-group column stores of pairs that take several passes
   std::uint64_t boundary_bytes = 0;
+  // The strip shapes of a batch run side by side on these, so one launch's last blocks overlap the
+  // next launch instead of leaving SMs idle; launches that use the boundary store share side[0].
+  std::vector<Stream> side;
   DeviceBuffer tb_slots, tb_config, tb_offset, tb_dirs, ops_offset;
   std::vector<std::uint64_t> ops_offset_host;
   std::uint64_t ops_total = 0;

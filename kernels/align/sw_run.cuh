@@ -31,6 +31,40 @@ inline Status prepare_results(const AlignPlan::Impl& p, DeviceAlignResults* out,
   return Status::ok();
 }
 
+// Fork-join of the plan's side streams around a group of launches, all ordered after what is
+// already on `main` and before what comes next on it.
+class SideStreams {
+ public:
+  SideStreams(const std::vector<Stream>& side, cudaStream_t main) : side_(side), main_(main) {}
+  Status fork() { return hand_over(main_, side_.size(), true); }
+  Status join() { return hand_over(main_, side_.size(), false); }
+  // The stream for launch k; launches that use the boundary store all go to side[0].
+  cudaStream_t pick(std::size_t k, bool uses_boundary) const {
+    if (side_.empty()) return main_;
+    return side_[uses_boundary ? 0 : k % side_.size()].get();
+  }
+
+ private:
+  // fork: every side stream waits for main; join: main waits for every side stream.
+  Status hand_over(cudaStream_t main, std::size_t count, bool fork) {
+    for (std::size_t k = 0; k < (fork ? 1 : count); ++k) {
+      cudaEvent_t e;
+      DPX_CUDA_TRY(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
+      const cudaError_t rec = cudaEventRecord(e, fork ? main : side_[k].get());
+      cudaError_t wait = cudaSuccess;
+      for (std::size_t w = 0; rec == cudaSuccess && w < (fork ? count : 1); ++w)
+        if (wait == cudaSuccess) wait = cudaStreamWaitEvent(fork ? side_[w].get() : main, e, 0);
+      cudaEventDestroy(e);  // released once the waits are done with it
+      DPX_CUDA_TRY(rec);
+      DPX_CUDA_TRY(wait);
+    }
+    return Status::ok();
+  }
+
+  const std::vector<Stream>& side_;
+  cudaStream_t main_;
+};
+
 // Groups a launch may use given the boundary workspace (unlimited when its pairs take one pass).
 inline std::int64_t boundary_groups(const AlignPlan::Impl& p, std::int32_t max_rows, std::int32_t max_passes) {
   if (max_passes <= 1) return std::numeric_limits<std::int64_t>::max();
@@ -64,26 +98,35 @@ Status run_plan_mode(const AlignPlan::Impl& p, const DeviceSequenceBatch& querie
     a.overflow_limit = p.score.overflow_limit;
     const bool reruns = kLocal && p.score.local16_pairs > 0;
     if (reruns) DPX_CUDA_TRY(cudaMemsetAsync(a.overflow_count, 0, sizeof(std::int32_t), stream));
-    for (const SlotRange& r : p.score.ranges16) {
-      a.slots = p.slots16.as<const Slot>() + r.first;
-      a.slot_count = r.count;
-      a.boundary_rows = r.max_rows;
-      const std::int64_t groups = boundary_groups(p, r.max_rows, r.max_passes);
-      if (p.score.scorer == ScorerKind::kPaired) {
-        DPX_RETURN_IF_ERROR((launch_score16<Ops, PairedScorer, kLocal>(r.config, a, groups, stream)));
-      } else {
-        DPX_RETURN_IF_ERROR((launch_score16<Ops, TwoLookupScorer, kLocal>(r.config, a, groups, stream)));
+    SideStreams side(p.side, stream);
+    DPX_RETURN_IF_ERROR(side.fork());
+    auto launch_all = [&]() -> Status {
+      for (std::size_t k = 0; k < p.score.ranges16.size(); ++k) {
+        const SlotRange& r = p.score.ranges16[k];
+        a.slots = p.slots16.as<const Slot>() + r.first;
+        a.slot_count = r.count;
+        a.boundary_rows = r.max_rows;
+        const std::int64_t groups = boundary_groups(p, r.max_rows, r.max_passes);
+        const cudaStream_t s = side.pick(k, r.max_passes > 1);
+        if (p.score.scorer == ScorerKind::kPaired) {
+          DPX_RETURN_IF_ERROR((launch_score16<Ops, PairedScorer, kLocal>(r.config, a, groups, s)));
+        } else {
+          DPX_RETURN_IF_ERROR((launch_score16<Ops, TwoLookupScorer, kLocal>(r.config, a, groups, s)));
+        }
       }
-    }
-    a.table = p.table32.data();
-    a.table_bytes = p.table32_bytes;
-    if (p.score.range32.count > 0) {
+      a.table = p.table32.data();
+      a.table_bytes = p.table32_bytes;
+      if (p.score.range32.count == 0) return Status::ok();
       a.slots = p.slots32.as<const Slot>();
       a.slot_count = p.score.range32.count;
       a.boundary_rows = p.score.range32.max_rows;
       const std::int64_t groups = boundary_groups(p, p.score.range32.max_rows, p.score.range32.max_passes);
-      DPX_RETURN_IF_ERROR((launch_score32<Ops, kLocal>(a, a.slot_count, groups, stream)));
-    }
+      return launch_score32<Ops, kLocal>(a, a.slot_count, groups, side.pick(0, p.score.range32.max_passes > 1));
+    };
+    const Status launched = launch_all();
+    const Status joined = side.join();  // also after a failure: nothing may outlive the call unordered
+    DPX_RETURN_IF_ERROR(launched);
+    DPX_RETURN_IF_ERROR(joined);
     if (reruns) {  // local pairs whose 16-bit lanes came near the limit, in 32 bits
       a.slots = p.overflow.as<const Slot>();
       a.slot_count = 0;

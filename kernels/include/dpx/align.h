@@ -194,6 +194,7 @@ class AlignPlan {
   struct Impl;
 
  private:
+  friend struct AlignPlanAccess;  // the benchmark runs a plan with the plain-op kernels
   Impl* impl_ = nullptr;
 };
 
