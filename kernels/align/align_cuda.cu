@@ -54,6 +54,12 @@ Status AlignPlan::create(const SequenceBatch& queries, const SequenceBatch& targ
 
   std::vector<std::uint8_t> code(matrix.code_table(), matrix.code_table() + 256);
   DPX_RETURN_IF_ERROR(upload(&p.code, code, stream));
+  std::vector<std::int32_t> planned(2 * p.pairs);
+  for (std::size_t k = 0; k < p.pairs; ++k) {
+    planned[2 * k] = p.lengths.n[k];
+    planned[2 * k + 1] = p.lengths.m[k];
+  }
+  DPX_RETURN_IF_ERROR(upload(&p.planned, planned, stream));
   const std::vector<std::int32_t> t32 = align::single_table(matrix);
   p.table32_bytes = static_cast<int>(t32.size() * sizeof(std::int32_t));
   DPX_RETURN_IF_ERROR(upload(&p.table32, t32, stream));
@@ -150,6 +156,10 @@ Status DeviceAlignResults::download(std::vector<AlignResult>* out, cudaStream_t 
   for (std::size_t k = 0; k < count_; ++k) {
     AlignResult& r = (*out)[k];
     const std::int32_t* f = &fields[k * 5];
+    if (f[0] == align::kRefusedScore) {
+      return invalid_argument("AlignPlan::run: pair " + std::to_string(k) +
+                              " in the device batches does not have the lengths the plan was made for");
+    }
     r.score = f[0];
     r.query_begin = f[1];
     r.query_end = f[2];

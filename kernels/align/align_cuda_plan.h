@@ -39,6 +39,7 @@ struct AlignPlan::Impl {
 
   // device copies
   DeviceBuffer code;                // 256 letter -> index
+  DeviceBuffer planned;             // per pair: n, m (what the kernels check the batches against)
   DeviceBuffer table16, table32;    // scorer tables (sw_strip.h), padded to 16 bytes
   int table16_bytes = 0, table32_bytes = 0;
   DeviceBuffer slots16, slots32;

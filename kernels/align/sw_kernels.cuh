@@ -30,8 +30,21 @@ struct BatchView {
   const char* t_data;
   const std::uint64_t* t_offsets;
   bool one_to_many;
-  const std::uint8_t* code;  // 256 letter -> index entries
+  const std::uint8_t* code;     // 256 letter -> index entries
+  const std::int32_t* planned;  // per pair: the n and m the plan was made for
 };
+
+// The score written for a pair whose sequences do not have the planned lengths (the kernels leave
+// it alone rather than overrun workspaces sized by the plan).
+constexpr std::int32_t kRefusedScore = INT32_MIN;
+
+// The lengths of `pair` in the device batches, or false when they differ from the plan.
+__device__ __forceinline__ bool pair_lengths(const BatchView& b, std::int32_t pair, std::int32_t* n, std::int32_t* m) {
+  const std::uint64_t qi = b.one_to_many ? 0 : static_cast<std::uint64_t>(pair);
+  *n = static_cast<std::int32_t>(b.q_offsets[qi + 1] - b.q_offsets[qi]);
+  *m = static_cast<std::int32_t>(b.t_offsets[pair + 1] - b.t_offsets[pair]);
+  return *n == b.planned[2 * pair] && *m == b.planned[2 * pair + 1];
+}
 
 struct SwLaunchArgs {
   BatchView batch;
@@ -99,6 +112,7 @@ __device__ __forceinline__ SingleScorer make_scorer<SingleScorer>(const unsigned
   return SingleScorer{reinterpret_cast<const std::int32_t*>(smem), d};
 }
 
+// A lane whose pair does not match the plan gets no work and the pair index -(pair + 2).
 template <int kLanes>
 __device__ __forceinline__ void load_jobs(const SwLaunchArgs& a, const Slot& slot, LaneJob (&jobs)[kLanes]) {
 #pragma unroll
@@ -107,12 +121,15 @@ __device__ __forceinline__ void load_jobs(const SwLaunchArgs& a, const Slot& slo
     const BatchView& b = a.batch;
     jobs[k] = LaneJob{b.q_data, b.t_data, 0, 0, pair};
     if (pair < 0) continue;
-    const std::uint64_t qi = b.one_to_many ? 0 : static_cast<std::uint64_t>(pair);
-    const std::uint64_t q0 = b.q_offsets[qi], t0 = b.t_offsets[pair];
-    jobs[k].query = b.q_data + q0;
-    jobs[k].target = b.t_data + t0;
-    jobs[k].n = static_cast<std::int32_t>(b.q_offsets[qi + 1] - q0);
-    jobs[k].m = static_cast<std::int32_t>(b.t_offsets[pair + 1] - t0);
+    std::int32_t n, m;
+    if (!pair_lengths(b, pair, &n, &m)) {
+      jobs[k].pair = -(pair + 2);
+      continue;
+    }
+    jobs[k].query = b.q_data + b.q_offsets[b.one_to_many ? 0 : pair];
+    jobs[k].target = b.t_data + b.t_offsets[pair];
+    jobs[k].n = n;
+    jobs[k].m = m;
   }
 }
 
@@ -135,7 +152,12 @@ __device__ __forceinline__ void finish_slot(const SwLaunchArgs& a, G_& g, int gr
       if (better(o, c)) c = o;
     }
     const std::int32_t pair = g.jobs[k].pair;
-    if (g.t != 0 || pair < 0) continue;
+    if (g.t != 0 || pair == -1) continue;
+    if (pair < -1) {
+      const std::int32_t refused[5] = {kRefusedScore, -1, -1, -1, -1};
+      for (int x = 0; x < 5; ++x) a.fields[static_cast<std::uint64_t>(-pair - 2) * 5 + x] = refused[x];
+      continue;
+    }
     if (packed && local && c.score > a.overflow_limit) {
       a.overflow[atomicAdd(a.overflow_count, 1)] = Slot{pair, -1};
       continue;

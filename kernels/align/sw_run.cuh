@@ -82,7 +82,7 @@ Status run_plan_mode(const AlignPlan::Impl& p, const DeviceSequenceBatch& querie
   }
   SwLaunchArgs a{};
   a.batch = BatchView{queries.data(), queries.offsets(), targets.data(), targets.offsets(),
-                      p.pairing == Pairing::kOneToMany, p.code.as<const std::uint8_t>()};
+                      p.pairing == Pairing::kOneToMany, p.code.as<const std::uint8_t>(), p.planned.as<const std::int32_t>()};
   a.mode = p.options.mode;
   a.open = p.options.gap_open;
   a.extend = p.options.gap_extend;

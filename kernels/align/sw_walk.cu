@@ -32,9 +32,10 @@ template <int G, int R>
 __device__ void walk_pair(const WalkArgs& a, std::int32_t pair) {
   std::int32_t* f = a.fields + static_cast<std::uint64_t>(pair) * 5;
   const BatchView& b = a.batch;
+  std::int32_t n, m;
+  a.op_count[pair] = 0;
+  if (!pair_lengths(b, pair, &n, &m)) return;  // refused by the direction kernel
   const std::uint64_t qi = b.one_to_many ? 0 : static_cast<std::uint64_t>(pair);
-  const std::int32_t n = static_cast<std::int32_t>(b.q_offsets[qi + 1] - b.q_offsets[qi]);
-  const std::int32_t m = static_cast<std::int32_t>(b.t_offsets[pair + 1] - b.t_offsets[pair]);
   DeviceWalk<G, R> w{&a, a.dirs + a.dir_offset[pair], b.q_data + b.q_offsets[qi], b.t_data + b.t_offsets[pair], n,
                      a.ops + a.ops_offset[pair] + n + m, 0};
   if (!(a.mode == AlignMode::kLocal && f[0] == 0)) walk_back(a.mode, f[2], f[4], w, &f[1], &f[3]);

@@ -172,7 +172,10 @@ class DeviceAlignResults {
 
 // The work of one batch shape on the GPU — pair order, length classes, 16/32-bit choice, device
 // workspace — built from the host batches' lengths, then run any number of times on device
-// batches of those lengths. Creation enqueues its uploads on `stream`; run() is asynchronous.
+// batches of those lengths. create() uploads its tables on `stream` and waits for them; run() is
+// asynchronous. A pair whose device sequences turn out to have other lengths than planned is not
+// computed (nothing is written outside the plan's workspaces) and download() reports it; pairs
+// the plan saw with an empty side keep the results computed on the host.
 class AlignPlan {
  public:
   AlignPlan();
@@ -184,7 +187,7 @@ class AlignPlan {
 
   Status create(const SequenceBatch& queries, const SequenceBatch& targets, Pairing pairing,
                 const ScoreMatrix& matrix, const AlignOptions& options, cudaStream_t stream);
-  // The device batches must hold sequences of the lengths the plan was made for.
+  // The device batches must hold sequences of the lengths the plan was made for (see above).
   Status run(const DeviceSequenceBatch& queries, const DeviceSequenceBatch& targets,
              DeviceAlignResults* out, cudaStream_t stream) const;
 

@@ -46,4 +46,32 @@ TEST(AlignDevice, PlanRunsAgainWithEveryPairWritten) {
   }
 }
 
+// A device batch whose lengths differ from the plan's: refused per pair, reported by download().
+TEST(AlignDevice, BatchesOtherThanPlannedAreRefused) {
+  DPX_REQUIRE_GPU();
+  auto rng = dpx::test::seeded_rng();
+  const dpx::ScoreMatrix m = dpx::test::builtin_matrix("blosum62");
+  dpx::SequenceBatch q, t, longer;
+  for (int k = 0; k < 20; ++k) {
+    q.add(dpx::test::random_sequence(rng, 100, m.letters()));
+    t.add(dpx::test::random_sequence(rng, 300, m.letters()));
+    longer.add(dpx::test::random_sequence(rng, k == 7 ? 3000 : 300, m.letters()));
+  }
+  for (bool traceback : {false, true}) {
+    dpx::AlignPlan plan;
+    ASSERT_TRUE(plan.create(q, t, dpx::Pairing::kPairwise, m, dpx::test::align_options(dpx::AlignMode::kLocal, 11, 1, traceback),
+                            nullptr).is_ok());
+    dpx::DeviceSequenceBatch dq, dt;
+    ASSERT_TRUE(dq.upload(q, nullptr).is_ok());
+    ASSERT_TRUE(dt.upload(longer, nullptr).is_ok());
+    dpx::DeviceAlignResults results;
+    ASSERT_TRUE(plan.run(dq, dt, &results, nullptr).is_ok());
+    std::vector<dpx::AlignResult> out;
+    const dpx::Status s = results.download(&out, nullptr);
+    EXPECT_EQ(s.code(), dpx::StatusCode::kInvalidArgument);
+    EXPECT_NE(s.message().find("pair 7"), std::string::npos) << s.message();
+    EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);  // and no fault on the device
+  }
+}
+
 }  // namespace
