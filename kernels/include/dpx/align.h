@@ -58,7 +58,8 @@ namespace dpx {
 constexpr std::size_t kAlignMaxLength = 65536;  // letters per sequence
 constexpr int kAlignMaxGap = 8192;              // largest gap_open / gap_extend
 
-// A square substitution matrix over up to kMaxLetters letters, one of which is the wildcard.
+// A square substitution matrix over up to kMaxLetters - 1 letters (the last index is kept for the
+// kernels' padding), one of which is the wildcard.
 class ScoreMatrix {
  public:
   static constexpr int kMaxLetters = 32;
