@@ -361,6 +361,10 @@ struct PlainOps : Plain {
   static DPX_HD std::uint32_t addmin_u16x2(std::uint32_t a, std::uint32_t b, std::uint32_t c) {
     return DPX_PICK(__vminu2(__vadd2(a, b), c), Plain::addmin_u16x2(a, b, c));
   }
+  // The same for the signed max.
+  static DPX_HD std::uint32_t addmax_s16x2(std::uint32_t a, std::uint32_t b, std::uint32_t c) {
+    return DPX_PICK(__vmaxs2(__vadd2(a, b), c), Plain::addmax_s16x2(a, b, c));
+  }
   static DPX_HD std::uint32_t max_u8x4(std::uint32_t a, std::uint32_t b) {
     return DPX_PICK(__vmaxu4(a, b), Plain::max_u8x4(a, b));
   }

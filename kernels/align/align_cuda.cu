@@ -1,0 +1,197 @@
+// The CUDA alignment API: plan creation (host decisions, device uploads), runs, downloads.
+#include <algorithm>
+#include <cstring>
+#include <limits>
+
+#include "align_common.h"
+#include "cigar.h"
+#include "sw_instances.h"
+#include "sw_run.cuh"
+#include "sw_tables.h"
+
+namespace dpx {
+
+namespace {
+
+using align::Slot;
+
+constexpr std::size_t kSideStreams = 4;
+
+template <class T>
+Status upload(DeviceBuffer* dst, const std::vector<T>& src, cudaStream_t stream) {
+  const std::size_t bytes = src.size() * sizeof(T);
+  DPX_RETURN_IF_ERROR(dst->allocate(bytes > 0 ? bytes : 16));
+  if (bytes > 0) DPX_CUDA_TRY(cudaMemcpyAsync(dst->data(), src.data(), bytes, cudaMemcpyHostToDevice, stream));
+  return Status::ok();
+}
+
+// Column-store bytes for one launch whose pairs take several passes: enough for all its groups up
+// to 256 MiB, and never less than one block of 32-thread groups.
+std::uint64_t boundary_need(std::int64_t slots, std::int32_t rows, std::int32_t passes) {
+  if (passes <= 1 || slots <= 0) return 0;
+  const std::uint64_t row_bytes = std::uint64_t(rows) * 8;
+  const std::uint64_t want = std::min<std::uint64_t>(std::uint64_t(slots) * row_bytes, std::uint64_t(256) << 20);
+  return std::max<std::uint64_t>(want, std::uint64_t(align::kKernelThreads / 32) * row_bytes);
+}
+
+}  // namespace
+
+Status AlignPlan::create(const SequenceBatch& queries, const SequenceBatch& targets, Pairing pairing,
+                         const ScoreMatrix& matrix, const AlignOptions& options, cudaStream_t stream) {
+  DPX_RETURN_IF_ERROR(align::validate_align_call(queries, targets, pairing, matrix, options, "AlignPlan::create"));
+  delete impl_;
+  impl_ = new Impl;
+  Impl& p = *impl_;
+  p.queries = queries.size();
+  p.targets = targets.size();
+  p.pairs = pair_count(queries.size(), targets.size(), pairing);
+  p.pairing = pairing;
+  p.options = options;
+  p.wildcard = matrix.wildcard();
+  p.table_side = matrix.size() + 1;
+  p.lengths = align::pair_lengths(queries, targets, pairing);
+  for (std::size_t k = 0; k < p.pairs; ++k) p.cells += std::uint64_t(p.lengths.n[k]) * std::uint64_t(p.lengths.m[k]);
+
+  std::vector<std::uint8_t> code(matrix.code_table(), matrix.code_table() + 256);
+  DPX_RETURN_IF_ERROR(upload(&p.code, code, stream));
+  std::vector<std::int32_t> planned(2 * p.pairs);
+  for (std::size_t k = 0; k < p.pairs; ++k) {
+    planned[2 * k] = p.lengths.n[k];
+    planned[2 * k + 1] = p.lengths.m[k];
+  }
+  DPX_RETURN_IF_ERROR(upload(&p.planned, planned, stream));
+  const std::vector<std::int32_t> t32 = align::single_table(matrix);
+  p.table32_bytes = static_cast<int>(t32.size() * sizeof(std::int32_t));
+  DPX_RETURN_IF_ERROR(upload(&p.table32, t32, stream));
+
+  // pairs with an empty side: results from the host
+  std::vector<std::int32_t> trivial_pairs, trivial_fields;
+  for (std::size_t k = 0; k < p.pairs; ++k) {
+    if (p.lengths.n[k] != 0 && p.lengths.m[k] != 0) continue;
+    const AlignResult r = align::empty_side_result(p.lengths.n[k], p.lengths.m[k], options);
+    trivial_pairs.push_back(static_cast<std::int32_t>(k));
+    trivial_fields.insert(trivial_fields.end(), {r.score, r.query_begin, r.query_end, r.target_begin, r.target_end});
+    if (options.traceback) p.trivial_cigars.emplace_back(static_cast<std::int32_t>(k), r.cigar);
+  }
+  p.trivial_count = static_cast<std::int32_t>(trivial_pairs.size());
+  DPX_RETURN_IF_ERROR(upload(&p.trivial_pairs, trivial_pairs, stream));
+  DPX_RETURN_IF_ERROR(upload(&p.trivial_fields, trivial_fields, stream));
+
+  std::uint64_t boundary = 0;
+  if (!options.traceback) {
+    p.score = align::plan_scores(p.lengths, pairing, matrix, options);
+    if (p.score.scorer == align::ScorerKind::kPaired) {
+      const std::vector<std::uint32_t> t = align::paired_table(matrix);
+      p.table16_bytes = static_cast<int>(t.size() * sizeof(std::uint32_t));
+      DPX_RETURN_IF_ERROR(upload(&p.table16, t, stream));
+    } else {
+      const std::vector<std::int16_t> t = align::two_lookup_table(matrix);
+      p.table16_bytes = static_cast<int>(t.size() * sizeof(std::int16_t));
+      DPX_RETURN_IF_ERROR(upload(&p.table16, t, stream));
+    }
+    DPX_RETURN_IF_ERROR(upload(&p.slots16, p.score.slots16, stream));
+    DPX_RETURN_IF_ERROR(upload(&p.slots32, p.score.slots32, stream));
+    DPX_RETURN_IF_ERROR(p.overflow.allocate(std::max<std::size_t>(1, p.score.local16_pairs) * sizeof(Slot)));
+    DPX_RETURN_IF_ERROR(p.overflow_count.allocate(sizeof(std::int32_t)));
+    for (const align::SlotRange& r : p.score.ranges16) boundary = std::max(boundary, boundary_need(r.count, r.max_rows, r.max_passes));
+    const align::SlotRange& w = p.score.range32;
+    boundary = std::max(boundary, boundary_need(w.count, w.max_rows, w.max_passes));
+    const std::int32_t rerun_passes = (p.score.max_cols_local16 + align::kScore32Config.width() - 1) / align::kScore32Config.width();
+    if (options.mode == AlignMode::kLocal)
+      boundary = std::max(boundary, boundary_need(p.score.local16_pairs, p.score.max_rows_local16, rerun_passes));
+  } else {
+    p.traceback = align::plan_traceback(p.lengths, align::traceback_budget_words(p.lengths));
+    std::vector<std::uint64_t> offset(p.pairs + 1, 0);
+    for (std::size_t k = 0; k < p.pairs; ++k) offset[k + 1] = offset[k] + p.lengths.n[k] + p.lengths.m[k];
+    p.ops_total = std::max<std::uint64_t>(offset[p.pairs], 16);
+    p.ops_offset_host = offset;
+    DPX_RETURN_IF_ERROR(upload(&p.ops_offset, offset, stream));
+    DPX_RETURN_IF_ERROR(upload(&p.tb_slots, p.traceback.slots, stream));
+    DPX_RETURN_IF_ERROR(upload(&p.tb_config, p.traceback.config, stream));
+    DPX_RETURN_IF_ERROR(upload(&p.tb_offset, p.traceback.word_offset, stream));
+    DPX_RETURN_IF_ERROR(p.tb_dirs.allocate(std::max<std::uint64_t>(p.traceback.max_chunk_words, 4) * sizeof(std::uint32_t)));
+    for (const align::TracebackChunk& c : p.traceback.chunks)
+      for (const align::SlotRange& r : c.ranges) boundary = std::max(boundary, boundary_need(r.count, r.max_rows, r.max_passes));
+  }
+  p.boundary_bytes = boundary;
+  DPX_RETURN_IF_ERROR(p.boundary.allocate(std::max<std::uint64_t>(boundary, 16)));
+  if (!options.traceback && p.score.ranges16.size() + (p.score.range32.count > 0) > 1) {
+    p.side.resize(kSideStreams);
+    for (Stream& s : p.side) DPX_RETURN_IF_ERROR(s.create());
+  }
+  // The host vectors above are temporaries: make sure the copies from them are done.
+  DPX_CUDA_TRY(cudaStreamSynchronize(stream));
+  return Status::ok();
+}
+
+Status AlignPlan::run(const DeviceSequenceBatch& queries, const DeviceSequenceBatch& targets, DeviceAlignResults* out,
+                      cudaStream_t stream) const {
+  if (impl_ == nullptr) return invalid_argument("AlignPlan::run: the plan was not created");
+  if (out == nullptr) return invalid_argument("AlignPlan::run: out is null");
+  if (queries.size() != impl_->queries || targets.size() != impl_->targets) {
+    return invalid_argument("AlignPlan::run: the plan was made for " + std::to_string(impl_->queries) + " queries and " +
+                            std::to_string(impl_->targets) + " targets, got " + std::to_string(queries.size()) + " and " +
+                            std::to_string(targets.size()));
+  }
+  return align::run_plan<ops::Dpx>(*impl_, queries, targets, out, stream);
+}
+
+Status DeviceAlignResults::download(std::vector<AlignResult>* out, cudaStream_t stream) const {
+  if (out == nullptr) return invalid_argument("DeviceAlignResults::download: out is null");
+  std::vector<std::int32_t> fields(count_ * 5), counts;
+  std::vector<char> ops;
+  if (count_ > 0) {
+    DPX_CUDA_TRY(cudaMemcpyAsync(fields.data(), fields_.data(), fields.size() * sizeof(std::int32_t),
+                                 cudaMemcpyDeviceToHost, stream));
+  }
+  if (traceback_ && count_ > 0) {
+    counts.resize(count_);
+    ops.resize(op_offsets_.back());
+    DPX_CUDA_TRY(cudaMemcpyAsync(counts.data(), op_counts_.data(), counts.size() * sizeof(std::int32_t),
+                                 cudaMemcpyDeviceToHost, stream));
+    if (!ops.empty()) DPX_CUDA_TRY(cudaMemcpyAsync(ops.data(), ops_.data(), ops.size(), cudaMemcpyDeviceToHost, stream));
+  }
+  DPX_CUDA_TRY(cudaStreamSynchronize(stream));
+  out->assign(count_, AlignResult{});
+  for (std::size_t k = 0; k < count_; ++k) {
+    AlignResult& r = (*out)[k];
+    const std::int32_t* f = &fields[k * 5];
+    if (f[0] == align::kRefusedScore) {
+      return invalid_argument("AlignPlan::run: pair " + std::to_string(k) +
+                              " in the device batches does not have the lengths the plan was made for");
+    }
+    r.score = f[0];
+    r.query_begin = f[1];
+    r.query_end = f[2];
+    r.target_begin = f[3];
+    r.target_end = f[4];
+    if (!traceback_) continue;
+    const std::uint64_t end = op_offsets_[k + 1];
+    const std::uint64_t count = static_cast<std::uint64_t>(counts[k]);
+    if (count > end - op_offsets_[k]) return Status(StatusCode::kCudaError, "DeviceAlignResults::download: corrupt traceback count");
+    r.cigar = align::cigar_from_ops(ops.data() + (end - count), count);
+  }
+  for (const auto& fixed : fixed_cigars_) (*out)[static_cast<std::size_t>(fixed.first)].cigar = fixed.second;
+  return Status::ok();
+}
+
+Status align_cuda(const SequenceBatch& queries, const SequenceBatch& targets, Pairing pairing, const ScoreMatrix& matrix,
+                  const AlignOptions& options, std::vector<AlignResult>* out, cudaStream_t stream) {
+  DPX_RETURN_IF_ERROR(align::validate_align_call(queries, targets, pairing, matrix, options, "align_cuda"));
+  if (out == nullptr) return invalid_argument("align_cuda: out is null");
+  if (cuda_device_count() == 0) return Status(StatusCode::kNoDevice, "align_cuda: no usable CUDA device");
+  AlignPlan plan;
+  DPX_RETURN_IF_ERROR(plan.create(queries, targets, pairing, matrix, options, stream));
+  DeviceSequenceBatch dq, dt;
+  DPX_RETURN_IF_ERROR(dq.upload(queries, stream));
+  DPX_RETURN_IF_ERROR(dt.upload(targets, stream));
+  DeviceAlignResults results;
+  const Status run = plan.run(dq, dt, &results, stream);
+  if (!run.is_ok()) {
+    cudaStreamSynchronize(stream);  // nothing may still use the buffers about to be freed
+    return run;
+  }
+  return results.download(out, stream);
+}
+
+}  // namespace dpx

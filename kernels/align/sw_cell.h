@@ -1,0 +1,133 @@
+// One cell of the affine-gap recurrence (see dpx/align.h), shared by the CPU code and the CUDA
+// kernels so both compute the same values and the same traceback directions.
+//
+// State carried between cells, as the kernels and the CPU sweep hold it:
+//   e — on entry E[i][j]; on exit E[i][j+1] (the next cell of the row);
+//   f — on entry F[i][j]; on exit F[i+1][j] (the same column, next row);
+//   diag — H[i-1][j-1]; the cell returns H[i][j].
+// Lanes: Lanes32 holds one alignment in an int32, Lanes16 two alignments in the 16-bit halves of
+// a word (low half = first alignment), each op working on both at once.
+#pragma once
+
+#include <cstdint>
+
+#include "dpx_ops.cuh"
+
+// Unrolls a loop in device code (register arrays need constant indices); nothing on the host.
+#if defined(__CUDA_ARCH__)
+#define DPX_UNROLL _Pragma("unroll")
+#else
+#define DPX_UNROLL
+#endif
+
+namespace dpx {
+namespace align {
+
+// Traceback direction code of a cell (4 bits).
+enum DirectionBits : std::uint32_t {
+  kFromDiag = 0,   // H[i][j] = H[i-1][j-1] + s
+  kFromE = 1,      // H[i][j] = E[i][j]: a gap in the query (D)
+  kFromF = 2,      // H[i][j] = F[i][j]: a gap in the target (I)
+  kStop = 3,       // local: H[i][j] = 0, the alignment starts after this cell
+  kSourceMask = 3,
+  kExtendE = 4,    // E[i][j+1] extends E[i][j] (else it opens from H[i][j])
+  kExtendF = 8,    // F[i+1][j] extends F[i][j]
+};
+
+template <class Ops>
+struct Lanes32 {
+  using V = std::int32_t;
+  static constexpr int kLanes = 1;
+  static constexpr std::int32_t kMin = INT32_MIN;
+  static DPX_HD V splat(std::int32_t v) { return v; }
+  static DPX_HD V max(V a, V b) { return Ops::max3_s32(a, b, b); }
+  static DPX_HD V max_relu(V a, V b) { return Ops::max_s32_relu(a, b); }
+  static DPX_HD V max3(V a, V b, V c) { return Ops::max3_s32(a, b, c); }
+  static DPX_HD V addmax(V a, V b, V c) { return Ops::addmax_s32(a, b, c); }
+  static DPX_HD std::int32_t lane(V v, int) { return v; }
+  // best = max(best, v); improved[k] tells whether lane k took v (strictly greater).
+  static DPX_HD V keep_max(V best, V v, bool improved[1]) {
+    bool kept;
+    const V r = Ops::bmax_s32(best, v, &kept);
+    improved[0] = !kept;
+    return r;
+  }
+};
+
+template <class Ops>
+struct Lanes16 {
+  using V = std::uint32_t;
+  static constexpr int kLanes = 2;
+  static constexpr std::int32_t kMin = -32768;
+  static DPX_HD V splat(std::int32_t v) { return ops::lanes::pack(v, v); }
+  static DPX_HD V pack(std::int32_t lo, std::int32_t hi) { return ops::lanes::pack(lo, hi); }
+  static DPX_HD V max(V a, V b) { return Ops::max3_s16x2(a, b, b); }
+  static DPX_HD V max_relu(V a, V b) { return Ops::max_s16x2_relu(a, b); }
+  static DPX_HD V max3(V a, V b, V c) { return Ops::max3_s16x2(a, b, c); }
+  static DPX_HD V addmax(V a, V b, V c) { return Ops::addmax_s16x2(a, b, c); }
+  static DPX_HD std::int32_t lane(V v, int k) { return k ? ops::lanes::shi(v) : ops::lanes::slo(v); }
+  static DPX_HD V keep_max(V best, V v, bool improved[2]) {
+    bool kept_hi, kept_lo;
+    const V r = Ops::bmax_s16x2(best, v, &kept_hi, &kept_lo);
+    improved[0] = !kept_lo;
+    improved[1] = !kept_hi;
+    return r;
+  }
+};
+
+// Gap costs and floors in lane form. `floor` keeps H - open from wrapping (it never binds on the
+// values the plans allow); `neg_inf` starts E and F (minus infinity that survives one extend).
+template <class L>
+struct GapCosts {
+  typename L::V neg_open, neg_extend, floor, neg_inf;
+  DPX_HD GapCosts(std::int32_t open, std::int32_t extend)
+      : neg_open(L::splat(-open)), neg_extend(L::splat(-extend)), floor(L::splat(L::kMin)),
+        neg_inf(L::splat(L::kMin + extend)) {}
+};
+
+// Score-only cell: H = max(diag + sub, E, F[, 0]); then E and F move on.
+template <class L, bool kLocal>
+DPX_HD typename L::V cell(typename L::V diag, typename L::V sub, typename L::V& e, typename L::V& f,
+                          const GapCosts<L>& g) {
+  const typename L::V gap = kLocal ? L::max_relu(e, f) : L::max(e, f);
+  const typename L::V h = L::addmax(diag, sub, gap);
+  const typename L::V h_open = L::addmax(h, g.neg_open, g.floor);
+  e = L::addmax(e, g.neg_extend, h_open);
+  f = L::addmax(f, g.neg_extend, h_open);
+  return h;
+}
+
+// The same cell in 32 bits, also reporting its direction code. The predicates of the bmax
+// operations are the directions: ties go to the first operand, which sets the documented tie order
+// (diagonal, then E, then F; extend before open; a local cell at 0 stops).
+template <class Ops, bool kLocal>
+DPX_HD std::int32_t cell_with_direction(std::int32_t diag, std::int32_t sub, std::int32_t& e, std::int32_t& f,
+                                        std::int32_t open, std::int32_t extend, std::uint32_t* code) {
+  bool e_over_f, diag_wins, stop = false, extend_e, extend_f;
+  const std::int32_t gap = Ops::bmax_s32(e, f, &e_over_f);
+  std::int32_t h = Ops::bmax_s32(diag + sub, gap, &diag_wins);
+  if (kLocal) h = Ops::bmax_s32(0, h, &stop);
+  const std::int32_t h_open = h - open;
+  e = Ops::bmax_s32(e - extend, h_open, &extend_e);
+  f = Ops::bmax_s32(f - extend, h_open, &extend_f);
+  const std::uint32_t source = stop ? kStop : diag_wins ? kFromDiag : e_over_f ? kFromE : kFromF;
+  *code = source | (extend_e ? kExtendE : 0u) | (extend_f ? kExtendF : 0u);
+  return h;
+}
+
+// True when two encoded letters count as '=' in a CIGAR.
+DPX_HD bool letters_match(int a, int b, int wildcard) { return a == b && a != wildcard; }
+
+// Boundary H values (dpx/align.h): row 0 at column j, column 0 at row i.
+DPX_HD std::int32_t gap_of(std::int32_t length, std::int32_t open, std::int32_t extend) {
+  return length == 0 ? 0 : open + (length - 1) * extend;
+}
+DPX_HD std::int32_t top_boundary(bool global, std::int32_t j, std::int32_t open, std::int32_t extend) {
+  return global ? -gap_of(j, open, extend) : 0;
+}
+DPX_HD std::int32_t left_boundary(bool local, std::int32_t i, std::int32_t open, std::int32_t extend) {
+  return local ? 0 : -gap_of(i, open, extend);
+}
+
+}  // namespace align
+}  // namespace dpx

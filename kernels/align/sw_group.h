@@ -1,0 +1,126 @@
+// One thread of a group as the alignment kernels drive it: its strip, what it hands to its right
+// neighbour each step, what thread 0 takes in from outside (query letters, the left boundary or
+// the previous pass's last column), and what it writes (direction words, the boundary for the next
+// pass). The CUDA driver moves the per-step values with warp shuffles; the host simulation used by
+// the tests moves them with plain copies — both call exactly this code.
+//
+// Schedule of a slot with `rows` query rows, `passes` passes of G * R columns:
+//   for pass p:  begin_pass(p);  for step s = 0 .. rows + G - 2:  thread t works on row s - t + 1,
+//   taking (H, E, letters) of that row from thread t - 1's previous step (thread 0: feed(row)).
+#pragma once
+
+#include <cstdint>
+
+#include "sw_strip.h"
+
+namespace dpx {
+namespace align {
+
+template <class Ops, class L, class Scorer, bool kLocal, bool kDirections, int G, int R>
+struct GroupThread {
+  using V = typename L::V;
+  using StripT = Strip<Ops, L, Scorer, kLocal, R>;
+  static constexpr int kLanes = L::kLanes;
+  static constexpr int kWidth = G * R;
+  static_assert(!kDirections || (kLanes == 1 && R <= 8), "direction codes: 32 bits, one word of 8 codes per strip");
+
+  struct Feed {  // thread 0's inputs for one row
+    std::uint32_t letters;
+    V h, e;
+  };
+  struct Boundary {  // H and E of a pass's last column, one per row
+    V h, e;
+  };
+
+  int t = 0;  // index in the group
+  LaneJob jobs[kLanes];
+  std::int32_t rows = 0, passes = 0, pass = 0;
+  const std::uint8_t* code = nullptr;  // letter -> matrix index
+  int pad = 0;                         // the padding letter's index
+  Boundary* boundary = nullptr;        // this group's column store (rows entries), when passes > 1
+  std::uint32_t* dirs = nullptr;       // kDirections: this pair's direction words
+  StripT strip;
+  V h_out, e_out;                      // to the right neighbour
+  std::uint32_t letters_out = 0;
+
+  // Sets up a slot. `lanes` pairs in `jobs_in`; empty lanes have n = m = 0.
+  DPX_HD void begin_slot(int thread, const LaneJob (&jobs_in)[kLanes], const Edges<L>& edges) {
+    t = thread;
+    rows = 0;
+    std::int32_t cols = 0;
+DPX_UNROLL
+    for (int k = 0; k < kLanes; ++k) {
+      jobs[k] = jobs_in[k];
+      rows = jobs[k].n > rows ? jobs[k].n : rows;
+      cols = jobs[k].m > cols ? jobs[k].m : cols;
+    }
+    passes = (cols + kWidth - 1) / kWidth;
+    strip.reset_found(jobs, edges);
+  }
+
+  DPX_HD void begin_pass(int p, const Scorer& sc, const Edges<L>& edges) {
+    pass = p;
+    const std::int32_t first = p * kWidth + t * R;
+    std::uint8_t letters[kLanes][R];
+DPX_UNROLL
+    for (int k = 0; k < kLanes; ++k)
+DPX_UNROLL
+      for (int c = 0; c < R; ++c)
+        letters[k][c] = static_cast<std::uint8_t>(letter_at(jobs[k].target, jobs[k].m, first + c, code, pad));
+    strip.begin(first, letters, sc, edges);
+    h_out = strip.h[R - 1];
+    e_out = edges.e_after(h_out);
+    letters_out = 0;
+  }
+
+  // Thread 0's inputs for row i of the current pass (also valid, and unused, past the last row).
+  DPX_HD Feed feed(std::int32_t i, const Edges<L>& edges) const {
+    Feed f;
+    const int qa = letter_at(jobs[0].query, jobs[0].n, i - 1, code, pad);
+    const int qb = letter_at(jobs[kLanes - 1].query, jobs[kLanes - 1].n, i - 1, code, pad);
+    f.letters = static_cast<std::uint32_t>(qa) | (static_cast<std::uint32_t>(qb) << 8);
+    if (pass == 0 || i < 1 || i > rows) {
+      f.h = edges.left(i);
+      f.e = edges.e_after(f.h);
+    } else {
+      f.h = boundary[i - 1].h;
+      f.e = boundary[i - 1].e;
+    }
+    return f;
+  }
+
+  // Step s: (h_in, e_in, letters_in) come from thread t - 1's previous step; thread 0 uses `fed`.
+  DPX_HD void step(int s, V h_in, V e_in, std::uint32_t letters_in, const Feed& fed, const Scorer& sc,
+                   const Edges<L>& edges) {
+    if (t == 0) {
+      h_in = fed.h;
+      e_in = fed.e;
+      letters_in = fed.letters;
+    }
+    letters_out = letters_in;
+    const std::int32_t i = s - t + 1;
+    if (i < 1 || i > rows || pass >= passes) return;
+    std::uint32_t word = 0;
+    const typename Scorer::Row qrow = sc.row(static_cast<int>(letters_in & 0xFFu), static_cast<int>(letters_in >> 8));
+    e_out = strip.row(i, h_in, e_in, qrow, sc, edges, kDirections ? &word : nullptr);
+    h_out = strip.h[R - 1];
+    if (!kLocal) strip.capture_last_row(i, jobs, edges.global);
+    if (kDirections) dirs[(static_cast<std::uint64_t>(pass) * (rows + G - 1) + s) * G + t] = word;
+    if (t == G - 1 && pass + 1 < passes) boundary[i - 1] = Boundary{h_out, e_out};
+  }
+
+  // Steps of a pass for a group (or a warp of groups) whose longest slot has `most_rows` rows.
+  static DPX_HD int steps(std::int32_t most_rows) { return most_rows + G - 1; }
+};
+
+// Index of the direction word holding cell (i, j) (1-based) of a pair with n rows, and the shift
+// of its 4-bit code: the layout GroupThread::step writes.
+template <int G, int R>
+DPX_HD std::uint64_t direction_word(std::int32_t n, std::int32_t i, std::int32_t j, int* shift) {
+  const std::int32_t col = j - 1, pass = col / (G * R), t = (col % (G * R)) / R, c = col % R;
+  *shift = 4 * c;
+  return (static_cast<std::uint64_t>(pass) * (n + G - 1) + (i - 1 + t)) * G + t;
+}
+
+}  // namespace align
+}  // namespace dpx

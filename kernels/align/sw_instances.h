@@ -1,0 +1,26 @@
+// The launchers the library instantiates (for the DPX policy), each in its own file so they compile
+// in parallel; files that only call them include this instead of instantiating them again.
+#pragma once
+
+#include "sw_kernels.cuh"
+
+namespace dpx {
+namespace align {
+
+#define DPX_ALIGN_SCORE16(EXTERN, SCORER, LOCAL) \
+  EXTERN template Status launch_score16<ops::Dpx, SCORER, LOCAL>(int, const SwLaunchArgs&, std::int64_t, cudaStream_t);
+#define DPX_ALIGN_SCORE32(EXTERN, LOCAL)                                                                               \
+  EXTERN template Status launch_score32<ops::Dpx, LOCAL>(const SwLaunchArgs&, std::int32_t, std::int64_t, cudaStream_t); \
+  EXTERN template Status launch_directions<ops::Dpx, LOCAL>(int, const SwLaunchArgs&, std::int64_t, cudaStream_t);
+
+#ifndef DPX_ALIGN_INSTANTIATING
+DPX_ALIGN_SCORE16(extern, PairedScorer, true)
+DPX_ALIGN_SCORE16(extern, PairedScorer, false)
+DPX_ALIGN_SCORE16(extern, TwoLookupScorer, true)
+DPX_ALIGN_SCORE16(extern, TwoLookupScorer, false)
+DPX_ALIGN_SCORE32(extern, true)
+DPX_ALIGN_SCORE32(extern, false)
+#endif
+
+}  // namespace align
+}  // namespace dpx

@@ -1,0 +1,307 @@
+// CUDA side of the alignment: the kernels (thin) and their launchers. The per-thread work is
+// GroupThread (sw_group.h); here are only what needs CUDA: shared-memory tables, warp shuffles
+// between the threads of a group, the persistent loop over slots, and the traceback walker.
+//
+// Launchers are templates on the op policy (Dpx / PlainOps) and on local vs not: the library
+// instantiates them for Dpx in a few translation units, the benchmark for PlainOps.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstdint>
+#include <string>
+#include <utility>
+
+#include "cuda_check.h"
+#include "sw_group.h"
+#include "sw_plan.h"
+#include "sw_walk.h"
+
+namespace dpx {
+namespace align {
+
+constexpr int kKernelThreads = 256;
+
+// What one launch reads and writes; all pointers are device pointers.
+// The two device batches of a call and how pairs index them.
+struct BatchView {
+  const char* q_data;
+  const std::uint64_t* q_offsets;
+  const char* t_data;
+  const std::uint64_t* t_offsets;
+  bool one_to_many;
+  const std::uint8_t* code;     // 256 letter -> index entries
+  const std::int32_t* planned;  // per pair: the n and m the plan was made for
+};
+
+// The score written for a pair whose sequences do not have the planned lengths (the kernels leave
+// it alone rather than overrun workspaces sized by the plan).
+constexpr std::int32_t kRefusedScore = INT32_MIN;
+
+// The lengths of `pair` in the device batches, or false when they differ from the plan.
+__device__ __forceinline__ bool pair_lengths(const BatchView& b, std::int32_t pair, std::int32_t* n, std::int32_t* m) {
+  const std::uint64_t qi = b.one_to_many ? 0 : static_cast<std::uint64_t>(pair);
+  *n = static_cast<std::int32_t>(b.q_offsets[qi + 1] - b.q_offsets[qi]);
+  *m = static_cast<std::int32_t>(b.t_offsets[pair + 1] - b.t_offsets[pair]);
+  return *n == b.planned[2 * pair] && *m == b.planned[2 * pair + 1];
+}
+
+struct SwLaunchArgs {
+  BatchView batch;
+  const void* table;         // the scorer's table, copied to shared memory
+  int table_bytes;           // multiple of 16
+  int d;                     // table side: alphabet + the padding letter
+  AlignMode mode;
+  std::int32_t open, extend;
+  const Slot* slots;
+  std::int32_t slot_count;                // or, when slot_count_device is set, read from there
+  const std::int32_t* slot_count_device;
+  std::int32_t* fields;                   // 5 per pair
+  Slot* overflow;                         // local 16-bit lanes above overflow_limit go here
+  std::int32_t* overflow_count;
+  std::int32_t overflow_limit;
+  void* boundary;                         // per group: boundary_rows entries of (H, E)
+  std::int32_t boundary_rows;
+  std::uint32_t* dirs;                    // traceback: direction words
+  const std::uint64_t* dir_offset;        // per pair
+};
+
+// What the traceback walker reads and writes.
+struct WalkArgs {
+  BatchView batch;
+  int wildcard;
+  AlignMode mode;
+  const Slot* slots;
+  std::int32_t slot_count;
+  const std::uint8_t* config;        // per pair: kTracebackConfigs index
+  const std::uint32_t* dirs;
+  const std::uint64_t* dir_offset;   // per pair
+  std::int32_t* fields;              // ends in, begins out
+  char* ops;                         // per pair: n + m bytes from ops_offset, filled from the end
+  const std::uint64_t* ops_offset;
+  std::int32_t* op_count;
+};
+
+namespace device {
+
+__device__ __forceinline__ int warp_max(int v) {
+#if __CUDA_ARCH__ >= 800
+  return __reduce_max_sync(0xFFFFFFFFu, v);
+#else
+  for (int off = 16; off > 0; off >>= 1) {
+    const int o = __shfl_xor_sync(0xFFFFFFFFu, v, off);
+    v = o > v ? o : v;
+  }
+  return v;
+#endif
+}
+
+// The scorer over the shared copy of its table; `lane` picks the TwoLookup table copy.
+template <class Scorer>
+__device__ __forceinline__ Scorer make_scorer(const unsigned char* smem, int d, int lane);
+template <>
+__device__ __forceinline__ PairedScorer make_scorer<PairedScorer>(const unsigned char* smem, int d, int) {
+  return PairedScorer{reinterpret_cast<const std::uint32_t*>(smem), d};
+}
+template <>
+__device__ __forceinline__ TwoLookupScorer make_scorer<TwoLookupScorer>(const unsigned char* smem, int d, int lane) {
+  return TwoLookupScorer{reinterpret_cast<const std::int16_t*>(smem) + lane % TwoLookupScorer::kCopies, d};
+}
+template <>
+__device__ __forceinline__ SingleScorer make_scorer<SingleScorer>(const unsigned char* smem, int d, int) {
+  return SingleScorer{reinterpret_cast<const std::int32_t*>(smem), d};
+}
+
+// A lane whose pair does not match the plan gets no work and the pair index -(pair + 2).
+template <int kLanes>
+__device__ __forceinline__ void load_jobs(const SwLaunchArgs& a, const Slot& slot, LaneJob (&jobs)[kLanes]) {
+#pragma unroll
+  for (int k = 0; k < kLanes; ++k) {
+    const std::int32_t pair = k == 0 ? slot.a : slot.b;
+    const BatchView& b = a.batch;
+    jobs[k] = LaneJob{b.q_data, b.t_data, 0, 0, pair};
+    if (pair < 0) continue;
+    std::int32_t n, m;
+    if (!pair_lengths(b, pair, &n, &m)) {
+      jobs[k].pair = -(pair + 2);
+      continue;
+    }
+    jobs[k].query = b.q_data + b.q_offsets[b.one_to_many ? 0 : pair];
+    jobs[k].target = b.t_data + b.t_offsets[pair];
+    jobs[k].n = n;
+    jobs[k].m = m;
+  }
+}
+
+template <class V>
+__device__ __forceinline__ V shfl_from(V v, int src, int width) {
+  return __shfl_sync(0xFFFFFFFFu, v, src, width);
+}
+
+// Best candidate of each lane over the group, then written out by its thread 0.
+template <class G_>
+__device__ __forceinline__ void finish_slot(const SwLaunchArgs& a, G_& g, int group_size, bool local,
+                                            bool packed) {
+#pragma unroll
+  for (int k = 0; k < G_::kLanes; ++k) {
+    Candidate c = g.strip.found[k];
+    for (int off = 1; off < group_size; off <<= 1) {
+      const Candidate o{__shfl_xor_sync(0xFFFFFFFFu, c.score, off, group_size),
+                        __shfl_xor_sync(0xFFFFFFFFu, c.i, off, group_size),
+                        __shfl_xor_sync(0xFFFFFFFFu, c.j, off, group_size)};
+      if (better(o, c)) c = o;
+    }
+    const std::int32_t pair = g.jobs[k].pair;
+    if (g.t != 0 || pair == -1) continue;
+    if (pair < -1) {
+      const std::int32_t refused[5] = {kRefusedScore, -1, -1, -1, -1};
+      for (int x = 0; x < 5; ++x) a.fields[static_cast<std::uint64_t>(-pair - 2) * 5 + x] = refused[x];
+      continue;
+    }
+    if (packed && local && c.score > a.overflow_limit) {
+      a.overflow[atomicAdd(a.overflow_count, 1)] = Slot{pair, -1};
+      continue;
+    }
+    std::int32_t f[5];
+    result_fields(a.mode, c.score, c.i, c.j, f);
+#pragma unroll
+    for (int x = 0; x < 5; ++x) a.fields[static_cast<std::uint64_t>(pair) * 5 + x] = f[x];
+  }
+}
+
+// Every slot of the launch, group by group, warps looping over the slots (persistent grid).
+template <class Ops, class L, class Scorer, bool kLocal, bool kDirections, int G, int R>
+__device__ void run_slots(const SwLaunchArgs& a, const Scorer& sc, const std::uint8_t* code) {
+  using GT = GroupThread<Ops, L, Scorer, kLocal, kDirections, G, R>;
+  using V = typename L::V;
+  constexpr int kGroupsPerWarp = 32 / G;
+  const int lane = threadIdx.x & 31, t = lane % G;
+  const int warp = static_cast<int>((blockIdx.x * blockDim.x + threadIdx.x) >> 5);
+  const int warps = static_cast<int>((gridDim.x * blockDim.x) >> 5);
+  const std::int32_t slot_count = a.slot_count_device != nullptr ? *a.slot_count_device : a.slot_count;
+  const Edges<L> edges(a.mode, a.open, a.extend);
+  GT g;
+  g.code = code;
+  g.pad = a.d - 1;
+  g.boundary = static_cast<typename GT::Boundary*>(a.boundary) +
+               static_cast<std::uint64_t>(warp * kGroupsPerWarp + lane / G) * a.boundary_rows;
+  for (std::int32_t first = warp * kGroupsPerWarp; first < slot_count; first += warps * kGroupsPerWarp) {
+    const std::int32_t index = first + lane / G;
+    LaneJob jobs[GT::kLanes];
+    load_jobs(a, index < slot_count ? a.slots[index] : Slot{-1, -1}, jobs);
+    g.begin_slot(t, jobs, edges);
+    if (kDirections) g.dirs = jobs[0].pair >= 0 ? a.dirs + a.dir_offset[jobs[0].pair] : nullptr;
+    const int most_rows = warp_max(g.rows), most_passes = warp_max(g.passes);
+    for (int p = 0; p < most_passes; ++p) {
+      g.begin_pass(p, sc, edges);
+      // thread k holds thread 0's inputs for row (chunk start + k + 1); the next chunk is in flight
+      typename GT::Feed cur = g.feed(t + 1, edges), next = g.feed(G + t + 1, edges);
+      const int steps = GT::steps(most_rows);
+      for (int s = 0; s < steps; ++s) {
+        const int in_chunk = s % G;
+        if (s > 0 && in_chunk == 0) {
+          cur = next;
+          next = g.feed(s + G + t + 1, edges);
+        }
+        typename GT::Feed fed;
+        fed.letters = shfl_from(cur.letters, in_chunk, G);
+        fed.h = shfl_from(cur.h, in_chunk, G);
+        fed.e = shfl_from(cur.e, in_chunk, G);
+        const V h_in = __shfl_up_sync(0xFFFFFFFFu, g.h_out, 1, G);
+        const V e_in = __shfl_up_sync(0xFFFFFFFFu, g.e_out, 1, G);
+        const std::uint32_t letters_in = __shfl_up_sync(0xFFFFFFFFu, g.letters_out, 1, G);
+        g.step(s, h_in, e_in, letters_in, fed, sc, edges);
+      }
+      __syncwarp();  // the boundary column written in this pass is read in the next
+    }
+    finish_slot(a, g, G, kLocal, L::kLanes == 2);
+  }
+}
+
+template <class Ops, class L, class Scorer, bool kLocal, bool kDirections, int G, int R>
+__global__ void __launch_bounds__(kKernelThreads) sw_kernel(SwLaunchArgs a) {
+  extern __shared__ __align__(16) unsigned char smem[];
+  // the scorer's table, then the letter codes
+  const uint4* src = static_cast<const uint4*>(a.table);
+  uint4* dst = reinterpret_cast<uint4*>(smem);
+  for (int x = threadIdx.x; x < a.table_bytes / 16; x += blockDim.x) dst[x] = src[x];
+  std::uint8_t* code = smem + a.table_bytes;
+  for (int x = threadIdx.x; x < 256; x += blockDim.x) code[x] = a.batch.code[x];
+  __syncthreads();
+  const Scorer sc = make_scorer<Scorer>(smem, a.d, threadIdx.x & 31);
+  run_slots<Ops, L, Scorer, kLocal, kDirections, G, R>(a, sc, code);
+}
+
+
+}  // namespace device
+
+// Launches one strip shape over a.slots. `grid_slots` sizes the grid (a.slot_count, or the most
+// the device-side count can reach); `boundary_groups` caps the groups when pairs take passes.
+template <class Ops, class L, class Scorer, bool kLocal, bool kDirections, int G, int R>
+Status launch_strips(const SwLaunchArgs& a, std::int32_t grid_slots, std::int64_t boundary_groups, cudaStream_t stream) {
+  if (grid_slots <= 0) return Status::ok();
+  auto kernel = device::sw_kernel<Ops, L, Scorer, kLocal, kDirections, G, R>;
+  const int smem = a.table_bytes + 256;
+  DPX_CUDA_TRY(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
+  int device = 0, sms = 0, per_sm = 0;
+  DPX_CUDA_TRY(cudaGetDevice(&device));
+  DPX_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  DPX_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, kKernelThreads, smem));
+  constexpr std::int64_t kGroupsPerBlock = kKernelThreads / G;
+  std::int64_t blocks = (grid_slots + kGroupsPerBlock - 1) / kGroupsPerBlock;
+  blocks = blocks < std::int64_t(per_sm > 0 ? per_sm : 1) * sms ? blocks : std::int64_t(per_sm > 0 ? per_sm : 1) * sms;
+  const std::int64_t by_boundary = boundary_groups / kGroupsPerBlock;
+  blocks = blocks < by_boundary ? blocks : by_boundary;
+  if (blocks < 1) return Status(StatusCode::kOutOfMemory, "align: boundary workspace too small for one block");
+  kernel<<<static_cast<unsigned>(blocks), kKernelThreads, smem, stream>>>(a);
+  DPX_CUDA_CHECK_LAUNCH("sw_kernel");
+  return Status::ok();
+}
+
+namespace detail {
+template <class Ops, class Scorer, bool kLocal, int... C>
+Status score16_dispatch(int config, const SwLaunchArgs& a, std::int64_t boundary_groups, cudaStream_t stream,
+                        std::integer_sequence<int, C...>) {
+  Status s(StatusCode::kInvalidArgument, "align: no 16-bit strip shape " + std::to_string(config));
+  ((config == C ? (void)(s = launch_strips<Ops, Lanes16<Ops>, Scorer, kLocal, false, kScore16Configs[C].group,
+                                           kScore16Configs[C].columns>(a, a.slot_count, boundary_groups, stream))
+                : (void)0),
+   ...);
+  return s;
+}
+}  // namespace detail
+
+// Packed 16-bit scores over a.slots, strip shape kScore16Configs[config].
+template <class Ops, class Scorer, bool kLocal>
+Status launch_score16(int config, const SwLaunchArgs& a, std::int64_t boundary_groups, cudaStream_t stream) {
+  return detail::score16_dispatch<Ops, Scorer, kLocal>(config, a, boundary_groups, stream,
+                                                       std::make_integer_sequence<int, kScore16ConfigCount>());
+}
+
+// 32-bit scores (kScore32Config) over a.slots, one pair each; `grid_slots` sizes the grid when
+// the count is only known on the device.
+template <class Ops, bool kLocal>
+Status launch_score32(const SwLaunchArgs& a, std::int32_t grid_slots, std::int64_t boundary_groups, cudaStream_t stream) {
+  return launch_strips<Ops, Lanes32<Ops>, SingleScorer, kLocal, false, kScore32Config.group, kScore32Config.columns>(
+      a, grid_slots, boundary_groups, stream);
+}
+
+// Traceback direction codes (32 bits), strip shape kTracebackConfigs[config].
+template <class Ops, bool kLocal>
+Status launch_directions(int config, const SwLaunchArgs& a, std::int64_t boundary_groups, cudaStream_t stream) {
+  if (config == 0) {
+    return launch_strips<Ops, Lanes32<Ops>, SingleScorer, kLocal, true, kTracebackConfigs[0].group,
+                         kTracebackConfigs[0].columns>(a, a.slot_count, boundary_groups, stream);
+  }
+  return launch_strips<Ops, Lanes32<Ops>, SingleScorer, kLocal, true, kTracebackConfigs[1].group,
+                       kTracebackConfigs[1].columns>(a, a.slot_count, boundary_groups, stream);
+}
+
+// One thread per pair of a.slots.
+Status launch_walk(const WalkArgs& a, cudaStream_t stream);
+// Writes the host-computed fields of pairs with an empty side.
+Status launch_scatter_fields(const std::int32_t* pairs, const std::int32_t* values, std::int32_t count,
+                             std::int32_t* fields, cudaStream_t stream);
+
+}  // namespace align
+}  // namespace dpx

@@ -1,0 +1,151 @@
+#include "sw_plan.h"
+
+#include <algorithm>
+#include <tuple>
+
+#include "align_common.h"
+
+namespace dpx {
+namespace align {
+namespace {
+
+std::int32_t passes_of(std::int32_t m, const StripConfig& c) { return (m + c.width() - 1) / c.width(); }
+
+// Sorts a bucket so that neighbours (the two lanes of a slot, the groups of a warp) have similar
+// work: most passes first, then the longest queries first (which also balances the persistent grid).
+void sort_by_work(std::vector<std::int32_t>* pairs, const PairLengths& len, const StripConfig& c) {
+  std::sort(pairs->begin(), pairs->end(), [&](std::int32_t x, std::int32_t y) {
+    return std::make_tuple(-passes_of(len.m[x], c), -len.n[x], x) < std::make_tuple(-passes_of(len.m[y], c), -len.n[y], y);
+  });
+}
+
+// Appends `pairs` as slots (two per slot when `two`) and returns their range.
+SlotRange add_slots(const std::vector<std::int32_t>& pairs, bool two, int config, const StripConfig& c,
+                    const PairLengths& len, std::vector<Slot>* slots) {
+  SlotRange r{config, static_cast<std::int32_t>(slots->size()), 0, 0, 0};
+  const std::size_t step = two ? 2 : 1;
+  for (std::size_t x = 0; x < pairs.size(); x += step) {
+    const std::int32_t a = pairs[x], b = two && x + 1 < pairs.size() ? pairs[x + 1] : -1;
+    slots->push_back(Slot{a, b});
+    for (std::int32_t p : {a, b}) {
+      if (p < 0) continue;
+      r.max_rows = std::max(r.max_rows, len.n[p]);
+      r.max_passes = std::max(r.max_passes, passes_of(len.m[p], c));
+    }
+  }
+  r.count = static_cast<std::int32_t>(slots->size()) - r.first;
+  return r;
+}
+
+}  // namespace
+
+PairLengths pair_lengths(const SequenceBatch& queries, const SequenceBatch& targets, Pairing pairing) {
+  PairLengths len;
+  const std::size_t pairs = pair_count(queries.size(), targets.size(), pairing);
+  len.n.resize(pairs);
+  len.m.resize(pairs);
+  for (std::size_t k = 0; k < pairs; ++k) {
+    len.n[k] = static_cast<std::int32_t>(queries.length(pairing == Pairing::kOneToMany ? 0 : k));
+    len.m[k] = static_cast<std::int32_t>(targets.length(k));
+  }
+  return len;
+}
+
+bool fits_16_bits(std::int32_t n, std::int32_t m, const ScoreMatrix& matrix, const AlignOptions& o) {
+  const std::int64_t top = std::max(matrix.max_score(), 0);
+  if (std::int64_t(std::min(n, m)) * top > 32767 - top) return false;
+  const std::int64_t gaps = gap_cost(n, o) + (o.mode == AlignMode::kGlobal ? gap_cost(m, o) : 0);
+  // every H is at least -gaps; E, F, H - open and the substitutions stay within a few costs of it
+  return -gaps - 2 * o.gap_open - 2 * o.gap_extend - 256 >= -32768;
+}
+
+ScorePlan plan_scores(const PairLengths& len, Pairing pairing, const ScoreMatrix& matrix, const AlignOptions& o) {
+  ScorePlan plan;
+  plan.scorer = pairing == Pairing::kOneToMany && matrix.size() + 1 <= kPairedMaxTableSide ? ScorerKind::kPaired
+                                                                                           : ScorerKind::kTwoLookup;
+  plan.overflow_limit = 32767 - std::max(matrix.max_score(), 0);
+  const bool local = o.mode == AlignMode::kLocal;
+  std::vector<std::int32_t> buckets[kScore16ConfigCount], wide;
+  for (std::int32_t k = 0; k < static_cast<std::int32_t>(len.n.size()); ++k) {
+    const std::int32_t n = len.n[k], m = len.m[k];
+    if (n == 0 || m == 0) {
+      plan.trivial.push_back(k);
+    } else if (local || fits_16_bits(n, m, matrix, o)) {
+      int c = 0;
+      while (c + 1 < kScore16ConfigCount && kScore16Configs[c].width() < m) ++c;
+      buckets[c].push_back(k);
+      if (local) {
+        ++plan.local16_pairs;
+        plan.max_rows_local16 = std::max(plan.max_rows_local16, n);
+        plan.max_cols_local16 = std::max(plan.max_cols_local16, m);
+      }
+    } else {
+      wide.push_back(k);
+    }
+  }
+  for (int c = 0; c < kScore16ConfigCount; ++c) {
+    if (buckets[c].empty()) continue;
+    sort_by_work(&buckets[c], len, kScore16Configs[c]);
+    plan.ranges16.push_back(add_slots(buckets[c], true, c, kScore16Configs[c], len, &plan.slots16));
+  }
+  sort_by_work(&wide, len, kScore32Config);
+  plan.range32 = add_slots(wide, false, 0, kScore32Config, len, &plan.slots32);
+  return plan;
+}
+
+std::uint64_t traceback_words(std::int32_t n, std::int32_t m, const StripConfig& c) {
+  return std::uint64_t(passes_of(m, c)) * std::uint64_t(n + c.group - 1) * std::uint64_t(c.group);
+}
+
+std::uint64_t traceback_budget_words(const PairLengths& len) {
+  std::uint64_t largest = 0;
+  for (std::size_t k = 0; k < len.n.size(); ++k)
+    largest = std::max(largest, traceback_words(len.n[k], len.m[k], kTracebackConfigs[kTracebackConfigCount - 1]));
+  return std::max<std::uint64_t>(std::uint64_t(1) << 28, largest);  // 1 GiB of 4-byte words
+}
+
+TracebackPlan plan_traceback(const PairLengths& len, std::uint64_t budget_words) {
+  TracebackPlan plan;
+  const std::size_t pairs = len.n.size();
+  plan.word_offset.assign(pairs, 0);
+  plan.config.assign(pairs, 0);
+  std::vector<std::int32_t> by_config[kTracebackConfigCount];
+  for (std::int32_t k = 0; k < static_cast<std::int32_t>(pairs); ++k) {
+    if (len.n[k] == 0 || len.m[k] == 0) {
+      plan.trivial.push_back(k);
+      continue;
+    }
+    const int c = len.m[k] <= kTracebackConfigs[0].width() ? 0 : 1;
+    plan.config[k] = static_cast<std::uint8_t>(c);
+    by_config[c].push_back(k);
+  }
+  std::vector<std::int32_t> order;
+  for (int c = 0; c < kTracebackConfigCount; ++c) {
+    sort_by_work(&by_config[c], len, kTracebackConfigs[c]);
+    order.insert(order.end(), by_config[c].begin(), by_config[c].end());
+  }
+  // Cut the ordered pairs into chunks of at most budget_words (a single larger pair gets its own).
+  std::size_t x = 0;
+  while (x < order.size()) {
+    TracebackChunk chunk{{}, static_cast<std::int32_t>(plan.slots.size()), 0, 0};
+    std::vector<std::int32_t> members[kTracebackConfigCount];
+    while (x < order.size()) {
+      const std::int32_t k = order[x];
+      const std::uint64_t w = traceback_words(len.n[k], len.m[k], kTracebackConfigs[plan.config[k]]);
+      if (chunk.words > 0 && chunk.words + w > budget_words) break;
+      plan.word_offset[k] = chunk.words;
+      chunk.words += w;
+      members[plan.config[k]].push_back(k);
+      ++x;
+    }
+    for (int c = 0; c < kTracebackConfigCount; ++c)
+      if (!members[c].empty()) chunk.ranges.push_back(add_slots(members[c], false, c, kTracebackConfigs[c], len, &plan.slots));
+    chunk.count = static_cast<std::int32_t>(plan.slots.size()) - chunk.first;
+    plan.max_chunk_words = std::max(plan.max_chunk_words, chunk.words);
+    plan.chunks.push_back(std::move(chunk));
+  }
+  return plan;
+}
+
+}  // namespace align
+}  // namespace dpx

@@ -1,0 +1,96 @@
+// How a batch is laid out on the GPU, decided on the host from the sequence lengths alone:
+// which pairs run in packed 16-bit lanes (and with which partner), which in 32 bits, which are
+// trivial, and how the traceback splits into chunks that fit its workspace.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "dpx/align.h"
+
+namespace dpx {
+namespace align {
+
+// A strip shape: G threads per group, R columns per thread (sw_strip.h).
+struct StripConfig {
+  int group, columns;
+  int width() const { return group * columns; }
+};
+
+// Packed 16-bit score kernels, narrowest first; the widest also takes longer targets in passes.
+constexpr StripConfig kScore16Configs[] = {{4, 16},  {8, 16},  {16, 16}, {32, 12}, {32, 16},
+                                           {32, 20}, {32, 24}, {32, 28}, {32, 32}};
+constexpr int kScore16ConfigCount = sizeof(kScore16Configs) / sizeof(kScore16Configs[0]);
+// 32-bit score kernel: pairs that cannot use 16 bits, and local pairs that came close to its limit.
+constexpr StripConfig kScore32Config = {32, 16};
+// Traceback (32 bits, direction codes of 8 columns per 32-bit word).
+constexpr StripConfig kTracebackConfigs[] = {{8, 8}, {32, 8}};
+constexpr int kTracebackConfigCount = 2;
+
+// Largest D (alphabet + padding letter) for the paired one-to-many table (D^3 words of shared memory).
+constexpr int kPairedMaxTableSide = 25;
+
+enum class ScorerKind { kPaired, kTwoLookup };
+
+struct Slot {
+  std::int32_t a, b;  // pair indices; b = -1 when the slot holds one pair
+};
+
+// A run of slots that one kernel launch with one strip shape takes.
+struct SlotRange {
+  int config;              // index into the config table of its kernel
+  std::int32_t first, count;
+  std::int32_t max_rows;   // longest query among its pairs
+  std::int32_t max_passes;
+};
+
+struct ScorePlan {
+  ScorerKind scorer = ScorerKind::kTwoLookup;
+  std::vector<Slot> slots16;
+  std::vector<SlotRange> ranges16;
+  std::vector<Slot> slots32;       // one pair each, 32 bits from the start
+  SlotRange range32{};             // over slots32
+  std::vector<std::int32_t> trivial;  // pairs with an empty side
+  std::int32_t local16_pairs = 0;  // how many pairs may come back from 16 bits for a 32-bit rerun
+  std::int32_t max_rows_local16 = 0;  // longest query among those (rerun workspace)
+  std::int32_t max_cols_local16 = 0;  // longest target among those
+  std::int32_t overflow_limit = 0;    // local 16-bit: a lane above this is rerun in 32 bits
+};
+
+struct TracebackChunk {
+  std::vector<SlotRange> ranges;   // into TracebackPlan::slots, one per strip shape present
+  std::int32_t first, count;       // its slots
+  std::uint64_t words;             // direction words it needs
+};
+
+struct TracebackPlan {
+  std::vector<Slot> slots;                 // one pair each, grouped by strip shape
+  std::vector<std::uint64_t> word_offset;  // per pair: its first direction word within its chunk
+  std::vector<std::uint8_t> config;        // per pair: index into kTracebackConfigs
+  std::vector<TracebackChunk> chunks;
+  std::vector<std::int32_t> trivial;
+  std::uint64_t max_chunk_words = 0;
+};
+
+// Lengths of pair k: n[k] letters of query, m[k] of target.
+struct PairLengths {
+  std::vector<std::int32_t> n, m;
+};
+PairLengths pair_lengths(const SequenceBatch& queries, const SequenceBatch& targets, Pairing pairing);
+
+// True when a non-local pair's every value is guaranteed to fit the packed 16-bit lanes.
+bool fits_16_bits(std::int32_t n, std::int32_t m, const ScoreMatrix& matrix, const AlignOptions& options);
+
+ScorePlan plan_scores(const PairLengths& lengths, Pairing pairing, const ScoreMatrix& matrix,
+                      const AlignOptions& options);
+
+// Words of direction codes one pair needs with strip shape `config`.
+std::uint64_t traceback_words(std::int32_t n, std::int32_t m, const StripConfig& config);
+
+TracebackPlan plan_traceback(const PairLengths& lengths, std::uint64_t budget_words);
+
+// Default traceback workspace: 1 GiB, or the largest single pair if that is more.
+std::uint64_t traceback_budget_words(const PairLengths& lengths);
+
+}  // namespace align
+}  // namespace dpx

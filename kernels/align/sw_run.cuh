@@ -1,0 +1,179 @@
+// Runs an AlignPlan on the device: which kernels, over which slots, in which order, all on one
+// stream. A template on the op policy so the benchmark can run the same sequence with PlainOps.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstdint>
+#include <limits>
+
+#include "align_cuda_plan.h"
+#include "cuda_check.h"
+#include "sw_kernels.cuh"
+
+namespace dpx {
+namespace align {
+
+// Sizes `out` for the plan (reusing its buffers when they fit) and clears the traceback counts.
+inline Status prepare_results(const AlignPlan::Impl& p, DeviceAlignResults* out, cudaStream_t stream) {
+  using A = DeviceAlignResultsAccess;
+  const std::uint64_t field_bytes = std::uint64_t(p.pairs) * 5 * sizeof(std::int32_t);
+  if (A::fields(*out).size() < field_bytes) DPX_RETURN_IF_ERROR(A::fields(*out).allocate(field_bytes));
+  A::count(*out) = p.pairs;
+  A::traceback(*out) = p.options.traceback;
+  A::fixed_cigars(*out) = p.trivial_cigars;
+  if (!p.options.traceback) return Status::ok();
+  const std::uint64_t count_bytes = std::uint64_t(p.pairs) * sizeof(std::int32_t);
+  if (A::ops(*out).size() < p.ops_total) DPX_RETURN_IF_ERROR(A::ops(*out).allocate(p.ops_total));
+  if (A::op_counts(*out).size() < count_bytes) DPX_RETURN_IF_ERROR(A::op_counts(*out).allocate(count_bytes));
+  DPX_CUDA_TRY(cudaMemsetAsync(A::op_counts(*out).data(), 0, count_bytes, stream));
+  A::op_offsets(*out) = p.ops_offset_host;
+  return Status::ok();
+}
+
+// Fork-join of the plan's side streams around a group of launches, all ordered after what is
+// already on `main` and before what comes next on it.
+class SideStreams {
+ public:
+  SideStreams(const std::vector<Stream>& side, cudaStream_t main) : side_(side), main_(main) {}
+  Status fork() { return hand_over(main_, side_.size(), true); }
+  Status join() { return hand_over(main_, side_.size(), false); }
+  // The stream for launch k; launches that use the boundary store all go to side[0].
+  cudaStream_t pick(std::size_t k, bool uses_boundary) const {
+    if (side_.empty()) return main_;
+    return side_[uses_boundary ? 0 : k % side_.size()].get();
+  }
+
+ private:
+  // fork: every side stream waits for main; join: main waits for every side stream.
+  Status hand_over(cudaStream_t main, std::size_t count, bool fork) {
+    for (std::size_t k = 0; k < (fork ? 1 : count); ++k) {
+      cudaEvent_t e;
+      DPX_CUDA_TRY(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
+      const cudaError_t rec = cudaEventRecord(e, fork ? main : side_[k].get());
+      cudaError_t wait = cudaSuccess;
+      for (std::size_t w = 0; rec == cudaSuccess && w < (fork ? count : 1); ++w)
+        if (wait == cudaSuccess) wait = cudaStreamWaitEvent(fork ? side_[w].get() : main, e, 0);
+      cudaEventDestroy(e);  // released once the waits are done with it
+      DPX_CUDA_TRY(rec);
+      DPX_CUDA_TRY(wait);
+    }
+    return Status::ok();
+  }
+
+  const std::vector<Stream>& side_;
+  cudaStream_t main_;
+};
+
+// Groups a launch may use given the boundary workspace (unlimited when its pairs take one pass).
+inline std::int64_t boundary_groups(const AlignPlan::Impl& p, std::int32_t max_rows, std::int32_t max_passes) {
+  if (max_passes <= 1) return std::numeric_limits<std::int64_t>::max();
+  return static_cast<std::int64_t>(p.boundary_bytes / (std::uint64_t(max_rows > 0 ? max_rows : 1) * 8));
+}
+
+template <class Ops, bool kLocal>
+Status run_plan_mode(const AlignPlan::Impl& p, const DeviceSequenceBatch& queries, const DeviceSequenceBatch& targets,
+                     DeviceAlignResults* out, cudaStream_t stream) {
+  DPX_RETURN_IF_ERROR(prepare_results(p, out, stream));
+  std::int32_t* fields = DeviceAlignResultsAccess::fields(*out).as<std::int32_t>();
+  if (p.trivial_count > 0) {
+    DPX_RETURN_IF_ERROR(launch_scatter_fields(p.trivial_pairs.as<const std::int32_t>(), p.trivial_fields.as<const std::int32_t>(),
+                                              p.trivial_count, fields, stream));
+  }
+  SwLaunchArgs a{};
+  a.batch = BatchView{queries.data(), queries.offsets(), targets.data(), targets.offsets(),
+                      p.pairing == Pairing::kOneToMany, p.code.as<const std::uint8_t>(), p.planned.as<const std::int32_t>()};
+  a.mode = p.options.mode;
+  a.open = p.options.gap_open;
+  a.extend = p.options.gap_extend;
+  a.fields = fields;
+  a.boundary = p.boundary.data();
+  a.d = p.table_side;
+
+  if (!p.options.traceback) {
+    a.table = p.table16.data();
+    a.table_bytes = p.table16_bytes;
+    a.overflow = p.overflow.as<Slot>();
+    a.overflow_count = p.overflow_count.as<std::int32_t>();
+    a.overflow_limit = p.score.overflow_limit;
+    const bool reruns = kLocal && p.score.local16_pairs > 0;
+    if (reruns) DPX_CUDA_TRY(cudaMemsetAsync(a.overflow_count, 0, sizeof(std::int32_t), stream));
+    SideStreams side(p.side, stream);
+    DPX_RETURN_IF_ERROR(side.fork());
+    auto launch_all = [&]() -> Status {
+      for (std::size_t k = 0; k < p.score.ranges16.size(); ++k) {
+        const SlotRange& r = p.score.ranges16[k];
+        a.slots = p.slots16.as<const Slot>() + r.first;
+        a.slot_count = r.count;
+        a.boundary_rows = r.max_rows;
+        const std::int64_t groups = boundary_groups(p, r.max_rows, r.max_passes);
+        const cudaStream_t s = side.pick(k, r.max_passes > 1);
+        if (p.score.scorer == ScorerKind::kPaired) {
+          DPX_RETURN_IF_ERROR((launch_score16<Ops, PairedScorer, kLocal>(r.config, a, groups, s)));
+        } else {
+          DPX_RETURN_IF_ERROR((launch_score16<Ops, TwoLookupScorer, kLocal>(r.config, a, groups, s)));
+        }
+      }
+      a.table = p.table32.data();
+      a.table_bytes = p.table32_bytes;
+      if (p.score.range32.count == 0) return Status::ok();
+      a.slots = p.slots32.as<const Slot>();
+      a.slot_count = p.score.range32.count;
+      a.boundary_rows = p.score.range32.max_rows;
+      const std::int64_t groups = boundary_groups(p, p.score.range32.max_rows, p.score.range32.max_passes);
+      return launch_score32<Ops, kLocal>(a, a.slot_count, groups, side.pick(0, p.score.range32.max_passes > 1));
+    };
+    const Status launched = launch_all();
+    const Status joined = side.join();  // also after a failure: nothing may outlive the call unordered
+    DPX_RETURN_IF_ERROR(launched);
+    DPX_RETURN_IF_ERROR(joined);
+    if (reruns) {  // local pairs whose 16-bit lanes came near the limit, in 32 bits
+      a.slots = p.overflow.as<const Slot>();
+      a.slot_count = 0;
+      a.slot_count_device = a.overflow_count;
+      a.boundary_rows = p.score.max_rows_local16;
+      const std::int64_t groups = boundary_groups(p, p.score.max_rows_local16,
+                                                  (p.score.max_cols_local16 + kScore32Config.width() - 1) / kScore32Config.width());
+      DPX_RETURN_IF_ERROR((launch_score32<Ops, kLocal>(a, p.score.local16_pairs, groups, stream)));
+    }
+    return Status::ok();
+  }
+
+  a.table = p.table32.data();
+  a.table_bytes = p.table32_bytes;
+  a.dirs = p.tb_dirs.as<std::uint32_t>();
+  a.dir_offset = p.tb_offset.as<const std::uint64_t>();
+  WalkArgs w{};
+  w.batch = a.batch;
+  w.wildcard = p.wildcard;
+  w.mode = a.mode;
+  w.config = p.tb_config.as<const std::uint8_t>();
+  w.dirs = a.dirs;
+  w.dir_offset = a.dir_offset;
+  w.fields = fields;
+  w.ops = DeviceAlignResultsAccess::ops(*out).as<char>();
+  w.ops_offset = p.ops_offset.as<const std::uint64_t>();
+  w.op_count = DeviceAlignResultsAccess::op_counts(*out).as<std::int32_t>();
+  for (const TracebackChunk& chunk : p.traceback.chunks) {
+    for (const SlotRange& r : chunk.ranges) {
+      a.slots = p.tb_slots.as<const Slot>() + r.first;
+      a.slot_count = r.count;
+      a.boundary_rows = r.max_rows;
+      DPX_RETURN_IF_ERROR((launch_directions<Ops, kLocal>(r.config, a, boundary_groups(p, r.max_rows, r.max_passes), stream)));
+    }
+    w.slots = p.tb_slots.as<const Slot>() + chunk.first;
+    w.slot_count = chunk.count;
+    DPX_RETURN_IF_ERROR(launch_walk(w, stream));
+  }
+  return Status::ok();
+}
+
+template <class Ops>
+Status run_plan(const AlignPlan::Impl& p, const DeviceSequenceBatch& queries, const DeviceSequenceBatch& targets,
+                DeviceAlignResults* out, cudaStream_t stream) {
+  if (p.options.mode == AlignMode::kLocal) return run_plan_mode<Ops, true>(p, queries, targets, out, stream);
+  return run_plan_mode<Ops, false>(p, queries, targets, out, stream);
+}
+
+}  // namespace align
+}  // namespace dpx

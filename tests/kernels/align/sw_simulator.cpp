@@ -1,0 +1,262 @@
+#include "sw_simulator.h"
+
+#include <algorithm>
+#include <utility>
+
+#include "align_common.h"
+#include "cigar.h"
+#include "sw_group.h"
+#include "sw_plan.h"
+#include "sw_tables.h"
+#include "sw_walk.h"
+
+namespace dpx {
+namespace test {
+namespace {
+
+using namespace dpx::align;
+using Ops = ops::Dpx;  // on the host: the portable definitions
+
+struct Context {
+  const SequenceBatch& queries;
+  const SequenceBatch& targets;
+  Pairing pairing;
+  const ScoreMatrix& matrix;
+  AlignOptions options;
+  std::vector<std::int32_t> fields;  // 5 per pair
+  std::vector<Slot> overflow;
+  SimulationStats stats;
+};
+
+LaneJob job_for(const Context& ctx, std::int32_t pair) {
+  LaneJob j;
+  j.query = j.target = "";
+  if (pair < 0) return j;
+  const std::size_t qi = ctx.pairing == Pairing::kOneToMany ? 0 : static_cast<std::size_t>(pair);
+  j.query = ctx.queries.item(qi);
+  j.target = ctx.targets.item(static_cast<std::size_t>(pair));
+  j.n = static_cast<std::int32_t>(ctx.queries.length(qi));
+  j.m = static_cast<std::int32_t>(ctx.targets.length(static_cast<std::size_t>(pair)));
+  j.pair = pair;
+  return j;
+}
+
+template <class Scorer>
+Scorer scorer_for_lane(const void* table, int d, int lane);
+template <>
+PairedScorer scorer_for_lane<PairedScorer>(const void* table, int d, int) {
+  return PairedScorer{static_cast<const std::uint32_t*>(table), d};
+}
+template <>
+TwoLookupScorer scorer_for_lane<TwoLookupScorer>(const void* table, int d, int lane) {
+  return TwoLookupScorer{static_cast<const std::int16_t*>(table) + lane % TwoLookupScorer::kCopies, d};
+}
+template <>
+SingleScorer scorer_for_lane<SingleScorer>(const void* table, int d, int) {
+  return SingleScorer{static_cast<const std::int32_t*>(table), d};
+}
+
+// One launch over `slots`, warp by warp, as run_slots does it.
+template <class L, class Scorer, bool kLocal, bool kDirections, int G, int R>
+void simulate_slots(Context& ctx, const std::vector<Slot>& slots, const void* table, std::int32_t overflow_limit,
+                    std::uint32_t* dirs, const std::vector<std::uint64_t>* dir_offset) {
+  using GT = GroupThread<Ops, L, Scorer, kLocal, kDirections, G, R>;
+  constexpr int kGroupsPerWarp = 32 / G;
+  const int d = ctx.matrix.size() + 1;
+  const Edges<L> edges(ctx.options.mode, ctx.options.gap_open, ctx.options.gap_extend);
+  const std::int32_t count = static_cast<std::int32_t>(slots.size());
+  for (std::int32_t first = 0; first < count; first += kGroupsPerWarp) {
+    std::vector<GT> th(32);
+    std::vector<Scorer> sc;
+    std::vector<std::vector<typename GT::Boundary>> boundary(kGroupsPerWarp);
+    for (int lane = 0; lane < 32; ++lane) {
+      const std::int32_t index = first + lane / G;
+      const Slot slot = index < count ? slots[index] : Slot{-1, -1};
+      LaneJob jobs[GT::kLanes];
+      for (int k = 0; k < GT::kLanes; ++k) jobs[k] = job_for(ctx, k == 0 ? slot.a : slot.b);
+      sc.push_back(scorer_for_lane<Scorer>(table, d, lane));
+      GT& g = th[lane];
+      g.code = ctx.matrix.code_table();
+      g.pad = d - 1;
+      g.begin_slot(lane % G, jobs, edges);
+      if (kDirections && jobs[0].pair >= 0) g.dirs = dirs + (*dir_offset)[jobs[0].pair];
+      if (lane % G == 0) {
+        ctx.stats.two_pair_slots += GT::kLanes == 2 && slot.b >= 0;
+        ctx.stats.multipass_slots += g.passes > 1;
+      }
+    }
+    int most_rows = 0, most_passes = 0;
+    for (const GT& g : th) {
+      most_rows = std::max(most_rows, g.rows);
+      most_passes = std::max(most_passes, g.passes);
+    }
+    for (int group = 0; group < kGroupsPerWarp; ++group) {
+      boundary[group].assign(static_cast<std::size_t>(std::max(most_rows, 1)), typename GT::Boundary{});
+      for (int t = 0; t < G; ++t) th[group * G + t].boundary = boundary[group].data();
+    }
+    for (int p = 0; p < most_passes; ++p) {
+      for (int lane = 0; lane < 32; ++lane) th[lane].begin_pass(p, sc[lane], edges);
+      for (int s = 0; s < GT::steps(most_rows); ++s) {
+        // what the shuffles read: every lane's outputs of the last step
+        typename GT::V h[32], e[32];
+        std::uint32_t letters[32];
+        for (int lane = 0; lane < 32; ++lane) {
+          h[lane] = th[lane].h_out;
+          e[lane] = th[lane].e_out;
+          letters[lane] = th[lane].letters_out;
+        }
+        for (int lane = 0; lane < 32; ++lane) {
+          const int t = lane % G;
+          const int left = t == 0 ? lane : lane - 1;  // shfl_up leaves a group's first lane its own value
+          const typename GT::Feed fed = th[lane - t].feed(s + 1, edges);
+          th[lane].step(s, h[left], e[left], letters[left], fed, sc[lane], edges);
+        }
+      }
+    }
+    for (int group = 0; group < kGroupsPerWarp; ++group) {
+      for (int k = 0; k < GT::kLanes; ++k) {
+        Candidate c = th[group * G].strip.found[k];
+        for (int t = 1; t < G; ++t)
+          if (better(th[group * G + t].strip.found[k], c)) c = th[group * G + t].strip.found[k];
+        const std::int32_t pair = th[group * G].jobs[k].pair;
+        if (pair < 0) continue;
+        if (GT::kLanes == 2 && kLocal && c.score > overflow_limit) {
+          ctx.overflow.push_back(Slot{pair, -1});
+          continue;
+        }
+        result_fields(ctx.options.mode, c.score, c.i, c.j, &ctx.fields[static_cast<std::size_t>(pair) * 5]);
+      }
+    }
+  }
+}
+
+template <class Scorer, bool kLocal, int... C>
+void simulate_score16(Context& ctx, int config, const std::vector<Slot>& slots, const void* table, std::int32_t limit,
+                      std::integer_sequence<int, C...>) {
+  ((config == C ? simulate_slots<Lanes16<Ops>, Scorer, kLocal, false, kScore16Configs[C].group,
+                                 kScore16Configs[C].columns>(ctx, slots, table, limit, nullptr, nullptr)
+                : void()),
+   ...);
+}
+
+template <bool kLocal>
+void simulate_scores(Context& ctx, const PairLengths& len) {
+  const ScorePlan plan = plan_scores(len, ctx.pairing, ctx.matrix, ctx.options);
+  const std::vector<std::uint32_t> paired = paired_table(ctx.matrix);
+  const std::vector<std::int16_t> two = two_lookup_table(ctx.matrix);
+  const std::vector<std::int32_t> single = single_table(ctx.matrix);
+  for (const SlotRange& r : plan.ranges16) {
+    const std::vector<Slot> slots(plan.slots16.begin() + r.first, plan.slots16.begin() + r.first + r.count);
+    if (plan.scorer == ScorerKind::kPaired) {
+      simulate_score16<PairedScorer, kLocal>(ctx, r.config, slots, paired.data(), plan.overflow_limit,
+                                             std::make_integer_sequence<int, kScore16ConfigCount>());
+    } else {
+      simulate_score16<TwoLookupScorer, kLocal>(ctx, r.config, slots, two.data(), plan.overflow_limit,
+                                                std::make_integer_sequence<int, kScore16ConfigCount>());
+    }
+  }
+  ctx.stats.wide_pairs += plan.range32.count;
+  simulate_slots<Lanes32<Ops>, SingleScorer, kLocal, false, kScore32Config.group, kScore32Config.columns>(
+      ctx, plan.slots32, single.data(), 0, nullptr, nullptr);
+  ctx.stats.reruns += static_cast<int>(ctx.overflow.size());
+  const std::vector<Slot> reruns = ctx.overflow;
+  simulate_slots<Lanes32<Ops>, SingleScorer, kLocal, false, kScore32Config.group, kScore32Config.columns>(
+      ctx, reruns, single.data(), 0, nullptr, nullptr);
+}
+
+// What walk_back reads on the device, from the simulated direction words.
+template <int G, int R>
+struct HostWalk {
+  const std::uint32_t* dirs;
+  const std::uint8_t* q;
+  const std::uint8_t* t;
+  std::int32_t n;
+  int wildcard;
+  std::string* ops;  // last to first
+  std::uint32_t code(std::int32_t i, std::int32_t j) const {
+    int shift;
+    return (dirs[direction_word<G, R>(n, i, j, &shift)] >> shift) & 15u;
+  }
+  bool same(std::int32_t i, std::int32_t j) const { return letters_match(q[i - 1], t[j - 1], wildcard); }
+  void emit(char op, std::int32_t count) { ops->append(static_cast<std::size_t>(count), op); }
+};
+
+template <int G, int R>
+std::string walk_pair(Context& ctx, std::int32_t pair, const std::uint32_t* dirs) {
+  const LaneJob j = job_for(ctx, pair);
+  std::vector<std::uint8_t> q(j.n), t(j.m);
+  for (std::int32_t x = 0; x < j.n; ++x) q[x] = ctx.matrix.encode(j.query[x]);
+  for (std::int32_t x = 0; x < j.m; ++x) t[x] = ctx.matrix.encode(j.target[x]);
+  std::int32_t* f = &ctx.fields[static_cast<std::size_t>(pair) * 5];
+  std::string ops;
+  HostWalk<G, R> w{dirs, q.data(), t.data(), j.n, ctx.matrix.wildcard(), &ops};
+  if (!(ctx.options.mode == AlignMode::kLocal && f[0] == 0)) walk_back(ctx.options.mode, f[2], f[4], w, &f[1], &f[3]);
+  return cigar_from_reversed_ops(ops.data(), ops.size());
+}
+
+template <bool kLocal>
+void simulate_traceback(Context& ctx, const PairLengths& len, std::vector<std::string>* cigars) {
+  const TracebackPlan plan = plan_traceback(len, traceback_budget_words(len));
+  const std::vector<std::int32_t> single = single_table(ctx.matrix);
+  for (const TracebackChunk& chunk : plan.chunks) {
+    ++ctx.stats.traceback_chunks;
+    std::vector<std::uint32_t> dirs(chunk.words, 0xA5A5A5A5u);  // poisoned: unwritten words would show
+    for (const SlotRange& r : chunk.ranges) {
+      const std::vector<Slot> slots(plan.slots.begin() + r.first, plan.slots.begin() + r.first + r.count);
+      if (r.config == 0) {
+        simulate_slots<Lanes32<Ops>, SingleScorer, kLocal, true, kTracebackConfigs[0].group, kTracebackConfigs[0].columns>(
+            ctx, slots, single.data(), 0, dirs.data(), &plan.word_offset);
+      } else {
+        simulate_slots<Lanes32<Ops>, SingleScorer, kLocal, true, kTracebackConfigs[1].group, kTracebackConfigs[1].columns>(
+            ctx, slots, single.data(), 0, dirs.data(), &plan.word_offset);
+      }
+    }
+    for (std::int32_t x = chunk.first; x < chunk.first + chunk.count; ++x) {
+      const std::int32_t pair = plan.slots[x].a;
+      const std::uint32_t* pd = dirs.data() + plan.word_offset[pair];
+      (*cigars)[pair] = plan.config[pair] == 0
+                            ? walk_pair<kTracebackConfigs[0].group, kTracebackConfigs[0].columns>(ctx, pair, pd)
+                            : walk_pair<kTracebackConfigs[1].group, kTracebackConfigs[1].columns>(ctx, pair, pd);
+    }
+  }
+}
+
+}  // namespace
+
+Status simulate_gpu(const SequenceBatch& queries, const SequenceBatch& targets, Pairing pairing,
+                    const ScoreMatrix& matrix, const AlignOptions& options, std::vector<AlignResult>* out,
+                    SimulationStats* stats) {
+  DPX_RETURN_IF_ERROR(validate_align_call(queries, targets, pairing, matrix, options, "simulate_gpu"));
+  const PairLengths len = pair_lengths(queries, targets, pairing);
+  const std::size_t pairs = len.n.size();
+  Context ctx{queries, targets, pairing, matrix, options, std::vector<std::int32_t>(pairs * 5, -12345), {}, {}};
+  std::vector<std::string> cigars(pairs);
+  const bool local = options.mode == AlignMode::kLocal;
+  if (!options.traceback) {
+    if (local) simulate_scores<true>(ctx, len);
+    else simulate_scores<false>(ctx, len);
+  } else {
+    if (local) simulate_traceback<true>(ctx, len, &cigars);
+    else simulate_traceback<false>(ctx, len, &cigars);
+  }
+  out->assign(pairs, AlignResult{});
+  for (std::size_t k = 0; k < pairs; ++k) {
+    if (len.n[k] == 0 || len.m[k] == 0) {
+      (*out)[k] = empty_side_result(len.n[k], len.m[k], options);
+      continue;
+    }
+    const std::int32_t* f = &ctx.fields[k * 5];
+    AlignResult& r = (*out)[k];
+    r.score = f[0];
+    r.query_begin = f[1];
+    r.query_end = f[2];
+    r.target_begin = f[3];
+    r.target_end = f[4];
+    r.cigar = cigars[k];
+  }
+  if (stats != nullptr) *stats = ctx.stats;
+  return Status::ok();
+}
+
+}  // namespace test
+}  // namespace dpx

@@ -1,0 +1,219 @@
+// The CUDA alignment against the CPU, bit-exact: scores, positions and CIGARs on random pairs of
+// many lengths, random matrices and gap costs, scores past the int16 range, both pairings, all
+// modes; every CIGAR re-scored; bad input. Skipped where no CUDA device is.
+#include <gtest/gtest.h>
+
+#include "align_reference.h"
+#include "dpx/align.h"
+#include "test_util.h"
+
+namespace dpx {
+namespace {
+
+using test::align_options;
+using test::builtin_matrix;
+
+// Runs both backends; expects identical results and CIGARs that re-score to the score. Small
+// pairs are also checked against the textbook recurrence.
+void expect_gpu_equals_cpu(const SequenceBatch& q, const SequenceBatch& t, Pairing pairing, const ScoreMatrix& m,
+                           const AlignOptions& o) {
+  std::vector<AlignResult> cpu, gpu;
+  const dpx::Status a = dpx::align_cpu(q, t, pairing, m, o, &cpu);
+  ASSERT_TRUE(a.is_ok()) << a.message();
+  gpu.assign(cpu.size() + 3, AlignResult{-777, -7, -7, -7, -7, "poison"});
+  const dpx::Status b = dpx::align_cuda(q, t, pairing, m, o, &gpu, nullptr);
+  ASSERT_TRUE(b.is_ok()) << b.message();
+  ASSERT_EQ(gpu.size(), cpu.size());
+  int shown = 0;
+  for (std::size_t k = 0; k < cpu.size(); ++k) {
+    const std::size_t qi = pairing == Pairing::kOneToMany ? 0 : k;
+    const std::string context = std::string(dpx::align_mode_name(o.mode)) + " pair " + std::to_string(k) + " n=" +
+                                std::to_string(q.length(qi)) + " m=" + std::to_string(t.length(k)) + " open " +
+                                std::to_string(o.gap_open) + " extend " + std::to_string(o.gap_extend) + " " + m.name();
+    if (dpx::test::describe(cpu[k]) != dpx::test::describe(gpu[k]) && shown++ < 5) {
+      ADD_FAILURE() << context << "\n  cpu " << dpx::test::describe(cpu[k]) << "\n  gpu " << dpx::test::describe(gpu[k]);
+    }
+    if (!o.traceback) continue;
+    std::int64_t rescored = 0;
+    const dpx::Status s = dpx::rescore_cigar(gpu[k].cigar, q.view(qi), t.view(k), gpu[k].query_begin,
+                                             gpu[k].target_begin, m, o, &rescored);
+    EXPECT_TRUE(s.is_ok()) << context << ": " << s.message();
+    EXPECT_EQ(rescored, gpu[k].score) << context;
+    if (q.length(qi) * t.length(k) <= 250000 && shown < 5) {
+      const std::string err = dpx::test::check_against_reference(gpu[k], std::string(q.view(qi)), std::string(t.view(k)), m, o);
+      if (!err.empty() && shown++ < 5) ADD_FAILURE() << context << ": " << err;
+    }
+  }
+}
+
+const int kLengths[] = {0, 1, 2, 31, 32, 33, 64, 65, 100, 255, 256, 257, 511, 512, 513, 700, 1000, 1023, 1024, 1025, 2500};
+
+TEST(AlignCuda, RandomPairsAllModesBothPairings) {
+  DPX_REQUIRE_GPU();
+  auto rng = dpx::test::seeded_rng();
+  const ScoreMatrix m = builtin_matrix("blosum62");
+  std::uniform_int_distribution<int> pick(0, sizeof(kLengths) / sizeof(kLengths[0]) - 1);
+  for (bool traceback : {false, true}) {
+    for (AlignMode mode : {AlignMode::kLocal, AlignMode::kGlobal, AlignMode::kSemiGlobal}) {
+      SequenceBatch q, t, one;
+      const std::string query = dpx::test::random_sequence(rng, 400, m.letters());
+      one.add(query);
+      for (int k = 0; k < 160; ++k) {
+        const std::string a = dpx::test::random_sequence(rng, kLengths[pick(rng)], m.letters());
+        std::string b = dpx::test::random_sequence(rng, kLengths[pick(rng)], m.letters());
+        if (k % 3 == 0 && !a.empty()) b.insert(b.size() / 2, a.substr(0, a.size() * 2 / 3));  // related pairs
+        if (k % 4 == 1) b.insert(b.size() / 3, query.substr(k % 100, 150));
+        q.add(a);
+        t.add(b);
+      }
+      const AlignOptions o = align_options(mode, 11, 1, traceback);
+      expect_gpu_equals_cpu(q, t, Pairing::kPairwise, m, o);
+      expect_gpu_equals_cpu(one, t, Pairing::kOneToMany, m, o);
+    }
+  }
+}
+
+TEST(AlignCuda, RandomMatricesAndGapCosts) {
+  DPX_REQUIRE_GPU();
+  auto rng = dpx::test::seeded_rng();
+  std::uniform_int_distribution<int> len(0, 1300), gap(0, 30);
+  for (int rep = 0; rep < 12; ++rep) {
+    const std::string letters = std::string("ACDEFGHIKLMNPQRSTVWYBZOUJ0123456789").substr(0, rep % 4 == 3 ? 31 : 4 + 2 * rep);
+    const ScoreMatrix m = dpx::test::random_matrix(rng, letters, rep % 3 == 2 ? -128 : -7, rep % 3 == 2 ? 127 : 8);
+    const int extend = gap(rng) / 3;
+    const AlignOptions o = align_options(static_cast<AlignMode>(rep % 3), extend + gap(rng), extend, rep % 2 == 1);
+    SequenceBatch q, t, one;
+    one.add(dpx::test::random_sequence(rng, len(rng), letters));
+    for (int k = 0; k < 40; ++k) {
+      q.add(dpx::test::random_sequence(rng, len(rng), letters));
+      t.add(dpx::test::random_sequence(rng, len(rng), letters));
+    }
+    expect_gpu_equals_cpu(q, t, Pairing::kPairwise, m, o);
+    expect_gpu_equals_cpu(one, t, Pairing::kOneToMany, m, o);
+  }
+}
+
+TEST(AlignCuda, DnaMatchMismatch) {
+  DPX_REQUIRE_GPU();
+  auto rng = dpx::test::seeded_rng();
+  ScoreMatrix m;
+  ASSERT_TRUE(ScoreMatrix::dna(2, -3, &m).is_ok());
+  SequenceBatch q, t;
+  for (int k = 0; k < 100; ++k) {
+    const std::string read = dpx::test::random_sequence(rng, 150, "ACGT");
+    q.add(read);
+    t.add(dpx::test::random_sequence(rng, 200, "ACGT") + read + dpx::test::random_sequence(rng, 300, "ACGTN"));
+  }
+  for (AlignMode mode : {AlignMode::kLocal, AlignMode::kSemiGlobal})
+    for (bool traceback : {false, true}) expect_gpu_equals_cpu(q, t, Pairing::kPairwise, m, align_options(mode, 5, 2, traceback));
+}
+
+// Long pairs, and scores the packed 16-bit lanes cannot hold: local pairs must come back for the
+// 32-bit rerun, non-local ones run in 32 bits from the start.
+TEST(AlignCuda, LongPairsAndScoresBeyondSixteenBits) {
+  DPX_REQUIRE_GPU();
+  auto rng = dpx::test::seeded_rng();
+  const ScoreMatrix m = builtin_matrix("blosum62");
+  const std::string x = dpx::test::random_sequence(rng, 10000, m.letters());
+  std::string y = x;
+  std::uniform_int_distribution<std::size_t> where(0, y.size() - 1);
+  for (int k = 0; k < 400; ++k) y[where(rng)] = 'G';
+  for (int k = 0; k < 30; ++k) y.erase(where(rng) % y.size(), 1 + k % 5);
+  SequenceBatch q, t;
+  q.add(x);
+  t.add(x);  // identical: local score ~ 53000
+  q.add(x);
+  t.add(y);
+  q.add(std::string(3100, 'W'));
+  t.add(std::string(3100, 'W'));  // 34100
+  q.add(std::string(2978, 'W'));
+  t.add(std::string(2978, 'W'));  // 32758: the largest a 16-bit lane keeps
+  q.add(dpx::test::random_sequence(rng, 10000, m.letters()));
+  t.add(dpx::test::random_sequence(rng, 3000, m.letters()));
+  for (AlignMode mode : {AlignMode::kLocal, AlignMode::kGlobal, AlignMode::kSemiGlobal}) {
+    expect_gpu_equals_cpu(q, t, Pairing::kPairwise, m, align_options(mode, 11, 1, false));
+    expect_gpu_equals_cpu(q, t, Pairing::kPairwise, m, align_options(mode, 11, 1, true));
+  }
+}
+
+TEST(AlignCuda, SequencesAtTheLengthLimit) {
+  DPX_REQUIRE_GPU();
+  auto rng = dpx::test::seeded_rng();
+  const ScoreMatrix m = builtin_matrix("blosum62");
+  SequenceBatch one, t;
+  one.add(dpx::test::random_sequence(rng, dpx::kAlignMaxLength, m.letters()));
+  t.add(dpx::test::random_sequence(rng, 300, m.letters()));
+  t.add(std::string(one.view(0).substr(30000, 250)));
+  for (AlignMode mode : {AlignMode::kLocal, AlignMode::kGlobal, AlignMode::kSemiGlobal})
+    for (bool traceback : {false, true})
+      expect_gpu_equals_cpu(one, t, Pairing::kOneToMany, m, align_options(mode, 11, 1, traceback));
+}
+
+TEST(AlignCuda, EmptyBatchesAndSequences) {
+  DPX_REQUIRE_GPU();
+  const ScoreMatrix m = builtin_matrix("blosum62");
+  SequenceBatch q, t;
+  std::vector<AlignResult> out(3);
+  ASSERT_TRUE(dpx::align_cuda(q, t, Pairing::kPairwise, m, AlignOptions{}, &out, nullptr).is_ok());
+  EXPECT_TRUE(out.empty());
+  for (const char* a : {"", "A", "WWW"}) {
+    for (const char* b : {"", "C", "WW"}) {
+      q.add(a);
+      t.add(b);
+    }
+  }
+  for (AlignMode mode : {AlignMode::kLocal, AlignMode::kGlobal, AlignMode::kSemiGlobal})
+    for (bool traceback : {false, true}) expect_gpu_equals_cpu(q, t, Pairing::kPairwise, m, align_options(mode, 4, 1, traceback));
+}
+
+TEST(AlignCuda, BadInputGetsAClearStatus) {
+  const ScoreMatrix m = builtin_matrix("blosum62");
+  SequenceBatch two, three, too_long;
+  two.add("AC");
+  two.add("DE");
+  three.add("A");
+  three.add("C");
+  three.add("D");
+  too_long.add(std::string(dpx::kAlignMaxLength + 1, 'A'));
+  std::vector<AlignResult> out;
+  dpx::Status s = dpx::align_cuda(two, three, Pairing::kPairwise, m, AlignOptions{}, &out, nullptr);
+  EXPECT_EQ(s.code(), dpx::StatusCode::kInvalidArgument);
+  s = dpx::align_cuda(three, too_long, Pairing::kPairwise, m, AlignOptions{}, &out, nullptr);
+  EXPECT_EQ(s.code(), dpx::StatusCode::kInvalidArgument);
+  s = dpx::align_cuda(two, too_long, Pairing::kOneToMany, m, AlignOptions{}, &out, nullptr);
+  EXPECT_NE(s.message().find("exactly one query"), std::string::npos) << s.message();
+  AlignOptions bad;
+  bad.gap_open = 1;
+  bad.gap_extend = 3;
+  s = dpx::align_cuda(two, two, Pairing::kPairwise, m, bad, &out, nullptr);
+  EXPECT_NE(s.message().find("gap costs"), std::string::npos) << s.message();
+  dpx::AlignPlan plan;
+  dpx::DeviceSequenceBatch dq, dt;
+  dpx::DeviceAlignResults results;
+  EXPECT_FALSE(plan.run(dq, dt, &results, nullptr).is_ok());  // never created
+  if (!dpx::test::gpu_available()) return;
+  ASSERT_TRUE(plan.create(two, two, Pairing::kPairwise, m, AlignOptions{}, nullptr).is_ok());
+  ASSERT_TRUE(dq.upload(three, nullptr).is_ok());
+  ASSERT_TRUE(dt.upload(three, nullptr).is_ok());
+  s = plan.run(dq, dt, &results, nullptr);
+  EXPECT_NE(s.message().find("made for 2 queries"), std::string::npos) << s.message();
+}
+
+TEST(AlignCuda, AutoBackendAgreesWithTheCpu) {
+  DPX_REQUIRE_GPU();
+  auto rng = dpx::test::seeded_rng();
+  const ScoreMatrix m = builtin_matrix("blosum80");
+  SequenceBatch q, t;
+  for (int k = 0; k < 50; ++k) {
+    q.add(dpx::test::random_sequence(rng, 50 + k, m.letters()));
+    t.add(dpx::test::random_sequence(rng, 80 + 3 * k, m.letters()));
+  }
+  std::vector<AlignResult> a, b;
+  const AlignOptions o = align_options(AlignMode::kLocal, 10, 1, true);
+  ASSERT_TRUE(dpx::align_batch(dpx::Backend::kAuto, q, t, Pairing::kPairwise, m, o, &a).is_ok());
+  ASSERT_TRUE(dpx::align_batch(dpx::Backend::kCpu, q, t, Pairing::kPairwise, m, o, &b).is_ok());
+  for (std::size_t k = 0; k < a.size(); ++k) EXPECT_EQ(dpx::test::describe(a[k]), dpx::test::describe(b[k]));
+}
+
+}  // namespace
+}  // namespace dpx

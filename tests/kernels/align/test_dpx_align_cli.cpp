@@ -1,0 +1,217 @@
+// dpx-align end to end: the built program (found next to this test binary's build folder) on
+// generated FASTA, FASTQ (plain and gzip) and series files; its table against the library, and
+// bad flags and files (exit status 2 with a message, never a crash).
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <array>
+#include <cstdint>
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "align_reference.h"
+#include "dpx/align.h"
+#include "test_util.h"
+
+namespace dpx {
+namespace {
+
+std::string program() {
+  std::array<char, 4096> buf{};
+  const ssize_t n = readlink("/proc/self/exe", buf.data(), buf.size() - 1);
+  std::string self = n > 0 ? std::string(buf.data(), static_cast<std::size_t>(n)) : "";
+  self = self.substr(0, self.rfind('/'));  // build/tests/kernels
+  return self + "/../../tools/dpx-align";
+}
+
+struct Outcome {
+  int status;
+  std::string out, err;
+};
+
+class DpxAlignCli : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (access(program().c_str(), X_OK) != 0) GTEST_SKIP() << "dpx-align not built at " << program();
+    char tmpl[] = "/tmp/dpx-align-test-XXXXXX";
+    ASSERT_NE(mkdtemp(tmpl), nullptr);
+    dir_ = tmpl;
+  }
+  void TearDown() override {
+    if (!dir_.empty()) std::system(("rm -rf '" + dir_ + "'").c_str());
+  }
+
+  std::string write(const std::string& name, const std::string& bytes) {
+    const std::string path = dir_ + "/" + name;
+    std::ofstream(path, std::ios::binary) << bytes;
+    return path;
+  }
+
+  Outcome run(const std::string& args) {
+    const std::string err = dir_ + "/stderr";
+    FILE* p = popen((program() + " " + args + " 2>" + err).c_str(), "r");
+    Outcome r{-1, "", ""};
+    if (p == nullptr) return r;
+    std::array<char, 4096> buf;
+    std::size_t got;
+    while ((got = std::fread(buf.data(), 1, buf.size(), p)) > 0) r.out.append(buf.data(), got);
+    const int raw = pclose(p);
+    r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
+    std::ifstream e(err);
+    std::stringstream ss;
+    ss << e.rdbuf();
+    r.err = ss.str();
+    return r;
+  }
+
+  std::string dir_;
+};
+
+// A gzip file with stored (uncompressed) deflate blocks: enough for zlib to read.
+std::string gzip(const std::string& data) {
+  std::uint32_t table[256];
+  for (std::uint32_t i = 0; i < 256; ++i) {
+    std::uint32_t c = i;
+    for (int k = 0; k < 8; ++k) c = c & 1 ? 0xEDB88320u ^ (c >> 1) : c >> 1;
+    table[i] = c;
+  }
+  std::uint32_t crc = 0xFFFFFFFFu;
+  for (unsigned char c : data) crc = table[(crc ^ c) & 0xFF] ^ (crc >> 8);
+  crc ^= 0xFFFFFFFFu;
+  auto le = [](std::string* s, std::uint32_t v, int bytes) {
+    for (int k = 0; k < bytes; ++k) *s += static_cast<char>((v >> (8 * k)) & 0xFF);
+  };
+  std::string out("\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\xff", 10);
+  std::size_t pos = 0;
+  do {
+    const std::size_t len = std::min<std::size_t>(65535, data.size() - pos);
+    out += static_cast<char>(pos + len == data.size() ? 1 : 0);
+    le(&out, static_cast<std::uint32_t>(len), 2);
+    le(&out, static_cast<std::uint32_t>(~len & 0xFFFF), 2);
+    out.append(data, pos, len);
+    pos += len;
+  } while (pos < data.size());
+  le(&out, crc, 4);
+  le(&out, static_cast<std::uint32_t>(data.size()), 4);
+  return out;
+}
+
+std::vector<std::vector<std::string>> rows_of(const std::string& tsv) {
+  std::vector<std::vector<std::string>> rows;
+  std::istringstream in(tsv);
+  std::string line;
+  while (std::getline(in, line)) {
+    std::vector<std::string> fields;
+    std::istringstream f(line);
+    std::string x;
+    while (std::getline(f, x, '\t')) fields.push_back(x);
+    rows.push_back(fields);
+  }
+  return rows;
+}
+
+std::string field(std::int32_t v) { return v < 0 ? "." : std::to_string(v); }
+
+TEST_F(DpxAlignCli, SmithWatermanTableMatchesTheLibrary) {
+  auto rng = test::seeded_rng();
+  const ScoreMatrix m = test::builtin_matrix("blosum62");
+  SequenceBatch queries, targets;
+  std::string fasta, fastq;
+  for (int k = 0; k < 3; ++k) {
+    queries.add(test::random_sequence(rng, 40 + 30 * k, m.letters()));
+    fasta += ">query" + std::to_string(k) + " some description\n" + std::string(queries.view(k).substr(0, 25)) + "\n" +
+             std::string(queries.view(k).substr(25)) + "\n";
+  }
+  for (int k = 0; k < 5; ++k) {
+    std::string t = test::random_sequence(rng, 60 + 17 * k, m.letters());
+    if (k % 2 == 0) t.insert(10, std::string(queries.view(k % 3).substr(5, 30)));
+    targets.add(t);
+    fastq += "@target" + std::to_string(k) + "\n" + t + "\n+\n" + std::string(t.size(), 'I') + "\n";
+  }
+  const std::string q = write("q.fa", fasta), t = write("t.fq.gz", gzip(fastq));
+  const Outcome r = run("sw --cigar --backend cpu --quiet " + q + " " + t);
+  ASSERT_EQ(r.status, 0) << r.err;
+  const auto rows = rows_of(r.out);
+  ASSERT_EQ(rows.size(), 1u + 3 * 5);
+  EXPECT_EQ(rows[0], (std::vector<std::string>{"query", "target", "score", "query_start", "query_end", "target_start",
+                                               "target_end", "cigar"}));
+  for (int i = 0; i < 3; ++i) {
+    SequenceBatch one;
+    one.add(queries.view(i));
+    std::vector<AlignResult> want;
+    ASSERT_TRUE(align_cpu(one, targets, Pairing::kOneToMany, m, test::align_options(AlignMode::kLocal, 11, 1, true), &want).is_ok());
+    for (int j = 0; j < 5; ++j) {
+      const auto& row = rows[1 + i * 5 + j];
+      const AlignResult& w = want[j];
+      EXPECT_EQ(row, (std::vector<std::string>{"query" + std::to_string(i), "target" + std::to_string(j),
+                                               std::to_string(w.score), field(w.query_begin), field(w.query_end),
+                                               field(w.target_begin), field(w.target_end), w.cigar.empty() ? "." : w.cigar}));
+    }
+  }
+  // the same on whatever backend is there, written to a file
+  const std::string out = dir_ + "/out.tsv";
+  ASSERT_EQ(run("sw --cigar --output " + out + " " + q + " " + t).status, 0);
+  std::ifstream f(out);
+  std::stringstream ss;
+  ss << f.rdbuf();
+  EXPECT_EQ(ss.str(), r.out);
+}
+
+TEST_F(DpxAlignCli, OtherCommands) {
+  const std::string q = write("q.fa", ">a\nHEAGAWGHEE\n"), t = write("t.fa", ">b\nPAWHEAE\n");
+  Outcome r = run("nw --matrix blosum50 --gap-open 8 --gap-extend 8 --backend cpu " + q + " " + t);
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(rows_of(r.out)[1], (std::vector<std::string>{"a", "b", "1", "0", "10", "0", "7", "."}));
+  r = run("edit --cigar --backend cpu " + q + " " + t);
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(rows_of(r.out)[0][2], "distance");
+  const std::string a = write("a.txt", "1 2 3 4\n\n# comment\n5 6 7\n"), b = write("b.txt", "1 2 3\n");
+  r = run("dtw --band 0 --backend cpu " + a + " " + b);
+  ASSERT_EQ(r.status, 0) << r.err;
+  const auto rows = rows_of(r.out);
+  ASSERT_EQ(rows.size(), 3u);
+  EXPECT_EQ(rows[0][2], "cost");
+  EXPECT_EQ(rows[1][2], "inf");  // lengths 4 and 3 with band 0: no warping path
+  EXPECT_EQ(rows[2][2], "12");   // |5-1| + |6-2| + |7-3|
+}
+
+TEST_F(DpxAlignCli, BadFlagsAndFilesExitWithTwo) {
+  const std::string q = write("q.fa", ">a\nACDE\n"), t = write("t.fa", ">b\nACDE\n");
+  const struct {
+    std::string args, message;
+  } cases[] = {
+      {"align " + q + " " + t, "unknown command"},
+      {"sw --gap-open x " + q + " " + t, "--gap-open needs a whole number"},
+      {"sw --gap-open 1 --gap-extend 2 " + q + " " + t, "must not exceed"},
+      {"sw --band 3 " + q + " " + t, "--band applies to dtw only"},
+      {"sw --bogus " + q + " " + t, "unrecognised option"},
+      {"sw --backend gpu " + q + " " + t, "--backend needs auto, cuda or cpu"},
+      {"sw " + q, "expected 2 input files"},
+      {"sw " + q + " " + dir_ + "/missing.fa", "cannot open"},
+      {"sw --matrix nosuch " + q + " " + t, "neither a built-in matrix"},
+      {"sw " + q + " " + write("bad.fa", "hello\n"), "not FASTA"},
+      {"sw " + q + " " + write("empty.fa", "\n\n"), "no sequences"},
+      {"sw " + q + " " + write("bad.fq", "@r\nACGT\n+\nII\n"), "2 quality values for 4 letters"},
+      {"sw " + q + " " + write("short.fq", "@r\nACGT\n"), "incomplete FASTQ record"},
+      {"sw " + q + " " + write("cut.gz", gzip(">b\nACDE\n").substr(0, 20)), "truncated or corrupt"},
+      {"sw " + q + " " + write("long.fa", ">l\n" + std::string(kAlignMaxLength + 1, 'A') + "\n"), "the limit is 65536"},
+      {"dtw " + write("x.txt", "1 2 zz\n") + " " + write("y.txt", "1\n"), "is not a whole number"},
+      {"dtw " + write("x2.txt", "99999999999\n") + " " + write("y2.txt", "1\n"), "outside the int32 range"},
+  };
+  for (const auto& c : cases) {
+    const Outcome r = run(c.args + " --quiet --backend cpu");
+    EXPECT_EQ(r.status, 2) << c.args << "\n" << r.err;
+    EXPECT_NE(r.err.find(c.message), std::string::npos) << c.args << "\n" << r.err;
+  }
+  const Outcome none = run("");
+  EXPECT_EQ(none.status, 2);
+  EXPECT_NE(none.err.find("missing the command"), std::string::npos) << none.err;
+  EXPECT_EQ(run("--help").status, 0);
+}
+
+}  // namespace
+}  // namespace dpx

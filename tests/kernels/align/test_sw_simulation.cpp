@@ -1,0 +1,236 @@
+// The GPU kernels' own code, run on the host by the simulator, against the CPU alignment: every
+// strip shape, packed lanes with two pairs, padding, passes over wide targets, 16-bit overflow and
+// the 32-bit rerun, pairs planned in 32 bits, the traceback layout and walk.
+#include <gtest/gtest.h>
+
+#include "align_reference.h"
+#include "dpx/align.h"
+#include "sw_plan.h"
+#include "sw_simulator.h"
+#include "test_util.h"
+
+namespace dpx {
+namespace {
+
+
+using test::align_options;
+using test::builtin_matrix;
+
+// Simulated GPU == CPU, field by field and CIGAR by CIGAR; returns the simulation's statistics.
+dpx::test::SimulationStats expect_same_as_cpu(const SequenceBatch& q, const SequenceBatch& t, Pairing pairing,
+                                              const ScoreMatrix& m, const AlignOptions& o) {
+  std::vector<AlignResult> cpu, sim;
+  dpx::test::SimulationStats stats;
+  const dpx::Status a = dpx::align_cpu(q, t, pairing, m, o, &cpu);
+  const dpx::Status b = dpx::test::simulate_gpu(q, t, pairing, m, o, &sim, &stats);
+  EXPECT_TRUE(a.is_ok()) << a.message();
+  EXPECT_TRUE(b.is_ok()) << b.message();
+  EXPECT_EQ(cpu.size(), sim.size());
+  int shown = 0;
+  for (std::size_t k = 0; k < cpu.size() && k < sim.size() && shown < 5; ++k) {
+    if (dpx::test::describe(cpu[k]) == dpx::test::describe(sim[k])) continue;
+    ++shown;
+    const std::size_t qi = pairing == Pairing::kOneToMany ? 0 : k;
+    ADD_FAILURE() << dpx::align_mode_name(o.mode) << " pair " << k << " (n=" << q.length(qi) << ", m=" << t.length(k)
+                  << ", open " << o.gap_open << ", extend " << o.gap_extend << ", " << m.name() << ")\n  cpu "
+                  << dpx::test::describe(cpu[k]) << "\n  sim " << dpx::test::describe(sim[k]);
+  }
+  return stats;
+}
+
+// Target lengths that land in every strip shape, on its edges, and past the widest (passes).
+const std::vector<int> kLengths = {0, 1, 2, 3, 31, 32, 33, 63, 64, 65, 100, 127, 128, 129, 255, 256, 257,
+                                   383, 384, 385, 511, 512, 513, 640, 641, 767, 768, 896, 897, 1023, 1024, 1025, 1500, 2100};
+
+TEST(SwSimulation, OneQueryAgainstManyTargets) {
+  auto rng = dpx::test::seeded_rng();
+  const ScoreMatrix m = builtin_matrix("blosum62");
+  for (AlignMode mode : {AlignMode::kLocal, AlignMode::kGlobal, AlignMode::kSemiGlobal}) {
+    SequenceBatch q, t;
+    const std::string query = dpx::test::random_sequence(rng, 150, m.letters());
+    q.add(query);
+    for (int len : kLengths) {
+      std::string s = dpx::test::random_sequence(rng, len, m.letters());
+      // related targets: part of the query planted inside, across the pass boundaries of wide ones
+      if (len > 40 && len % 2 == 1) s.replace(len / 3, std::min<std::size_t>(60, len / 2), query.substr(20, std::min<std::size_t>(60, len / 2)));
+      if (len > 1100) s.replace(1024 - 70, 140, query.substr(5, 140));
+      if (len > 2100 - 1) s.replace(2048 - 30, 100, query.substr(40, 100));
+      t.add(s);
+    }
+    const auto stats = expect_same_as_cpu(q, t, Pairing::kOneToMany, m, align_options(mode, 11, 1, false));
+    EXPECT_GT(stats.two_pair_slots, 5);
+    EXPECT_GT(stats.multipass_slots, 0);
+  }
+}
+
+TEST(SwSimulation, PairwiseBatches) {
+  auto rng = dpx::test::seeded_rng();
+  const ScoreMatrix m = builtin_matrix("blosum50");
+  std::uniform_int_distribution<int> pick(0, static_cast<int>(kLengths.size()) - 1);
+  for (AlignMode mode : {AlignMode::kLocal, AlignMode::kGlobal, AlignMode::kSemiGlobal}) {
+    SequenceBatch q, t;
+    for (int k = 0; k < 70; ++k) {
+      const std::string a = dpx::test::random_sequence(rng, kLengths[pick(rng)] % 700, m.letters());
+      std::string b = dpx::test::random_sequence(rng, kLengths[pick(rng)], m.letters());
+      if (k % 3 == 0 && !a.empty()) b = b.substr(0, b.size() / 2) + a + b.substr(b.size() / 2);  // related pairs
+      q.add(a);
+      t.add(b);
+    }
+    const auto stats = expect_same_as_cpu(q, t, Pairing::kPairwise, m, align_options(mode, 10, 2, false));
+    EXPECT_GT(stats.two_pair_slots, 10);
+  }
+}
+
+TEST(SwSimulation, RandomMatricesAndGaps) {
+  auto rng = dpx::test::seeded_rng();
+  std::uniform_int_distribution<int> len(0, 300), gap(0, 40);
+  for (int rep = 0; rep < 12; ++rep) {
+    // small alphabets to large (31 letters: the one-to-many table no longer fits, two lookups instead)
+    const std::string letters = std::string("ACDEFGHIKLMNPQRSTVWYBZOUJ0123456789").substr(0, rep % 3 == 2 ? 31 : 4 + rep);
+    const ScoreMatrix m = dpx::test::random_matrix(rng, letters, rep % 4 == 3 ? -128 : -9, rep % 4 == 3 ? 127 : 9);
+    const int extend = gap(rng) / 4;
+    const AlignOptions o = align_options(static_cast<AlignMode>(rep % 3), extend + gap(rng), extend, false);
+    SequenceBatch q, t, one;
+    one.add(dpx::test::random_sequence(rng, len(rng), letters));
+    for (int k = 0; k < 24; ++k) {
+      q.add(dpx::test::random_sequence(rng, len(rng), letters));
+      t.add(dpx::test::random_sequence(rng, len(rng) * (k % 5 == 0 ? 4 : 1), letters));
+    }
+    expect_same_as_cpu(q, t, Pairing::kPairwise, m, o);
+    expect_same_as_cpu(one, t, Pairing::kOneToMany, m, o);
+  }
+}
+
+// Scores past the int16 range: local pairs are caught and rerun in 32 bits, non-local ones are
+// planned in 32 bits; the results must not change.
+TEST(SwSimulation, ScoresBeyondSixteenBits) {
+  auto rng = dpx::test::seeded_rng();
+  const ScoreMatrix m = builtin_matrix("blosum62");
+  const std::string w(3100, 'W');  // 3100 * 11 = 34100 > 32767
+  std::string near(2978, 'W');     // 2978 * 11 = 32758: just under the local limit of 32767 - 11
+  SequenceBatch q, t;
+  for (const std::string& s : {w, near, std::string(2979, 'W')}) {
+    q.add(s);
+    t.add(s);
+  }
+  const std::string x = dpx::test::random_sequence(rng, 3000, m.letters());
+  q.add(x);
+  t.add(x);  // identical random protein: about 5.3 per letter
+  q.add(x);
+  t.add(dpx::test::random_sequence(rng, 3000, m.letters()));
+  for (AlignMode mode : {AlignMode::kLocal, AlignMode::kGlobal, AlignMode::kSemiGlobal}) {
+    const auto stats = expect_same_as_cpu(q, t, Pairing::kPairwise, m, align_options(mode, 11, 1, false));
+    if (mode == AlignMode::kLocal) EXPECT_GE(stats.reruns, 2);
+    else EXPECT_GE(stats.wide_pairs, 3);
+  }
+  // large gap costs push global scores below the int16 range
+  SequenceBatch gq, gt;
+  gq.add(std::string(400, 'A'));
+  gt.add(std::string(40, 'A'));
+  expect_same_as_cpu(gq, gt, Pairing::kPairwise, m, align_options(AlignMode::kGlobal, 8000, 100, false));
+}
+
+TEST(SwSimulation, Traceback) {
+  auto rng = dpx::test::seeded_rng();
+  const ScoreMatrix m = builtin_matrix("pam250");
+  std::uniform_int_distribution<int> pick(0, static_cast<int>(kLengths.size()) - 1);
+  for (AlignMode mode : {AlignMode::kLocal, AlignMode::kGlobal, AlignMode::kSemiGlobal}) {
+    SequenceBatch q, t, one;
+    one.add(dpx::test::random_sequence(rng, 90, m.letters()));
+    for (int k = 0; k < 30; ++k) {
+      const std::string a = dpx::test::random_sequence(rng, kLengths[pick(rng)] % 400, m.letters());
+      std::string b = dpx::test::random_sequence(rng, kLengths[pick(rng)] % 700, m.letters());
+      if (k % 2 == 0 && !a.empty()) b.insert(b.size() / 3, a.substr(a.size() / 4));
+      q.add(a);
+      t.add(b);
+    }
+    const auto stats = expect_same_as_cpu(q, t, Pairing::kPairwise, m, align_options(mode, 8, 2, true));
+    EXPECT_GT(stats.multipass_slots, 0);
+    expect_same_as_cpu(one, t, Pairing::kOneToMany, m, align_options(mode, 3, 3, true));
+  }
+  // the simulated CIGARs also re-score to their scores (a CPU/simulation agreement on a wrong
+  // CIGAR would otherwise pass)
+  SequenceBatch q, t;
+  q.add("HEAGAWGHEE");
+  t.add("PAWHEAE");
+  std::vector<AlignResult> sim;
+  ASSERT_TRUE(dpx::test::simulate_gpu(q, t, Pairing::kPairwise, builtin_matrix("blosum50"),
+                                      align_options(AlignMode::kLocal, 8, 8, true), &sim, nullptr).is_ok());
+  EXPECT_EQ(sim[0].score, 28);
+  EXPECT_EQ(sim[0].cigar, "2=1I2=");
+}
+
+TEST(SwPlan, SlotsCoverEveryPairOnce) {
+  auto rng = dpx::test::seeded_rng();
+  const ScoreMatrix m = builtin_matrix("blosum62");
+  dpx::align::PairLengths len;
+  std::uniform_int_distribution<int> d(0, 5000);
+  for (int k = 0; k < 500; ++k) {
+    len.n.push_back(d(rng) % (k % 7 == 0 ? 5000 : 600));
+    len.m.push_back(d(rng) % (k % 5 == 0 ? 5000 : 1100));
+  }
+  for (AlignMode mode : {AlignMode::kLocal, AlignMode::kGlobal}) {
+    const auto plan = dpx::align::plan_scores(len, Pairing::kPairwise, m, align_options(mode, 11, 1, false));
+    std::vector<int> seen(len.n.size(), 0);
+    for (int p : plan.trivial) ++seen[p];
+    for (const auto& r : plan.ranges16) {
+      const auto& c = dpx::align::kScore16Configs[r.config];
+      for (int x = r.first; x < r.first + r.count; ++x)
+        for (int p : {plan.slots16[x].a, plan.slots16[x].b}) {
+          if (p < 0) continue;
+          ++seen[p];
+          // the narrowest shape that holds the target, or the widest one in passes
+          EXPECT_TRUE(len.m[p] <= c.width() || r.config == dpx::align::kScore16ConfigCount - 1);
+          EXPECT_TRUE(r.config == 0 || len.m[p] > dpx::align::kScore16Configs[r.config - 1].width());
+          EXPECT_LE(len.n[p], r.max_rows);
+        }
+    }
+    for (const auto& s : plan.slots32) ++seen[s.a];
+    for (std::size_t k = 0; k < seen.size(); ++k) EXPECT_EQ(seen[k], 1) << k;
+    if (mode == AlignMode::kLocal) EXPECT_TRUE(plan.slots32.empty());
+    else EXPECT_FALSE(plan.slots32.empty());
+  }
+}
+
+TEST(SwPlan, TracebackChunksStayWithinTheirBudget) {
+  dpx::align::PairLengths len;
+  for (int k = 0; k < 300; ++k) {
+    len.n.push_back(k % 50 == 7 ? 0 : 100 + k * 3);
+    len.m.push_back(k % 3 == 0 ? 40 : 300 + k);
+  }
+  const std::uint64_t budget = 200000;
+  const auto plan = dpx::align::plan_traceback(len, budget);
+  EXPECT_GT(plan.chunks.size(), 3u);
+  std::vector<int> seen(len.n.size(), 0);
+  for (int p : plan.trivial) ++seen[p];
+  for (const auto& c : plan.chunks) {
+    EXPECT_LE(c.words, budget);
+    for (int x = c.first; x < c.first + c.count; ++x) {
+      const int p = plan.slots[x].a;
+      ++seen[p];
+      const auto& cfg = dpx::align::kTracebackConfigs[plan.config[p]];
+      EXPECT_LE(plan.word_offset[p] + dpx::align::traceback_words(len.n[p], len.m[p], cfg), c.words);
+    }
+  }
+  for (std::size_t k = 0; k < seen.size(); ++k) EXPECT_EQ(seen[k], 1) << k;
+  // a pair larger than the budget gets a chunk of its own
+  dpx::align::PairLengths big;
+  big.n = {5000, 10};
+  big.m = {5000, 10};
+  const auto own = dpx::align::plan_traceback(big, 1000);
+  EXPECT_EQ(own.chunks.size(), 2u);
+}
+
+TEST(SwPlan, SixteenBitBounds) {
+  const ScoreMatrix m = builtin_matrix("blosum62");
+  const AlignOptions g = align_options(AlignMode::kGlobal, 11, 1, false);
+  EXPECT_TRUE(dpx::align::fits_16_bits(1024, 1024, m, g));
+  EXPECT_TRUE(dpx::align::fits_16_bits(4096, 1024, m, g));
+  EXPECT_TRUE(dpx::align::fits_16_bits(2977, 2977, m, g));   // 2977 * 11 <= 32767 - 11
+  EXPECT_FALSE(dpx::align::fits_16_bits(2978, 2978, m, g));
+  EXPECT_FALSE(dpx::align::fits_16_bits(20000, 20000, m, g));  // the gaps alone
+  EXPECT_FALSE(dpx::align::fits_16_bits(100, 100, m, align_options(AlignMode::kGlobal, 8000, 200, false)));
+}
+
+}  // namespace
+}  // namespace dpx

@@ -1,0 +1,178 @@
+#include "options.h"
+
+#include <getopt.h>
+
+#include <cerrno>
+#include <climits>
+#include <cstdlib>
+#include <cstring>
+
+namespace dpx {
+namespace cli {
+namespace {
+
+enum Flag {
+  kMatrix = 256, kWildcard, kMatch, kMismatch, kGapOpen, kGapExtend, kCigar, kBackend, kBand, kThreads, kQuiet,
+  kOutput, kHelp,
+};
+
+const option kLongOptions[] = {
+    {"matrix", required_argument, nullptr, kMatrix},       {"wildcard", required_argument, nullptr, kWildcard},
+    {"match", required_argument, nullptr, kMatch},         {"mismatch", required_argument, nullptr, kMismatch},
+    {"gap-open", required_argument, nullptr, kGapOpen},    {"gap-extend", required_argument, nullptr, kGapExtend},
+    {"cigar", no_argument, nullptr, kCigar},               {"backend", required_argument, nullptr, kBackend},
+    {"band", required_argument, nullptr, kBand},           {"threads", required_argument, nullptr, kThreads},
+    {"quiet", no_argument, nullptr, kQuiet},               {"output", required_argument, nullptr, kOutput},
+    {"help", no_argument, nullptr, kHelp},                 {nullptr, 0, nullptr, 0}};
+
+bool parse_int(const char* flag, const char* text, long lo, long hi, int* out, std::string* error) {
+  char* end = nullptr;
+  errno = 0;
+  const long v = std::strtol(text, &end, 10);
+  if (end == text || *end != '\0' || errno == ERANGE || v < lo || v > hi) {
+    *error = std::string("--") + flag + " needs a whole number from " + std::to_string(lo) + " to " + std::to_string(hi) +
+             ", got '" + text + "'";
+    return false;
+  }
+  *out = static_cast<int>(v);
+  return true;
+}
+
+bool parse_command(const char* word, Command* out) {
+  const struct {
+    const char* name;
+    Command command;
+  } commands[] = {{"sw", Command::kSw}, {"nw", Command::kNw}, {"sg", Command::kSg}, {"edit", Command::kEdit}, {"dtw", Command::kDtw}};
+  for (const auto& c : commands)
+    if (std::strcmp(word, c.name) == 0) {
+      *out = c.command;
+      return true;
+    }
+  return false;
+}
+
+}  // namespace
+
+std::string usage() {
+  return "usage: dpx-align sw|nw|sg|edit [options] QUERIES TARGETS\n"
+         "       dpx-align dtw [--band R] [options] A.txt B.txt\n"
+         "\n"
+         "Aligns every query against every target and writes a TSV table (with a header line) to the\n"
+         "output: query, target, score (distance, cost), query_start, query_end, target_start,\n"
+         "target_end, cigar. Positions are 0-based, the end exclusive; '.' marks a value not computed\n"
+         "(starts of local alignments without --cigar) or empty.\n"
+         "\n"
+         "  sw    Smith-Waterman (local)        nw    Needleman-Wunsch (global)\n"
+         "  sg    semi-global: the whole query, free target ends\n"
+         "  edit  edit distance (Levenshtein)   dtw   dynamic time warping of integer series\n"
+         "\n"
+         "QUERIES and TARGETS are FASTA or FASTQ, plain or gzip ('-' = standard input). For dtw, A and B\n"
+         "hold one series per line: whitespace-separated integers (blank and '#' lines skipped).\n"
+         "\n"
+         "  --matrix NAME|FILE   blosum45, blosum50, blosum62 (default), blosum80, pam250, dna, or a\n"
+         "                       matrix file in the NCBI format\n"
+         "  --match N, --mismatch N   scores of --matrix dna (default 2, -3)\n"
+         "  --wildcard C         the letter of a matrix file that unknown letters become (default X or N)\n"
+         "  --gap-open N         cost of a gap's first letter (default 11); a gap of length L costs\n"
+         "  --gap-extend N       open + (L - 1) * extend (default extend 1)\n"
+         "  --cigar              compute start positions and CIGARs (sw, nw, sg, edit)\n"
+         "  --band R             dtw: Sakoe-Chiba radius (default none)\n"
+         "  --backend auto|cuda|cpu   where to run (default auto: the GPU when there is one)\n"
+         "  --threads N          CPU threads (default: all)\n"
+         "  --output FILE        write the table to FILE instead of standard output\n"
+         "  --quiet              no progress line on standard error\n";
+}
+
+ParseResult parse_options(int argc, char** argv, CliOptions* out, std::string* error) {
+  if (argc < 2) {
+    *error = "missing the command (sw, nw, sg, edit or dtw)";
+    return ParseResult::kError;
+  }
+  if (std::strcmp(argv[1], "--help") == 0 || std::strcmp(argv[1], "-h") == 0) return ParseResult::kHelp;
+  if (!parse_command(argv[1], &out->command)) {
+    *error = std::string("unknown command '") + argv[1] + "' (sw, nw, sg, edit or dtw)";
+    return ParseResult::kError;
+  }
+  const bool scoring = out->command == Command::kSw || out->command == Command::kNw || out->command == Command::kSg;
+  bool ok = true;
+  opterr = 0;
+  optind = 1;  // argv[0] of the sub-vector below is the command
+  int code;
+  while (ok && (code = getopt_long(argc - 1, argv + 1, ":ho:", kLongOptions, nullptr)) != -1) {
+    const bool only_scoring = code == kMatrix || code == kWildcard || code == kMatch || code == kMismatch ||
+                              code == kGapOpen || code == kGapExtend;
+    if (only_scoring && !scoring) {
+      *error = std::string("--") + kLongOptions[code - kMatrix].name + " applies to sw, nw and sg only";
+      return ParseResult::kError;
+    }
+    switch (code) {
+      case kMatrix: out->matrix = optarg; break;
+      case kWildcard:
+        if (std::strlen(optarg) != 1) {
+          *error = std::string("--wildcard needs one letter, got '") + optarg + "'";
+          ok = false;
+        }
+        out->wildcard = optarg[0];
+        break;
+      case kMatch: ok = parse_int("match", optarg, -128, 127, &out->match, error); break;
+      case kMismatch: ok = parse_int("mismatch", optarg, -128, 127, &out->mismatch, error); break;
+      case kGapOpen: ok = parse_int("gap-open", optarg, 0, 8192, &out->gap_open, error); break;
+      case kGapExtend: ok = parse_int("gap-extend", optarg, 0, 8192, &out->gap_extend, error); break;
+      case kCigar:
+        if (out->command == Command::kDtw) {
+          *error = "--cigar does not apply to dtw";
+          ok = false;
+        }
+        out->cigar = true;
+        break;
+      case kBackend:
+        if (std::strcmp(optarg, "auto") == 0) out->backend = Backend::kAuto;
+        else if (std::strcmp(optarg, "cuda") == 0) out->backend = Backend::kCuda;
+        else if (std::strcmp(optarg, "cpu") == 0) out->backend = Backend::kCpu;
+        else {
+          *error = std::string("--backend needs auto, cuda or cpu, got '") + optarg + "'";
+          ok = false;
+        }
+        break;
+      case kBand:
+        if (out->command != Command::kDtw) {
+          *error = "--band applies to dtw only";
+          ok = false;
+        } else {
+          ok = parse_int("band", optarg, -1, INT_MAX, &out->band, error);
+        }
+        break;
+      case kThreads: ok = parse_int("threads", optarg, 0, 4096, &out->threads, error); break;
+      case kQuiet: out->quiet = true; break;
+      case 'o':
+      case kOutput: out->output = optarg; break;
+      case 'h':
+      case kHelp: return ParseResult::kHelp;
+      case ':':  // argv[optind] is the option getopt just looked at (it indexes argv + 1)
+        *error = std::string("option '") + argv[optind] + "' needs a value";
+        ok = false;
+        break;
+      default:
+        *error = std::string("unrecognised option '") +
+                 (optopt > 0 && optopt < 256 ? std::string("-") + static_cast<char>(optopt) : std::string(argv[optind])) + "'";
+        ok = false;
+    }
+  }
+  if (!ok) return ParseResult::kError;
+  const int positional = argc - 1 - optind;
+  if (positional != 2) {
+    *error = "expected 2 input files (" + std::string(out->command == Command::kDtw ? "A and B" : "QUERIES and TARGETS") +
+             "), got " + std::to_string(positional);
+    return ParseResult::kError;
+  }
+  out->query_path = argv[1 + optind];
+  out->target_path = argv[2 + optind];
+  if (scoring && out->gap_extend > out->gap_open) {
+    *error = "--gap-extend (" + std::to_string(out->gap_extend) + ") must not exceed --gap-open (" + std::to_string(out->gap_open) + ")";
+    return ParseResult::kError;
+  }
+  return ParseResult::kOk;
+}
+
+}  // namespace cli
+}  // namespace dpx

@@ -1,0 +1,36 @@
+// Command line of dpx-align.
+#pragma once
+
+#include <string>
+
+#include "dpx/device.h"
+
+namespace dpx {
+namespace cli {
+
+enum class Command { kSw, kNw, kSg, kEdit, kDtw };
+
+struct CliOptions {
+  Command command = Command::kSw;
+  std::string matrix = "blosum62";  // a built-in name, "dna", or a file in the NCBI format
+  char wildcard = 0;                // for a matrix file: 0 = 'X' or 'N', whichever it has
+  int match = 2, mismatch = -3;     // --matrix dna
+  int gap_open = 11, gap_extend = 1;
+  bool cigar = false;
+  Backend backend = Backend::kAuto;
+  int band = -1;                    // dtw
+  int threads = 0;                  // CPU threads, 0 = all
+  bool quiet = false;               // no progress line
+  std::string output = "-";
+  std::string query_path, target_path;
+};
+
+enum class ParseResult { kOk, kHelp, kError };
+
+// Parses argv (argv[1] is the command). On kError, `error` says what was wrong.
+ParseResult parse_options(int argc, char** argv, CliOptions* out, std::string* error);
+
+std::string usage();
+
+}  // namespace cli
+}  // namespace dpx

@@ -1,0 +1,159 @@
+#include "runner.h"
+
+#include <algorithm>
+#include <functional>
+
+namespace dpx {
+namespace cli {
+namespace {
+
+// With this many targets one query at a time fills the GPU (one query against many targets);
+// with fewer, several queries go together as pairwise pairs.
+constexpr std::size_t kManyTargets = 2048;
+constexpr std::size_t kChunkPairs = 65536;
+constexpr std::size_t kChunkElements = std::size_t(64) << 20;
+
+template <class Batch>
+using ChunkFn = std::function<Status(const Batch& queries, const Batch& targets, Pairing pairing, std::size_t first_query)>;
+
+// Calls fn for consecutive runs of queries; the pairs of a chunk are query-major.
+template <class Batch>
+Status for_each_chunk(const Batch& queries, const Batch& targets, const ChunkFn<Batch>& fn) {
+  const std::size_t nq = queries.size(), nt = targets.size();
+  std::size_t first = 0;
+  while (first < nq) {
+    Batch q, t;
+    if (nt >= kManyTargets || nq == 1) {
+      q.add(queries.item(first), queries.length(first));
+      DPX_RETURN_IF_ERROR(fn(q, targets, Pairing::kOneToMany, first));
+      ++first;
+      continue;
+    }
+    std::size_t last = first, elements = 0;
+    while (last < nq && (last == first || ((last - first + 1) * nt <= kChunkPairs &&
+                                           elements + nt * queries.length(last) + targets.total_length() <= kChunkElements))) {
+      elements += nt * queries.length(last) + targets.total_length();
+      for (std::size_t j = 0; j < nt; ++j) {
+        q.add(queries.item(last), queries.length(last));
+        t.add(targets.item(j), targets.length(j));
+      }
+      ++last;
+    }
+    DPX_RETURN_IF_ERROR(fn(q, t, Pairing::kPairwise, first));
+    first = last;
+  }
+  return Status::ok();
+}
+
+AlignMode mode_of(Command c) {
+  return c == Command::kNw ? AlignMode::kGlobal : c == Command::kSg ? AlignMode::kSemiGlobal : AlignMode::kLocal;
+}
+
+// Smith-Waterman & co. on the GPU: the targets go up once and stay for every query.
+class GpuAligner {
+ public:
+  GpuAligner(const SequenceBatch& targets, const ScoreMatrix& matrix, const AlignOptions& options)
+      : all_targets_(targets), matrix_(matrix), options_(options) {}
+
+  Status align(const SequenceBatch& q, const SequenceBatch& t, Pairing pairing, std::vector<AlignResult>* out) {
+    if (&t != &all_targets_) return align_cuda(q, t, pairing, matrix_, options_, out, stream_.get());
+    if (stream_.get() == nullptr) {
+      DPX_RETURN_IF_ERROR(stream_.create());
+      DPX_RETURN_IF_ERROR(targets_.upload(all_targets_, stream_.get()));
+    }
+    AlignPlan plan;
+    DPX_RETURN_IF_ERROR(plan.create(q, t, pairing, matrix_, options_, stream_.get()));
+    DeviceSequenceBatch dq;
+    DPX_RETURN_IF_ERROR(dq.upload(q, stream_.get()));
+    DPX_RETURN_IF_ERROR(plan.run(dq, targets_, &results_, stream_.get()));
+    return results_.download(out, stream_.get());
+  }
+
+ private:
+  const SequenceBatch& all_targets_;
+  const ScoreMatrix& matrix_;
+  AlignOptions options_;
+  Stream stream_;
+  DeviceSequenceBatch targets_;
+  DeviceAlignResults results_;
+};
+
+std::uint64_t chunk_cells(const PackedBatch<char>& q, const PackedBatch<char>& t, Pairing pairing) {
+  std::uint64_t cells = 0;
+  for (std::size_t k = 0; k < t.size(); ++k) cells += std::uint64_t(q.length(pairing == Pairing::kOneToMany ? 0 : k)) * t.length(k);
+  return cells;
+}
+
+}  // namespace
+
+Status run_sequences(const CliOptions& o, const ScoreMatrix& matrix, const NamedSequences& queries,
+                     const NamedSequences& targets, TsvWriter* out, Progress* progress) {
+  Backend backend = Backend::kCpu;
+  DPX_RETURN_IF_ERROR(resolve_backend(o.backend, &backend));
+  const std::size_t nt = targets.letters.size();
+  AlignOptions align;
+  align.mode = mode_of(o.command);
+  align.gap_open = o.gap_open;
+  align.gap_extend = o.gap_extend;
+  align.traceback = o.cigar;
+  EditOptions edit;
+  edit.cigar = o.cigar;
+  GpuAligner gpu(targets.letters, matrix, align);
+  std::uint64_t pairs = 0, cells = 0;
+  const ChunkFn<SequenceBatch> fn = [&](const SequenceBatch& q, const SequenceBatch& t, Pairing pairing, std::size_t first) {
+    const std::size_t count = pair_count(q.size(), t.size(), pairing);
+    auto row = [&](std::size_t k, std::int64_t value, std::int64_t qb, std::int64_t qe, std::int64_t tb, std::int64_t te,
+                   const std::string& cigar) {
+      const std::size_t qi = first + (pairing == Pairing::kOneToMany ? 0 : k / nt);
+      out->row(queries.names[qi], targets.names[k % nt], value, false, qb, qe, tb, te, cigar);
+    };
+    if (o.command == Command::kEdit) {
+      std::vector<EditResult> res;
+      DPX_RETURN_IF_ERROR(backend == Backend::kCuda ? edit_distance_cuda(q, t, pairing, edit, &res, nullptr)
+                                                    : edit_distance_cpu(q, t, pairing, edit, &res, o.threads));
+      for (std::size_t k = 0; k < count; ++k) {
+        const std::size_t qi = pairing == Pairing::kOneToMany ? 0 : k;
+        row(k, res[k].distance, 0, static_cast<std::int64_t>(q.length(qi)), 0, static_cast<std::int64_t>(t.length(k)), res[k].cigar);
+      }
+    } else {
+      std::vector<AlignResult> res;
+      DPX_RETURN_IF_ERROR(backend == Backend::kCuda ? gpu.align(q, t, pairing, &res)
+                                                    : align_cpu(q, t, pairing, matrix, align, &res, o.threads));
+      for (std::size_t k = 0; k < count; ++k)
+        row(k, res[k].score, res[k].query_begin, res[k].query_end, res[k].target_begin, res[k].target_end, res[k].cigar);
+    }
+    pairs += count;
+    cells += chunk_cells(q, t, pairing);
+    progress->update(pairs, cells);
+    return out->ok() ? Status::ok() : Status(StatusCode::kInvalidArgument, "cannot write the output");
+  };
+  return for_each_chunk(queries.letters, targets.letters, fn);
+}
+
+Status run_series(const CliOptions& o, const NamedSeries& a, const NamedSeries& b, TsvWriter* out, Progress* progress) {
+  Backend backend = Backend::kCpu;
+  DPX_RETURN_IF_ERROR(resolve_backend(o.backend, &backend));
+  const std::size_t nb = b.values.size();
+  DtwOptions dtw;
+  dtw.band = o.band;
+  std::uint64_t pairs = 0, cells = 0;
+  const ChunkFn<SeriesBatch> fn = [&](const SeriesBatch& x, const SeriesBatch& y, Pairing pairing, std::size_t first) {
+    std::vector<DtwResult> res;
+    DPX_RETURN_IF_ERROR(backend == Backend::kCuda ? dtw_cuda(x, y, pairing, dtw, &res, nullptr)
+                                                  : dtw_cpu(x, y, pairing, dtw, &res, o.threads));
+    for (std::size_t k = 0; k < res.size(); ++k) {
+      const std::size_t xi = pairing == Pairing::kOneToMany ? 0 : k;
+      const std::size_t ai = first + (pairing == Pairing::kOneToMany ? 0 : k / nb);
+      out->row(a.names[ai], b.names[k % nb], res[k].cost, res[k].cost == kDtwNoPath, 0,
+               static_cast<std::int64_t>(x.length(xi)), 0, static_cast<std::int64_t>(y.length(k)), "");
+      cells += std::uint64_t(x.length(xi)) * y.length(k);
+    }
+    pairs += res.size();
+    progress->update(pairs, cells);
+    return out->ok() ? Status::ok() : Status(StatusCode::kInvalidArgument, "cannot write the output");
+  };
+  return for_each_chunk(a.values, b.values, fn);
+}
+
+}  // namespace cli
+}  // namespace dpx

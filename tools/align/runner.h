@@ -1,0 +1,23 @@
+// Runs a dpx-align command: every query against every target, in chunks the backends take well,
+// rows written in query-major order.
+#pragma once
+
+#include "dpx/align.h"
+#include "options.h"
+#include "progress.h"
+#include "sequence_reader.h"
+#include "tsv_writer.h"
+
+namespace dpx {
+namespace cli {
+
+// sw, nw, sg (with `matrix`) and edit (matrix unused).
+Status run_sequences(const CliOptions& options, const ScoreMatrix& matrix, const NamedSequences& queries,
+                     const NamedSequences& targets, TsvWriter* out, Progress* progress);
+
+// dtw.
+Status run_series(const CliOptions& options, const NamedSeries& a, const NamedSeries& b, TsvWriter* out,
+                  Progress* progress);
+
+}  // namespace cli
+}  // namespace dpx

@@ -1,0 +1,158 @@
+#include "sequence_reader.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cerrno>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+
+namespace dpx {
+namespace cli {
+namespace {
+
+// Splits text into lines (without '\n' or a trailing '\r'); the last line may lack a newline.
+std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> lines;
+  std::size_t start = 0;
+  while (start < text.size()) {
+    std::size_t end = text.find('\n', start);
+    if (end == std::string::npos) end = text.size();
+    std::size_t stop = end;
+    if (stop > start && text[stop - 1] == '\r') --stop;
+    lines.emplace_back(text, start, stop - start);
+    start = end + 1;
+  }
+  return lines;
+}
+
+bool blank(const std::string& s) {
+  for (char c : s)
+    if (!std::isspace(static_cast<unsigned char>(c))) return false;
+  return true;
+}
+
+std::string name_of(const std::string& header, std::size_t index) {
+  std::size_t end = 0;
+  while (end < header.size() && !std::isspace(static_cast<unsigned char>(header[end]))) ++end;
+  return end > 0 ? header.substr(0, end) : "seq" + std::to_string(index + 1);
+}
+
+void append_letters(const std::string& line, std::string* seq) {
+  for (char c : line)
+    if (!std::isspace(static_cast<unsigned char>(c))) *seq += c;
+}
+
+std::string at(const std::string& source, std::size_t line) { return source + ":" + std::to_string(line + 1) + ": "; }
+
+bool parse_fasta(const std::vector<std::string>& lines, const std::string& source, NamedSequences* out, std::string* error) {
+  std::string seq;
+  bool open = false;
+  for (std::size_t k = 0; k < lines.size(); ++k) {
+    const std::string& l = lines[k];
+    if (!l.empty() && l[0] == '>') {
+      if (open) out->letters.add(seq);
+      out->names.push_back(name_of(l.substr(1), out->names.size()));
+      seq.clear();
+      open = true;
+    } else if (!blank(l)) {
+      if (!open) {
+        *error = at(source, k) + "sequence letters before the first '>' header";
+        return false;
+      }
+      append_letters(l, &seq);
+    }
+  }
+  if (open) out->letters.add(seq);
+  return true;
+}
+
+bool parse_fastq(const std::vector<std::string>& lines, const std::string& source, NamedSequences* out, std::string* error) {
+  std::size_t k = 0;
+  while (k < lines.size()) {
+    if (blank(lines[k])) {
+      ++k;
+      continue;
+    }
+    if (lines[k][0] != '@') {
+      *error = at(source, k) + "expected a FASTQ record starting with '@'";
+      return false;
+    }
+    if (k + 3 >= lines.size()) {
+      *error = at(source, k) + "incomplete FASTQ record (needs 4 lines)";
+      return false;
+    }
+    if (lines[k + 2].empty() || lines[k + 2][0] != '+') {
+      *error = at(source, k + 2) + "expected the '+' line of a FASTQ record";
+      return false;
+    }
+    std::string seq;
+    append_letters(lines[k + 1], &seq);
+    std::string qual;
+    append_letters(lines[k + 3], &qual);
+    if (qual.size() != seq.size()) {
+      *error = at(source, k + 3) + std::to_string(qual.size()) + " quality values for " + std::to_string(seq.size()) + " letters";
+      return false;
+    }
+    out->names.push_back(name_of(lines[k].substr(1), out->names.size()));
+    out->letters.add(seq);
+    k += 4;
+  }
+  return true;
+}
+
+}  // namespace
+
+bool parse_sequences(const std::string& text, const std::string& source, NamedSequences* out, std::string* error) {
+  const std::vector<std::string> lines = lines_of(text);
+  std::size_t first = 0;
+  while (first < lines.size() && blank(lines[first])) ++first;
+  if (first == lines.size()) {
+    *error = source + ": no sequences (empty input)";
+    return false;
+  }
+  const char c = lines[first][lines[first].find_first_not_of(" \t")];
+  if (c == '>') return parse_fasta(lines, source, out, error);
+  if (c == '@') return parse_fastq(lines, source, out, error);
+  *error = at(source, first) + "not FASTA ('>') or FASTQ ('@')";
+  return false;
+}
+
+bool parse_series(const std::string& text, const std::string& source, NamedSeries* out, std::string* error) {
+  const std::vector<std::string> lines = lines_of(text);
+  std::vector<std::int32_t> values;
+  for (std::size_t k = 0; k < lines.size(); ++k) {
+    const std::string& l = lines[k];
+    const std::size_t first = l.find_first_not_of(" \t");
+    if (first == std::string::npos || l[first] == '#') continue;
+    values.clear();
+    const char* p = l.c_str();
+    while (true) {
+      while (*p == ' ' || *p == '\t' || *p == ',') ++p;
+      if (*p == '\0') break;
+      char* end = nullptr;
+      errno = 0;
+      const long long v = std::strtoll(p, &end, 10);
+      if (end == p || (*end != '\0' && *end != ' ' && *end != '\t' && *end != ',')) {
+        *error = at(source, k) + "'" + std::string(p, std::min<std::size_t>(std::strlen(p), 20)) + "' is not a whole number";
+        return false;
+      }
+      if (errno == ERANGE || v < INT32_MIN || v > INT32_MAX) {
+        *error = at(source, k) + std::string(p, static_cast<std::size_t>(end - p)) + " is outside the int32 range";
+        return false;
+      }
+      values.push_back(static_cast<std::int32_t>(v));
+      p = end;
+    }
+    out->names.push_back(std::to_string(out->names.size() + 1));
+    out->values.add(values.data(), values.size());
+  }
+  if (out->names.empty()) {
+    *error = source + ": no series (empty input)";
+    return false;
+  }
+  return true;
+}
+
+}  // namespace cli
+}  // namespace dpx

@@ -1,0 +1,31 @@
+// FASTA and FASTQ records (names and letters), and integer series for DTW.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "dpx/sequences.h"
+
+namespace dpx {
+namespace cli {
+
+struct NamedSequences {
+  std::vector<std::string> names;  // up to the first whitespace of the header
+  SequenceBatch letters;
+};
+
+// Parses FASTA ('>' headers, sequence on any number of lines) or FASTQ (4-line records: @name,
+// letters, '+', qualities of the same length), told apart by the first character. `source`
+// names the input in messages. Whitespace inside sequences is dropped.
+bool parse_sequences(const std::string& text, const std::string& source, NamedSequences* out, std::string* error);
+
+// One series per line of whitespace-separated int32 values; blank lines and lines starting with
+// '#' are skipped. Series are named by their 1-based position in the file.
+struct NamedSeries {
+  std::vector<std::string> names;
+  SeriesBatch values;
+};
+bool parse_series(const std::string& text, const std::string& source, NamedSeries* out, std::string* error);
+
+}  // namespace cli
+}  // namespace dpx
