@@ -33,7 +33,12 @@ enum class MorphSchedule {
 // The schedule dpx::morph_cuda() runs. One line to change after the H200 measurement.
 constexpr MorphSchedule kMorphDefaultSchedule = MorphSchedule::kStream;
 
-const char* morph_schedule_name(MorphSchedule schedule);
+constexpr const char* morph_schedule_name(MorphSchedule schedule) {
+  return schedule == MorphSchedule::kStream  ? "stream"
+         : schedule == MorphSchedule::kSplit ? "split"
+         : schedule == MorphSchedule::kTile32 ? "tile32"
+                                              : "tile64";
+}
 
 // Runs all iterations on `stream`. Arguments must already have passed morph_validate();
 // kByteSimd on u16 data and kTile64 outside its cases fail with kUnsupported.

@@ -126,16 +126,6 @@ const char* morph_kernel_name(MorphKernel kernel) {
   return "unknown";
 }
 
-const char* morph_schedule_name(MorphSchedule schedule) {
-  switch (schedule) {
-    case MorphSchedule::kStream: return "stream";
-    case MorphSchedule::kSplit: return "split";
-    case MorphSchedule::kTile32: return "tile32";
-    case MorphSchedule::kTile64: return "tile64";
-  }
-  return "unknown";
-}
-
 Status morph_cuda_launch(const PlaneView& src, const MutablePlaneView& dst, const MorphParams& params,
                          cudaStream_t stream, DeviceBuffer* scratch, MorphKernel kernel, MorphSchedule schedule) {
   if (kernel == MorphKernel::kByteSimd && src.type != SampleType::kU8) {
