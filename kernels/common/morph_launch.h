@@ -1,5 +1,6 @@
-// The CUDA morphology launcher behind dpx::morph_cuda(), with the kernel variant exposed for the
-// tests and dpx-bench (the public call always takes the default). Built only with CUDA.
+// The CUDA morphology launcher behind dpx::morph_cuda(), with the kernel variant and the schedule
+// exposed for the tests and dpx-bench (the public call always takes the defaults). The launcher
+// is built only with CUDA; the enums are plain C++ (the host emulation test uses them too).
 #pragma once
 
 #include "dpx/morphology.h"
@@ -19,10 +20,31 @@ constexpr MorphKernel kMorphDefaultU8 = MorphKernel::kDpx;
 
 const char* morph_kernel_name(MorphKernel kernel);
 
+// How a block moves through its column of the plane (morph_band.cuh; docs/perf-morph.md):
+enum class MorphSchedule {
+  kStream,  // a tall band per block (about two blocks per SM), rows streamed through a ring in
+            // shared memory two groups of 32 rows ahead: loads overlap compute and stores
+  kSplit,   // 64-row tiles loaded as two groups: the top half is filtered while the bottom loads
+  kTile32,  // 32-row tiles, one load: twice the blocks of kTile64
+  kTile64,  // 64-row tiles, one load, then compute, then store (the first version). Built for the
+            // cases dpx-bench times only: Dpx policy, one channel, rect (else kUnsupported)
+};
+
+// The schedule dpx::morph_cuda() runs. One line to change after the H200 measurement.
+constexpr MorphSchedule kMorphDefaultSchedule = MorphSchedule::kStream;
+
+constexpr const char* morph_schedule_name(MorphSchedule schedule) {
+  return schedule == MorphSchedule::kStream  ? "stream"
+         : schedule == MorphSchedule::kSplit ? "split"
+         : schedule == MorphSchedule::kTile32 ? "tile32"
+                                              : "tile64";
+}
+
 // Runs all iterations on `stream`. Arguments must already have passed morph_validate();
-// kByteSimd on u16 data fails with kUnsupported.
+// kByteSimd on u16 data and kTile64 outside its cases fail with kUnsupported.
 Status morph_cuda_launch(const PlaneView& src, const MutablePlaneView& dst, const MorphParams& params,
-                         cudaStream_t stream, DeviceBuffer* scratch, MorphKernel kernel);
+                         cudaStream_t stream, DeviceBuffer* scratch, MorphKernel kernel,
+                         MorphSchedule schedule = kMorphDefaultSchedule);
 
 }  // namespace detail
 }  // namespace dpx

@@ -22,6 +22,7 @@ namespace morph {
 // word, the sample that never wins, and the identity conversion.
 template <class Ops, bool kMax, typename SampleT, int kLanesPerWord, int kComputeWords>
 struct LaneFormat {
+  using Policy = Ops;
   using Sample = SampleT;
   static constexpr int kLanes = kLanesPerWord;
   static constexpr int kLaneBits = 32 / kLanesPerWord;

@@ -1,13 +1,14 @@
-// Device side of the CUDA morphology: one block, one tile.
+// Device side of the CUDA morphology, per tile column: the shared-memory row layout, the border
+// fill, the window and the stores. morph_band.cuh schedules them (which rows are loaded when).
 //
-// A block of 16 x 8 threads owns a tile of 256 bytes x 64 rows of the output; each thread owns
-// one 16-byte column chunk of 8 consecutive rows. The tile's input — plus one 16-byte chunk on
-// each side and `radius` rows above and below — is copied to shared memory once, with 16-byte
-// asynchronous copies wherever the chunk lies inside the row and the plane is 16-byte aligned.
-// Chunks that reach past an edge (and every chunk of an unaligned plane) are built sample by
-// sample with the border rule, so the window code never clamps anything.
+// A block of 16 x 8 threads owns a column of 256 output bytes; each thread owns one 16-byte
+// column chunk of kRowsPerThread consecutive output rows at a time. A row in shared memory holds
+// the column's input plus one 16-byte chunk on each side, copied with 16-byte asynchronous copies
+// wherever the chunk lies inside the row and the plane is 16-byte aligned. Chunks that reach past
+// an edge (and every chunk of an unaligned plane) are built sample by sample with the border
+// rule, so the window code never clamps anything.
 //
-// Each thread then walks down its chunk: every tile row is read once from shared memory, reduced
+// Each thread walks down its chunk: every row is read once from shared memory, reduced
 // horizontally (neighbours are `channels` lanes away: funnel shifts across words), and output
 // row k reduces rows k .. k + 2r vertically from registers — separable for every shape, since
 // each mask row is one centred run (morph_geometry.h). Output chunks are stored with one 16-byte
@@ -46,29 +47,53 @@ struct Tile {
   static constexpr int kChunk = 16;  // bytes per thread and row
   static constexpr int kThreadsX = 16;
   static constexpr int kThreadsY = 8;
-  static constexpr int kRowsPerThread = 8;
   static constexpr int kThreads = kThreadsX * kThreadsY;
-  static constexpr int kWidthBytes = kThreadsX * kChunk;             // 256 output bytes
-  static constexpr int kRows = kThreadsY * kRowsPerThread;           // 64 output rows
-  static constexpr int kStride = (kThreadsX + 2) * kChunk;           // a halo chunk each side
-  static constexpr int input_rows(int radius) { return kRows + 2 * radius; }
-  static constexpr int shared_bytes(int radius) { return input_rows(radius) * kStride; }
+  static constexpr int kWidthBytes = kThreadsX * kChunk;    // 256 output bytes
+  static constexpr int kChunks = kThreadsX + 2;             // a halo chunk each side
+  static constexpr int kStride = kChunks * kChunk;          // bytes of one row in shared memory
 };
 
 // --- loading -------------------------------------------------------------------------------------
 
+// Asynchronous 16-byte copies to shared memory, in groups: a thread commits the copies it issued
+// as one group and later waits until at most `pending` of its groups are still in flight.
+// Synchronous copies below sm_80; the host emulation test (cuda_host_shim.h) lands them late.
 __device__ __forceinline__ void copy16_async(std::uint8_t* shared_dst, const std::uint8_t* global_src) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
   const unsigned s = static_cast<unsigned>(__cvta_generic_to_shared(shared_dst));
   asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(s), "l"(global_src));
+#elif defined(DPX_MORPH_HOST_SHIM)
+  emulated_copy16_async(shared_dst, global_src);
 #else
   *reinterpret_cast<uint4*>(shared_dst) = *reinterpret_cast<const uint4*>(global_src);
 #endif
 }
 
-__device__ __forceinline__ void wait_async_copies() {
+__device__ __forceinline__ void commit_async_copies() {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-  asm volatile("cp.async.wait_all;\n" ::: "memory");
+  asm volatile("cp.async.commit_group;\n" ::: "memory");
+#elif defined(DPX_MORPH_HOST_SHIM)
+  emulated_commit_async_copies();
+#endif
+}
+
+// `pending` is a run-time value; the instruction takes an immediate, so small counts are spelled
+// out and larger ones wait for more than needed (still correct).
+__device__ __forceinline__ void wait_async_copies(int pending) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  if (pending <= 0) {
+    asm volatile("cp.async.wait_group 0;\n" ::: "memory");
+  } else if (pending == 1) {
+    asm volatile("cp.async.wait_group 1;\n" ::: "memory");
+  } else if (pending == 2) {
+    asm volatile("cp.async.wait_group 2;\n" ::: "memory");
+  } else {
+    asm volatile("cp.async.wait_group 3;\n" ::: "memory");
+  }
+#elif defined(DPX_MORPH_HOST_SHIM)
+  emulated_wait_async_copies(pending);
+#else
+  (void)pending;
 #endif
 }
 
@@ -93,27 +118,6 @@ MORPH_UNROLL
     const int px = resolve(xs >> kLogC, a.width, a.border);     // arithmetic shift: floor division
     o[j] = row != nullptr && px >= 0 ? row[(px << kLogC) + (xs & (C - 1))] : neutral;
   }
-}
-
-// The tile's input rows y0 - R .. y0 + kRows + R - 1, bytes x0 - 16 .. x0 + kWidthBytes + 15.
-template <class Sample, int C, int R>
-__device__ void load_tile(const TileArgs& a, std::uint8_t* tile, int x0, int y0, Sample neutral) {
-  constexpr int kChunks = Tile::kThreadsX + 2;
-  constexpr int kTotal = kChunks * Tile::input_rows(R);
-  for (int i = threadIdx.x; i < kTotal; i += Tile::kThreads) {
-    const int row = i / kChunks;
-    const int chunk = i - row * kChunks;
-    const int sy = resolve(y0 - R + row, a.height, a.border);
-    const int gx = x0 - Tile::kChunk + chunk * Tile::kChunk;
-    std::uint8_t* out = tile + row * Tile::kStride + chunk * Tile::kChunk;
-    if (a.src_vector && sy >= 0 && gx >= 0 && gx + Tile::kChunk <= a.row_bytes) {
-      copy16_async(out, a.src + static_cast<std::size_t>(sy) * a.src_pitch + gx);
-    } else {
-      fill_chunk_by_border<Sample, C>(a, out, sy, gx, neutral);
-    }
-  }
-  wait_async_copies();
-  __syncthreads();
 }
 
 // --- the window ----------------------------------------------------------------------------------
@@ -199,27 +203,33 @@ struct RowValues {
   std::uint32_t centre[kBody];
 };
 
-// This thread's 16-byte chunk of rows y .. y + kRowsPerThread - 1, from the shared tile.
-template <class L, int C, int Size, MorphShape Shape>
-__device__ void filter_chunk(const TileArgs& a, const std::uint8_t* tile, int x0, int y0) {
+// Shared-memory rows as one thread sees them: window row j is ring slot first + j (wrapping),
+// offset to the thread's chunk. first < slots and j < slots, so one subtraction wraps.
+struct RingWindow {
+  const std::uint8_t* chunk;  // the thread's chunk in ring slot 0
+  int first;
+  int slots;
+  __device__ __forceinline__ const std::uint8_t* row(int j) const {
+    const int s = first + j;
+    return chunk + (s >= slots ? s - slots : s) * Tile::kStride;
+  }
+};
+
+// This thread's 16-byte chunk at byte xb of output rows ybase .. ybase + kRows - 1, from window
+// rows 0 .. kRows + 2R - 1 (window row 0 is input row ybase - R).
+template <class L, int C, int Size, MorphShape Shape, int kRows>
+__device__ void filter_chunk(const TileArgs& a, const RingWindow& rows, int xb, int ybase) {
   constexpr int R = Size / 2;
   constexpr int kWindow = 2 * R + 1;
-  constexpr int kRows = Tile::kRowsPerThread;
   using Words = RowWords<L, C, R>;
   constexpr int kBody = Words::kBody;
-  const int tx = threadIdx.x % Tile::kThreadsX;
-  const int ty = threadIdx.x / Tile::kThreadsX;
-  const int xb = x0 + tx * Tile::kChunk;
-  const int ybase = y0 + ty * kRows;
-  if (xb >= a.row_bytes || ybase >= a.height) return;
-  const std::uint8_t* chunk = tile + ty * kRows * Tile::kStride + Tile::kChunk + tx * Tile::kChunk;
 
   // Ring of the last 2R + 1 rows (indices are compile-time after unrolling: registers).
   RowValues<kBody> ring[kWindow];
 MORPH_UNROLL
   for (int j = 0; j < kRows + 2 * R; ++j) {
     Words row;
-    row.read(chunk + j * Tile::kStride);
+    row.read(rows.row(j));
     RowValues<kBody>& v = ring[j % kWindow];
 MORPH_UNROLL
     for (int i = 0; i < kBody; ++i) {

@@ -28,14 +28,14 @@ double Report::median_of(const std::string& section, const std::string& variant)
 }
 
 void Report::print_table() const {
-  std::printf("\n| %-40s | %-12s | %12s | %16s | %-36s |\n", "case", "variant", "us (median)",
+  std::printf("\n| %-40s | %-16s | %12s | %16s | %-36s |\n", "case", "variant", "us (median)",
               "throughput", "against anchors");
-  std::printf("|%s|%s|%s|%s|%s|\n", std::string(42, '-').c_str(), std::string(14, '-').c_str(),
+  std::printf("|%s|%s|%s|%s|%s|\n", std::string(42, '-').c_str(), std::string(18, '-').c_str(),
               std::string(14, '-').c_str(), std::string(18, '-').c_str(), std::string(38, '-').c_str());
   for (const Row& r : rows_) {
     char tp[64] = "";
     if (r.throughput > 0) std::snprintf(tp, sizeof tp, "%.1f %s", r.throughput, r.unit.c_str());
-    std::printf("| %-40s | %-12s | %12.2f | %16s | %-36s |\n", r.section.c_str(), r.variant.c_str(),
+    std::printf("| %-40s | %-16s | %12.2f | %16s | %-36s |\n", r.section.c_str(), r.variant.c_str(),
                 r.median_us, tp, r.note.c_str());
   }
 }

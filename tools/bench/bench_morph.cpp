@@ -1,9 +1,11 @@
 // dpx-bench morph: dilate/erode of 3840x2160 GRAY8 and GRAY16 frames (3x3 and 5x5 rectangles,
 // plus 5x5 cross and ellipse), each variant beside its anchors in the same run:
 //   copy      cudaMemcpyAsync device-to-device of the same bytes (the floor a filter can reach);
-//   dpx       the tile kernel, window max/min from the DPX three-operand instructions;
-//   plain     the same kernel with two-operand max/min;
-//   bytesimd  GRAY8 only: four samples per word, __vmaxu4/__vminu4;
+//   dpx-<schedule>       the kernel with window max/min from the DPX three-operand instructions,
+//                        under each schedule (morph_launch.h): stream, split, tile32, tile64
+//                        (tile64, the first version, for rect windows only);
+//   plain-<default>      the same kernel with two-operand max/min, default schedule;
+//   bytesimd-<default>   GRAY8 only: four samples per word, __vmaxu4/__vminu4, default schedule;
 //   npp       NPP's nppi{Dilate,Erode}3x3Border_8u_C1R / nppi{Dilate,Erode}Border_8u_C1R with the
 //             5x5 mask, when libnppim can be loaded (GRAY8 only);
 //   cpu       morph_cpu on all hardware threads.
@@ -17,6 +19,7 @@
 #include <cstring>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "bench.h"
@@ -214,24 +217,31 @@ bool gpu_rows(const Options& opts, const MorphCase& c, const MorphParams& params
   }
 
   using detail::MorphKernel;
-  std::vector<MorphKernel> kernels = {MorphKernel::kDpx, MorphKernel::kPlain};
-  if (c.type == SampleType::kU8) kernels.push_back(MorphKernel::kByteSimd);
+  using detail::MorphSchedule;
+  const MorphSchedule default_schedule = detail::kMorphDefaultSchedule;
+  std::vector<std::pair<MorphKernel, MorphSchedule>> variants;
+  for (MorphSchedule s : {MorphSchedule::kStream, MorphSchedule::kSplit, MorphSchedule::kTile32, MorphSchedule::kTile64}) {
+    if (s != MorphSchedule::kTile64 || c.shape == MorphShape::kRect) variants.emplace_back(MorphKernel::kDpx, s);
+  }
+  variants.emplace_back(MorphKernel::kPlain, default_schedule);
+  if (c.type == SampleType::kU8) variants.emplace_back(MorphKernel::kByteSimd, default_schedule);
   const MorphKernel default_kernel = c.type == SampleType::kU8 ? detail::kMorphDefaultU8 : MorphKernel::kDpx;
-  for (MorphKernel k : kernels) {
-    const auto launch = [&](int f) {
-      const Status s = detail::morph_cuda_launch(frames.in(f), frames.out(f), params, stream, nullptr, k);
+  for (const auto& [k, sched] : variants) {
+    const std::string name = std::string(detail::morph_kernel_name(k)) + "-" + detail::morph_schedule_name(sched);
+    const auto launch = [&, k = k, sched = sched](int f) {
+      const Status s = detail::morph_cuda_launch(frames.in(f), frames.out(f), params, stream, nullptr, k, sched);
       return s.is_ok() ? std::string() : s.message();
     };
     const std::string check = check_against_cpu(frames, host, stream, launch);
     if (!check.empty()) {
-      report.add(Row{section, detail::morph_kernel_name(k), 0, 0, "", "WRONG, not timed: " + check});
+      report.add(Row{section, name, 0, 0, "", "WRONG, not timed: " + check});
       ok = false;
       continue;
     }
     const double us = time_per_frame(opts, frames, stream, launch);
     std::string note = ratio(us, copy_us) + " copy, " + ratio(us, npp_us) + " NPP";
-    if (k == default_kernel) note += " (default)";
-    report.add(Row{section, detail::morph_kernel_name(k), us, gbps(bytes, us), "GB/s", note});
+    if (k == default_kernel && sched == default_schedule) note += " (default)";
+    report.add(Row{section, name, us, gbps(bytes, us), "GB/s", note});
   }
   report.add(Row{section, "npp", npp_us, gbps(bytes, npp_us), "GB/s", npp_note});
   return ok && cudaGetLastError() == cudaSuccess;
@@ -283,7 +293,8 @@ int run_morph_bench(const Options& opts, Report& report) {
   return rc;
 }
 
-Registration reg("morph", "dilate/erode 4K GRAY8/GRAY16 (dpx, plain, byte SIMD, NPP, copy, CPU)", run_morph_bench);
+Registration reg("morph", "dilate/erode 4K GRAY8/GRAY16 (dpx per schedule, plain, byte SIMD, NPP, copy, CPU)",
+                 run_morph_bench);
 
 }  // namespace
 }  // namespace bench

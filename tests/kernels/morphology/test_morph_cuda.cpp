@@ -1,6 +1,7 @@
 // The CUDA morphology against the CPU one (itself held to the brute-force definition), bit-exact,
 // on every case of the CPU matrix plus 4K frames, for each kernel variant (DPX, plain max/min,
-// byte SIMD) and the public entry. Outputs are poisoned before each run; the pitch padding and
+// byte SIMD) under each schedule built for it (stream, split, tile32, tile64), and the public
+// entry. Outputs are poisoned before each run; the pitch padding and
 // the bytes before the first row must come back untouched.
 #include <cuda_runtime_api.h>
 #include <gtest/gtest.h>
@@ -21,6 +22,7 @@ namespace test {
 namespace {
 
 using detail::MorphKernel;
+using detail::MorphSchedule;
 
 // A host plane's whole buffer (offset bytes, rows and pitch padding) mirrored on the device, so
 // device pointers and pitches have the same alignment as the host ones.
@@ -56,6 +58,16 @@ std::vector<MorphKernel> kernels_for(SampleType type) {
   return {MorphKernel::kDpx, MorphKernel::kPlain, MorphKernel::kByteSimd};
 }
 
+// The schedules built for a variant and case: all of them at 4 rows per thread; kTile64 only for
+// the DPX kernel, one channel and rect (morph_launch.h).
+std::vector<MorphSchedule> schedules_for(MorphKernel kernel, int channels, const MorphParams& params) {
+  std::vector<MorphSchedule> s = {MorphSchedule::kStream, MorphSchedule::kSplit, MorphSchedule::kTile32};
+  if (kernel == MorphKernel::kDpx && channels == 1 && params.shape == MorphShape::kRect) {
+    s.push_back(MorphSchedule::kTile64);
+  }
+  return s;
+}
+
 HostPlane cpu_result(const HostPlane& src, const MorphParams& params) {
   HostPlane want = make_plane(src.width, src.height, src.channels, src.type);
   const Status s = morph_cpu(src.view(), want.mutable_view(), params);
@@ -66,8 +78,10 @@ HostPlane cpu_result(const HostPlane& src, const MorphParams& params) {
 // Runs one kernel variant on a poisoned copy of `dst_layout` and compares with `want`.
 // `scratch` is passed through (nullptr: stream-ordered allocation inside the call).
 void expect_gpu_matches(const HostPlane& want, const HostPlane& src, const HostPlane& dst_layout,
-                        const MorphParams& params, MorphKernel kernel, DeviceBuffer* scratch,
-                        const std::string& what) {
+                        const MorphParams& params, MorphKernel kernel, MorphSchedule schedule,
+                        DeviceBuffer* scratch, const std::string& what_case) {
+  const std::string what = what_case + " [" + detail::morph_kernel_name(kernel) + "-" +
+                           detail::morph_schedule_name(schedule) + "]";
   Stream stream;
   ASSERT_TRUE(stream.create().is_ok());
   HostPlane got = dst_layout;
@@ -76,13 +90,13 @@ void expect_gpu_matches(const HostPlane& want, const HostPlane& src, const HostP
   ASSERT_TRUE(s.is_ok()) << s.message();
   s = d_dst.upload(got, stream.get());
   ASSERT_TRUE(s.is_ok()) << s.message();
-  s = detail::morph_cuda_launch(d_src.view(), d_dst.mutable_view(), params, stream.get(), scratch, kernel);
+  s = detail::morph_cuda_launch(d_src.view(), d_dst.mutable_view(), params, stream.get(), scratch, kernel,
+                                schedule);
   ASSERT_TRUE(s.is_ok()) << what << ": " << s.message();
   s = d_dst.download(got, stream.get());
   ASSERT_TRUE(s.is_ok()) << what << ": " << s.message();
-  EXPECT_EQ(first_difference(want, got), "") << what << " [" << detail::morph_kernel_name(kernel) << "]";
-  EXPECT_TRUE(padding_untouched(got)) << what << " [" << detail::morph_kernel_name(kernel)
-                                      << "]: wrote into the pitch padding or before the first row";
+  EXPECT_EQ(first_difference(want, got), "") << what;
+  EXPECT_TRUE(padding_untouched(got)) << what << ": wrote into the pitch padding or before the first row";
 }
 
 // dst layouts: the source's own, and a different pitch/offset so src and dst alignment differ.
@@ -109,8 +123,10 @@ TEST_P(MorphCudaMatrix, MatchesCpuOnEdgeGeometries) {
                                " pitch " + std::to_string(src.pitch) + " offset " + std::to_string(src.offset);
       const HostPlane want = cpu_result(src, c.params);
       for (MorphKernel k : kernels_for(c.type)) {
-        expect_gpu_matches(want, src, same, c.params, k, iterations == 2 ? nullptr : &scratch, what);
-        expect_gpu_matches(want, src, other, c.params, k, &scratch, what + " (other dst layout)");
+        for (MorphSchedule sched : schedules_for(k, c.channels, c.params)) {
+          expect_gpu_matches(want, src, same, c.params, k, sched, iterations == 2 ? nullptr : &scratch, what);
+          expect_gpu_matches(want, src, other, c.params, k, sched, &scratch, what + " (other dst layout)");
+        }
       }
     }
   }
@@ -118,7 +134,8 @@ TEST_P(MorphCudaMatrix, MatchesCpuOnEdgeGeometries) {
 
 INSTANTIATE_TEST_SUITE_P(AllCases, MorphCudaMatrix, ::testing::ValuesIn(all_morph_cases()));
 
-// Full frames, tight and odd pitches, every variant; dilate and erode.
+// Full frames, tight and odd pitches, every variant and schedule; dilate and erode. Here the
+// streaming schedule's bands are several groups long, so its ring wraps.
 TEST(MorphCuda, Frames4kMatchCpu) {
   DPX_REQUIRE_GPU();
   std::mt19937_64 rng = seeded_rng();
@@ -138,7 +155,11 @@ TEST(MorphCuda, Frames4kMatchCpu) {
                                    std::to_string(g.height) + " pitch " + std::to_string(src.pitch) +
                                    (type == SampleType::kU8 ? " u8" : " u16");
           const HostPlane want = cpu_result(src, p);
-          for (MorphKernel k : kernels_for(type)) expect_gpu_matches(want, src, dst, p, k, nullptr, what);
+          for (MorphKernel k : kernels_for(type)) {
+            for (MorphSchedule sched : schedules_for(k, 1, p)) {
+              expect_gpu_matches(want, src, dst, p, k, sched, nullptr, what);
+            }
+          }
         }
       }
     }
@@ -186,6 +207,23 @@ TEST(MorphCuda, PublicEntryMatchesCpu) {
       }
     }
   }
+}
+
+// kTile64 is built for the DPX kernel on one-channel rect windows only; elsewhere it says so.
+TEST(MorphCuda, Tile64OutsideItsCasesIsUnsupported) {
+  DPX_REQUIRE_GPU();
+  HostPlane src = make_plane(40, 20, 2, SampleType::kU8), dst = make_plane(40, 20, 2, SampleType::kU8);
+  std::mt19937_64 rng = seeded_rng();
+  fill_random(src, rng);
+  Stream stream;
+  ASSERT_TRUE(stream.create().is_ok());
+  DevicePlane d_src, d_dst;
+  ASSERT_TRUE(d_src.upload(src, stream.get()).is_ok());
+  ASSERT_TRUE(d_dst.upload(dst, stream.get()).is_ok());
+  const Status s = detail::morph_cuda_launch(d_src.view(), d_dst.mutable_view(), MorphParams{}, stream.get(),
+                                             nullptr, MorphKernel::kDpx, MorphSchedule::kTile64);
+  EXPECT_EQ(s.code(), StatusCode::kUnsupported);
+  EXPECT_NE(s.message().find("tile64"), std::string::npos) << s.message();
 }
 
 TEST(MorphCuda, ByteSimdRejectsU16) {

@@ -1,18 +1,22 @@
-// The CUDA tile code (morph_tile.cuh, morph_lanes.cuh) run on the host: each block's threads run
-// the load phase one after another, then the filter phase, with cuda_host_shim.h standing in for
-// the CUDA built-ins. Checked against morph_cpu on every case of the matrix and every lane format,
-// so the indexing, halos, border chunks and row-end stores are tested on machines without a GPU
-// (the GPU tests hold the real kernels to the same results on the device).
+// The CUDA device code (morph_band.cuh, morph_tile.cuh, morph_lanes.cuh) run on the host: each
+// block runs the kernel's own schedule (band_pass), every phase by each thread in turn, with
+// cuda_host_shim.h standing in for the CUDA built-ins. Asynchronous copies land either at their
+// wait (reading a ring row too soon shows) or at their issue (overwriting a ring row still to be
+// read shows). Checked against morph_cpu on every case of the matrix, every lane format and every
+// schedule, plus band parameters that make the ring wrap on these small planes, so the indexing,
+// halos, ring slots, border chunks and row-end stores are tested on machines without a GPU (the
+// GPU tests hold the real kernels to the same results on the device).
 #include "cuda_host_shim.h"  // first: defines what the device headers expect
 
 #include <gtest/gtest.h>
 
 #include <cstring>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "../../../kernels/morphology/morph_band.cuh"
 #include "../../../kernels/morphology/morph_lanes.cuh"
-#include "../../../kernels/morphology/morph_tile.cuh"
 #include "morph_test_util.h"
 #include "test_util.h"
 
@@ -20,50 +24,86 @@ namespace dpx {
 namespace test {
 namespace {
 
+using morph::BandArgs;
+using morph::BandPlan;
 using morph::Tile;
 using morph::TileArgs;
 
+// A block's threads on the host: each phase runs for every thread before the next begins.
+struct EmulatedThreads {
+  template <class F>
+  void each(const F& f) const {
+    for (unsigned t = 0; t < Tile::kThreads; ++t) {
+      threadIdx.x = t;
+      f();
+    }
+  }
+  void sync() const {}
+};
+
 template <class L, int C, int Size, MorphShape Shape>
-void run_blocks(const TileArgs& a) {
-  alignas(16) static std::uint8_t tile[Tile::shared_bytes(2)];
-  for (int y0 = 0; y0 < a.height; y0 += Tile::kRows) {
-    for (int x0 = 0; x0 < a.row_bytes; x0 += Tile::kWidthBytes) {
-      std::memset(tile, 0x5A, sizeof tile);  // stale shared memory must not leak into results
-      for (unsigned t = 0; t < Tile::kThreads; ++t) {
-        threadIdx.x = t;
-        morph::load_tile<typename L::Sample, C, Size / 2>(a, tile, x0, y0, L::kNeutral);
+void run_blocks(const TileArgs& a, const BandPlan& p) {
+  std::vector<uint4> ring(p.shared_bytes / sizeof(uint4));
+  for (int by = 0; by < p.blocks_y; ++by) {
+    for (int bx = 0; bx < p.blocks_x; ++bx) {
+      std::memset(ring.data(), 0x5A, p.shared_bytes);  // stale shared memory must not leak into results
+      auto* bytes = reinterpret_cast<std::uint8_t*>(ring.data());
+      if (p.rows_per_thread == 8) {
+        morph::band_pass<L, C, Size, Shape, 8>(EmulatedThreads{}, a, p.args, bytes, bx, by);
+      } else {
+        morph::band_pass<L, C, Size, Shape, 4>(EmulatedThreads{}, a, p.args, bytes, bx, by);
       }
-      for (unsigned t = 0; t < Tile::kThreads; ++t) {
-        threadIdx.x = t;
-        morph::filter_chunk<L, C, Size, Shape>(a, tile, x0, y0);
-      }
+      ASSERT_TRUE(emulated_copies_drained()) << "block " << bx << "," << by << " left copies unwaited";
     }
   }
 }
 
 template <class L, int C, int Size>
-void pick_shape(const TileArgs& a, MorphShape shape) {
-  if (shape == MorphShape::kRect) run_blocks<L, C, Size, MorphShape::kRect>(a);
-  if (shape == MorphShape::kCross) run_blocks<L, C, Size, MorphShape::kCross>(a);
-  if (shape == MorphShape::kEllipse) run_blocks<L, C, Size, MorphShape::kEllipse>(a);
+void pick_shape(const TileArgs& a, const BandPlan& plan, MorphShape shape) {
+  if (shape == MorphShape::kRect) run_blocks<L, C, Size, MorphShape::kRect>(a, plan);
+  if (shape == MorphShape::kCross) run_blocks<L, C, Size, MorphShape::kCross>(a, plan);
+  if (shape == MorphShape::kEllipse) run_blocks<L, C, Size, MorphShape::kEllipse>(a, plan);
 }
 
 template <class L>
-void pick_geometry(const TileArgs& a, int channels, const MorphParams& p) {
+void pick_geometry(const TileArgs& a, const BandPlan& plan, int channels, const MorphParams& p) {
   const bool five = p.size == 5;
-  if (channels == 1) five ? pick_shape<L, 1, 5>(a, p.shape) : pick_shape<L, 1, 3>(a, p.shape);
-  if (channels == 2) five ? pick_shape<L, 2, 5>(a, p.shape) : pick_shape<L, 2, 3>(a, p.shape);
-  if (channels == 4) five ? pick_shape<L, 4, 5>(a, p.shape) : pick_shape<L, 4, 3>(a, p.shape);
+  if (channels == 1) five ? pick_shape<L, 1, 5>(a, plan, p.shape) : pick_shape<L, 1, 3>(a, plan, p.shape);
+  if (channels == 2) five ? pick_shape<L, 2, 5>(a, plan, p.shape) : pick_shape<L, 2, 3>(a, plan, p.shape);
+  if (channels == 4) five ? pick_shape<L, 4, 5>(a, plan, p.shape) : pick_shape<L, 4, 3>(a, plan, p.shape);
 }
 
 enum class Format { kU16, kU8Wide, kU8x4 };
 
 template <bool kMax>
-void run_format(Format f, const TileArgs& a, int channels, const MorphParams& p) {
+void run_format(Format f, const TileArgs& a, const BandPlan& plan, int channels, const MorphParams& p) {
   using ops::Dpx;
-  if (f == Format::kU16) pick_geometry<morph::U16x2Lanes<Dpx, kMax>>(a, channels, p);
-  if (f == Format::kU8Wide) pick_geometry<morph::U8WideLanes<Dpx, kMax>>(a, channels, p);
-  if (f == Format::kU8x4) pick_geometry<morph::U8x4Lanes<Dpx, kMax>>(a, channels, p);
+  if (f == Format::kU16) pick_geometry<morph::U16x2Lanes<Dpx, kMax>>(a, plan, channels, p);
+  if (f == Format::kU8Wide) pick_geometry<morph::U8WideLanes<Dpx, kMax>>(a, plan, channels, p);
+  if (f == Format::kU8x4) pick_geometry<morph::U8x4Lanes<Dpx, kMax>>(a, plan, channels, p);
+}
+
+// Every schedule as the launcher plans it (the streaming one for a large and a one-SM device), and
+// band parameters that wrap the ring on planes of a few dozen rows: with no prefetch, with one
+// and three groups ahead, and at 8 rows per thread.
+std::vector<std::pair<std::string, BandPlan>> plans_for(int height, int row_bytes, int radius) {
+  using detail::MorphSchedule;
+  std::vector<std::pair<std::string, BandPlan>> plans;
+  for (MorphSchedule s :
+       {MorphSchedule::kStream, MorphSchedule::kSplit, MorphSchedule::kTile32, MorphSchedule::kTile64}) {
+    plans.emplace_back(detail::morph_schedule_name(s), morph::plan_band(s, height, row_bytes, radius, 132));
+  }
+  plans.emplace_back("stream on one SM", morph::plan_band(MorphSchedule::kStream, height, row_bytes, radius, 1));
+  const auto wrapping = [&](int rows_per_thread, int band_rows, int prefetch) {
+    return std::make_pair("band " + std::to_string(band_rows) + " prefetch " + std::to_string(prefetch) + " at " +
+                              std::to_string(rows_per_thread) + " rows per thread",
+                          morph::plan_bands(rows_per_thread, band_rows, prefetch, height, row_bytes, radius));
+  };
+  plans.push_back(wrapping(4, 64, 0));
+  plans.push_back(wrapping(4, 96, 1));
+  plans.push_back(wrapping(4, 128, 3));
+  plans.push_back(wrapping(8, 128, 0));
+  return plans;
 }
 
 bool vector_ok(const void* p, std::size_t pitch) {
@@ -75,30 +115,43 @@ class MorphTileEmulated : public ::testing::TestWithParam<MorphCase> {};
 TEST_P(MorphTileEmulated, MatchesCpu) {
   std::mt19937_64 rng = seeded_rng();
   const MorphCase c = GetParam();
-  const std::vector<Format> formats =
-      c.type == SampleType::kU16 ? std::vector<Format>{Format::kU16} : std::vector<Format>{Format::kU8Wide, Format::kU8x4};
+  const std::vector<Format> formats = c.type == SampleType::kU16 ? std::vector<Format>{Format::kU16}
+                                                                 : std::vector<Format>{Format::kU8Wide, Format::kU8x4};
   for (const Geometry& g : edge_geometries()) {
     HostPlane src = make_plane(g, c.channels, c.type);
     fill_random(src, rng);
     HostPlane want = make_plane(g.width, g.height, c.channels, c.type);
     ASSERT_TRUE(morph_cpu(src.view(), want.mutable_view(), c.params).is_ok());
     for (Format f : formats) {
-      HostPlane got = make_plane(g, c.channels, c.type);
-      const TileArgs a{static_cast<const std::uint8_t*>(src.view().data), src.pitch,
-                       static_cast<std::uint8_t*>(got.mutable_view().data), got.pitch, g.width, g.height,
-                       static_cast<int>(src.row_bytes()), c.params.border, vector_ok(src.view().data, src.pitch),
-                       vector_ok(got.view().data, got.pitch)};
-      if (c.params.op == MorphOp::kDilate) {
-        run_format<true>(f, a, c.channels, c.params);
-      } else {
-        run_format<false>(f, a, c.channels, c.params);
+      for (const auto& [name, plan] : plans_for(g.height, static_cast<int>(src.row_bytes()), c.params.size / 2)) {
+        for (bool early : {false, true}) {
+          emulated_copies_land_early = early;
+          HostPlane got = make_plane(g, c.channels, c.type);
+          const TileArgs a{static_cast<const std::uint8_t*>(src.view().data),
+                           src.pitch,
+                           static_cast<std::uint8_t*>(got.mutable_view().data),
+                           got.pitch,
+                           g.width,
+                           g.height,
+                           static_cast<int>(src.row_bytes()),
+                           c.params.border,
+                           vector_ok(src.view().data, src.pitch),
+                           vector_ok(got.view().data, got.pitch)};
+          if (c.params.op == MorphOp::kDilate) {
+            run_format<true>(f, a, plan, c.channels, c.params);
+          } else {
+            run_format<false>(f, a, plan, c.channels, c.params);
+          }
+          const std::string what = describe(c) + " " + std::to_string(g.width) + "x" + std::to_string(g.height) +
+                                   " format " + std::to_string(static_cast<int>(f)) + " schedule " + name +
+                                   (early ? " (copies land early)" : " (copies land late)");
+          EXPECT_EQ(first_difference(want, got), "") << what;
+          EXPECT_TRUE(padding_untouched(got)) << what << ": wrote outside its rows";
+        }
       }
-      const std::string what = describe(c) + " " + std::to_string(g.width) + "x" + std::to_string(g.height) +
-                               " format " + std::to_string(static_cast<int>(f));
-      EXPECT_EQ(first_difference(want, got), "") << what;
-      EXPECT_TRUE(padding_untouched(got)) << what << ": wrote outside its rows";
     }
   }
+  emulated_copies_land_early = false;
 }
 
 INSTANTIATE_TEST_SUITE_P(AllCases, MorphTileEmulated, ::testing::ValuesIn(all_morph_cases()));
