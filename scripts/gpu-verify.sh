@@ -17,7 +17,7 @@ summary+=("gpu: $(head -1 "$out/gpu.txt")")
 # 1. tests: every binary, all output kept; skipped GPU tests are a failure here.
 for t in $(find "$build/tests" -maxdepth 2 -type f -name 'test-*' -perm -u+x | sort); do
   name=$(basename "$t")
-  "$t" > "$out/$name.log" 2>&1; rc=$?
+  timeout "${DPX_TEST_TIMEOUT:-300}" "$t" > "$out/$name.log" 2>&1; rc=$?
   line=$(grep -E "^$name: [0-9]+ passed" "$out/$name.log" | tail -1)
   skipped=$(grep -c '^\[  SKIPPED \]' "$out/$name.log")
   summary+=("$name rc=$rc ${line:-no summary line} (skip lines: $skipped)")
@@ -38,7 +38,7 @@ summary+=("sass: $(wc -l < "$out/sass-dpx.txt") kernel/instruction rows in sass-
 
 # 3. benchmarks
 for b in "$@"; do
-  (cd "$out" && "$OLDPWD/$build/tools/dpx-bench" "$b") > "$out/bench-$b.log" 2>&1
+  (cd "$out" && timeout "${DPX_BENCH_TIMEOUT:-240}" "$OLDPWD/$build/tools/dpx-bench" "$b") > "$out/bench-$b.log" 2>&1
   summary+=("bench $b rc=$?")
 done
 
