@@ -63,10 +63,11 @@ class CudaMemory : public ::testing::Test {
   }
 
   // Runs `frames` through appsrc ! cudaupload ! <chain> ! cudadownload ! appsink and returns the
-  // outputs. `chain` names its first element "first".
+  // outputs. `chain` names its first element "first". The caps filters hold the chain to device
+  // memory: unfiltered, GStreamer 1.22's cudaupload prefers passing system memory through.
   std::vector<Frame> run(const FormatCase& fc, int w, int h, const std::vector<Frame>& frames, const std::string& chain) {
-    const std::string desc = "appsrc name=src format=time ! cudaupload ! " + chain +
-                             " ! cudadownload ! video/x-raw ! appsink name=sink sync=false";
+    const std::string desc = "appsrc name=src format=time ! cudaupload ! video/x-raw(memory:CUDAMemory) ! " + chain +
+                             " ! video/x-raw(memory:CUDAMemory) ! cudadownload ! video/x-raw ! appsink name=sink sync=false";
     GError* err = nullptr;
     GstElement* pipeline = gst_parse_launch(desc.c_str(), &err);
     EXPECT_NE(pipeline, nullptr) << (err ? err->message : "");
