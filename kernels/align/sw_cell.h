@@ -13,13 +13,6 @@
 
 #include "dpx_ops.cuh"
 
-// Unrolls a loop in device code (register arrays need constant indices); nothing on the host.
-#if defined(__CUDA_ARCH__)
-#define DPX_UNROLL _Pragma("unroll")
-#else
-#define DPX_UNROLL
-#endif
-
 namespace dpx {
 namespace align {
 

@@ -35,13 +35,6 @@
 
 #include "dpx_ops.cuh"
 
-// Full unrolling keeps the per-lane rows in registers; host compilers unroll on their own.
-#if defined(__CUDA_ARCH__)
-#define DPX_UNROLL _Pragma("unroll")
-#else
-#define DPX_UNROLL
-#endif
-
 namespace dpx {
 namespace align {
 

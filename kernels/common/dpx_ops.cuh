@@ -25,6 +25,14 @@
 #define DPX_HD inline
 #endif
 
+// Unrolls a loop in device code only: register arrays need constant indices there, and host
+// compilers unroll on their own (some warn about the pragma).
+#if defined(__CUDA_ARCH__)
+#define DPX_UNROLL _Pragma("unroll")
+#else
+#define DPX_UNROLL
+#endif
+
 // Picks the intrinsic in device code and the portable definition everywhere else; the intrinsic
 // is never even seen by a host-only compiler.
 #if defined(__CUDA_ARCH__)

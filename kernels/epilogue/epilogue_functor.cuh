@@ -9,13 +9,6 @@
 #include "dpx/epilogue.h"
 #include "dpx_ops.cuh"
 
-// Only the device pass unrolls (host compilers warn about the pragma).
-#if defined(__CUDA_ARCH__)
-#define DPX_UNROLL _Pragma("unroll")
-#else
-#define DPX_UNROLL
-#endif
-
 namespace dpx {
 namespace epilogue {
 

@@ -59,8 +59,11 @@ TEST(SwSimulation, OneQueryAgainstManyTargets) {
     }
     const auto stats = expect_same_as_cpu(q, t, Pairing::kOneToMany, m, align_options(mode, 11, 1, false));
     // local pairs are planned in 32 bits (sw_plan.cpp), the others two to a 16-bit slot
-    if (mode == AlignMode::kLocal) EXPECT_EQ(stats.two_pair_slots, 0);
-    else EXPECT_GT(stats.two_pair_slots, 5);
+    if (mode == AlignMode::kLocal) {
+      EXPECT_EQ(stats.two_pair_slots, 0);
+    } else {
+      EXPECT_GT(stats.two_pair_slots, 5);
+    }
     EXPECT_GT(stats.multipass_slots, 0);
   }
 }
@@ -79,8 +82,11 @@ TEST(SwSimulation, PairwiseBatches) {
       t.add(b);
     }
     const auto stats = expect_same_as_cpu(q, t, Pairing::kPairwise, m, align_options(mode, 10, 2, false));
-    if (mode == AlignMode::kLocal) EXPECT_EQ(stats.two_pair_slots, 0);
-    else EXPECT_GT(stats.two_pair_slots, 10);
+    if (mode == AlignMode::kLocal) {
+      EXPECT_EQ(stats.two_pair_slots, 0);
+    } else {
+      EXPECT_GT(stats.two_pair_slots, 10);
+    }
   }
 }
 
@@ -191,7 +197,9 @@ TEST(SwPlan, SlotsCoverEveryPairOnce) {
     for (const auto& s : plan.slots32) ++seen[s.a];
     for (std::size_t k = 0; k < seen.size(); ++k) EXPECT_EQ(seen[k], 1) << k;
     EXPECT_FALSE(plan.slots32.empty());
-    if (mode == AlignMode::kLocal) EXPECT_TRUE(plan.slots16.empty());
+    if (mode == AlignMode::kLocal) {
+      EXPECT_TRUE(plan.slots16.empty());
+    }
   }
 }
 
