@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
+#include <functional>
 #include <random>
 #include <string>
 #include <vector>
@@ -86,6 +87,47 @@ void add_cpu_row(Report& report, const std::string& section, double cpu_us, cons
               "scaled from " + std::to_string(s.cpu_pairs) + " pairs; dpx " + ratio(scaled, gpu_us) + " faster"});
 }
 
+// A kernel launch of one policy over input set `set` into `out`.
+using PolicyLaunch = std::function<Status(align::OpsPolicy policy, std::size_t set)>;
+
+// Checks both policies' results on set 0 against `expected` (the CPU's, a prefix of the pairs),
+// then times both and adds the dpx and plain rows. Returns the dpx time, or -1 on any failure.
+double check_and_time_policies(const Options& opts, Report& report, const std::string& section, const char* what,
+                               const Shape& s, std::size_t sets, const std::vector<std::int64_t>& expected,
+                               const DeviceBuffer& out, const PolicyLaunch& launch, const std::string& dpx_note,
+                               cudaStream_t stream) {
+  for (auto policy : {align::OpsPolicy::kDpx, align::OpsPolicy::kPlain}) {
+    std::vector<std::int64_t> got(s.pairs);
+    if (!launch(policy, 0).is_ok() ||
+        cudaMemcpyAsync(got.data(), out.data(), got.size() * sizeof(std::int64_t), cudaMemcpyDeviceToHost, stream) != cudaSuccess ||
+        cudaStreamSynchronize(stream) != cudaSuccess) {
+      std::fprintf(stderr, "align: %s kernel failed\n", what);
+      return -1;
+    }
+    for (std::size_t i = 0; i < expected.size(); ++i) {
+      if (got[i] != expected[i]) {
+        std::fprintf(stderr, "align: %s pair %zu: gpu %lld, cpu %lld\n", what, i, static_cast<long long>(got[i]),
+                     static_cast<long long>(expected[i]));
+        return -1;
+      }
+    }
+  }
+  const double cells = static_cast<double>(s.pairs) * s.length * s.length;
+  double us[2] = {0, 0};
+  bool launched = true;
+  for (int k = 0; k < 2; ++k) {
+    const auto policy = k == 0 ? align::OpsPolicy::kDpx : align::OpsPolicy::kPlain;
+    us[k] = time_cuda_us(opts, stream, [&](int i) { launched = launched && launch(policy, i % sets).is_ok(); });
+  }
+  if (!launched || us[0] <= 0 || us[1] <= 0) {
+    std::fprintf(stderr, "align: %s launch failed while timing\n", what);
+    return -1;
+  }
+  report.add({section, "dpx", us[0], gcups(cells, us[0]), "GCUPS", dpx_note + "; " + ratio(us[1], us[0]) + " faster than plain"});
+  report.add({section, "plain", us[1], gcups(cells, us[1]), "GCUPS", "same kernel, two-operand min"});
+  return us[0];
+}
+
 int bench_edit(const Options& opts, Report& report, const Shape& s, std::mt19937_64& rng, cudaStream_t stream) {
   const std::string section = "edit distance " + std::to_string(s.pairs) + " x " + std::to_string(s.length) + "^2";
   std::vector<SequenceBatch> queries, targets(s.sets);
@@ -101,45 +143,19 @@ int bench_edit(const Options& opts, Report& report, const Shape& s, std::mt19937
   const SequenceBatch cq = first_pairs(queries[0], s.cpu_pairs), ct = first_pairs(targets[0], s.cpu_pairs);
   std::vector<EditResult> cpu;
   if (!edit_distance_cpu(cq, ct, Pairing::kPairwise, {}, &cpu).is_ok()) return 1;
-  for (auto policy : {align::OpsPolicy::kDpx, align::OpsPolicy::kPlain}) {
-    std::vector<std::int64_t> got(s.pairs);
-    if (!align::launch_edit_distance(dq[0], dt[0], Pairing::kPairwise, s.length, out.as<std::int64_t>(), policy, stream).is_ok() ||
-        cudaMemcpyAsync(got.data(), out.data(), got.size() * sizeof(std::int64_t), cudaMemcpyDeviceToHost, stream) != cudaSuccess ||
-        cudaStreamSynchronize(stream) != cudaSuccess) {
-      std::fprintf(stderr, "align: edit distance kernel failed\n");
-      return 1;
-    }
-    for (std::size_t i = 0; i < cpu.size(); ++i) {
-      if (got[i] != cpu[i].distance) {
-        std::fprintf(stderr, "align: edit distance pair %zu: gpu %lld, cpu %lld\n", i, static_cast<long long>(got[i]),
-                     static_cast<long long>(cpu[i].distance));
-        return 1;
-      }
-    }
-  }
-
-  const double cells = static_cast<double>(s.pairs) * s.length * s.length;
-  double us[2] = {0, 0};
-  bool launched = true;
-  for (int k = 0; k < 2; ++k) {
-    const auto policy = k == 0 ? align::OpsPolicy::kDpx : align::OpsPolicy::kPlain;
-    us[k] = time_cuda_us(opts, stream, [&](int i) {
-      launched = launched && align::launch_edit_distance(dq[i % s.sets], dt[i % s.sets], Pairing::kPairwise, s.length,
-                                                         out.as<std::int64_t>(), policy, stream).is_ok();
-    });
-  }
-  if (!launched || us[0] <= 0 || us[1] <= 0) {
-    std::fprintf(stderr, "align: edit distance launch failed while timing\n");
-    return 1;
-  }
-  report.add({section, "dpx", us[0], gcups(cells, us[0]), "GCUPS",
-              "u16x2, 2 pairs per group; " + ratio(us[1], us[0]) + " faster than plain"});
-  report.add({section, "plain", us[1], gcups(cells, us[1]), "GCUPS", "same kernel, two-operand min"});
+  std::vector<std::int64_t> expected;
+  for (const EditResult& r : cpu) expected.push_back(r.distance);
+  const PolicyLaunch launch = [&](align::OpsPolicy policy, std::size_t set) {
+    return align::launch_edit_distance(dq[set], dt[set], Pairing::kPairwise, s.length, out.as<std::int64_t>(), policy, stream);
+  };
+  const double dpx_us = check_and_time_policies(opts, report, section, "edit distance", s, s.sets, expected, out, launch,
+                                                "u16x2, 2 pairs per group", stream);
+  if (dpx_us < 0) return 1;
   Options cpu_opts = opts;
   cpu_opts.reps = std::min(opts.reps, 5);
   cpu_opts.warmup = 1;
   const double cpu_us = time_host_us(cpu_opts, [&](int) { edit_distance_cpu(cq, ct, Pairing::kPairwise, {}, &cpu); });
-  add_cpu_row(report, section, cpu_us, s, us[0]);
+  add_cpu_row(report, section, cpu_us, s, dpx_us);
 
   // With CIGARs: the synchronous call, upload and copies included, on a tenth of the batch.
   const std::size_t cigar_pairs = s.pairs / 10;
@@ -158,6 +174,7 @@ int bench_edit(const Options& opts, Report& report, const Shape& s, std::mt19937
   }
   Options host_opts = opts;
   host_opts.reps = std::min(opts.reps, 10);
+  bool launched = true;
   const double cigar_us = time_host_us(host_opts, [&](int) {
     launched = launched && edit_distance_cuda(gq, gt, Pairing::kPairwise, with_cigar, &gpu_cigar, stream).is_ok();
   });
@@ -187,45 +204,19 @@ int bench_dtw(const Options& opts, Report& report, const Shape& s, std::mt19937_
   const SeriesBatch ca = first_pairs(a[0], s.cpu_pairs), cb = first_pairs(b[0], s.cpu_pairs);
   std::vector<DtwResult> cpu;
   if (!dtw_cpu(ca, cb, Pairing::kPairwise, {}, &cpu).is_ok()) return 1;
-  for (auto policy : {align::OpsPolicy::kDpx, align::OpsPolicy::kPlain}) {
-    std::vector<std::int64_t> got(s.pairs);
-    if (!align::launch_dtw(da[0], db[0], Pairing::kPairwise, {}, s.length, out.as<std::int64_t>(), policy, stream).is_ok() ||
-        cudaMemcpyAsync(got.data(), out.data(), got.size() * sizeof(std::int64_t), cudaMemcpyDeviceToHost, stream) != cudaSuccess ||
-        cudaStreamSynchronize(stream) != cudaSuccess) {
-      std::fprintf(stderr, "align: DTW kernel failed\n");
-      return 1;
-    }
-    for (std::size_t i = 0; i < cpu.size(); ++i) {
-      if (got[i] != cpu[i].cost) {
-        std::fprintf(stderr, "align: DTW pair %zu: gpu %lld, cpu %lld\n", i, static_cast<long long>(got[i]),
-                     static_cast<long long>(cpu[i].cost));
-        return 1;
-      }
-    }
-  }
-
-  const double cells = static_cast<double>(s.pairs) * s.length * s.length;
-  double us[2] = {0, 0};
-  bool launched = true;
-  for (int k = 0; k < 2; ++k) {
-    const auto policy = k == 0 ? align::OpsPolicy::kDpx : align::OpsPolicy::kPlain;
-    us[k] = time_cuda_us(opts, stream, [&](int i) {
-      launched = launched && align::launch_dtw(da[i % sets], db[i % sets], Pairing::kPairwise, {}, s.length,
-                                               out.as<std::int64_t>(), policy, stream).is_ok();
-    });
-  }
-  if (!launched || us[0] <= 0 || us[1] <= 0) {
-    std::fprintf(stderr, "align: DTW launch failed while timing\n");
-    return 1;
-  }
-  report.add({section, "dpx", us[0], gcups(cells, us[0]), "GCUPS",
-              "32-bit cells, min3; " + ratio(us[1], us[0]) + " faster than plain"});
-  report.add({section, "plain", us[1], gcups(cells, us[1]), "GCUPS", "same kernel, two-operand min"});
+  std::vector<std::int64_t> expected;
+  for (const DtwResult& r : cpu) expected.push_back(r.cost);
+  const PolicyLaunch launch = [&](align::OpsPolicy policy, std::size_t set) {
+    return align::launch_dtw(da[set], db[set], Pairing::kPairwise, {}, s.length, out.as<std::int64_t>(), policy, stream);
+  };
+  const double dpx_us = check_and_time_policies(opts, report, section, "DTW", s, sets, expected, out, launch,
+                                                "32-bit cells, min3", stream);
+  if (dpx_us < 0) return 1;
   Options cpu_opts = opts;
   cpu_opts.reps = std::min(opts.reps, 5);
   cpu_opts.warmup = 1;
   const double cpu_us = time_host_us(cpu_opts, [&](int) { dtw_cpu(ca, cb, Pairing::kPairwise, {}, &cpu); });
-  add_cpu_row(report, section, cpu_us, s, us[0]);
+  add_cpu_row(report, section, cpu_us, s, dpx_us);
   return 0;
 }
 #endif
