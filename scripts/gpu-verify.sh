@@ -1,52 +1,96 @@
 #!/usr/bin/env bash
 # Runs on the GPU machine from the project root, over a build made elsewhere (default build-gpu/):
-# every test binary (no GPU test may be skipped), the DPX instructions in the kernels' SASS, and
-# the benchmarks. Full logs go to ./gpu-verify-out (packed into $OUT/gpu-verify.tgz when $OUT is
-# set); a summary is printed last.
-#   usage: scripts/gpu-verify.sh [BUILD_DIR] [BENCH ...]    (BUILD_DIR as staged by scripts/gpu-stage.sh)     BENCH: morph, motion, align, epilogue, pipeline
+# every test binary (no GPU test may be skipped), the DPX instructions in the kernels' SASS,
+# compute-sanitizer (memcheck on every CUDA suite, racecheck on a representative subset) and the
+# benchmarks. Full logs go to ./gpu-verify-out (packed into $OUT/gpu-verify.tgz when $OUT is set);
+# a summary is printed last. Exits non-zero when any step fails, times out or skips a test.
+#   usage: scripts/gpu-verify.sh [BUILD_DIR] [BENCH ...]   (BUILD_DIR as staged by scripts/gpu-stage.sh)
+#          BENCH: morph, motion, align, epilogue, pipeline (dpx-bench subcommands, with options after ':',
+#          e.g. "align:--only=edit")
+#   DPX_VERIFY_STEPS: comma list of tests,sass,memcheck,racecheck,bench (default: all of them)
+#   DPX_RACECHECK_FILTER: gtest filter for racecheck (default: one small case per CUDA family)
 set -uo pipefail
 build=${1:-build-gpu}; shift || true
+steps=",${DPX_VERIFY_STEPS:-tests,sass,memcheck,racecheck,bench},"
 out=$(pwd)/gpu-verify-out; rm -rf "$out"; mkdir -p "$out"
 [ -f .device/env.sh ] && source .device/env.sh
 export PATH=/usr/local/cuda/bin:$PATH
 summary=()
+failed=0
+fail() { summary+=("FAIL: $*"); failed=1; }
+tests=$(find "$build/tests" -maxdepth 2 -type f -name 'test-*' -perm -u+x | sort)
 
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv,noheader > "$out/gpu.txt" 2>&1
 summary+=("gpu: $(head -1 "$out/gpu.txt")")
 
-# 1. tests: every binary, all output kept; skipped GPU tests are a failure here.
-for t in $(find "$build/tests" -maxdepth 2 -type f -name 'test-*' -perm -u+x | sort); do
-  name=$(basename "$t")
-  timeout "${DPX_TEST_TIMEOUT:-300}" "$t" > "$out/$name.log" 2>&1; rc=$?
-  line=$(grep -E "^$name: [0-9]+ passed" "$out/$name.log" | tail -1)
-  skipped=$(grep -c '^\[  SKIPPED \]' "$out/$name.log")
-  summary+=("$name rc=$rc ${line:-no summary line} (skip lines: $skipped)")
-  grep -E '^\[  FAILED  \]|^\[  SKIPPED \]' "$out/$name.log" | sort -u | head -20 | sed 's/^/    /' >> "$out/failures.txt"
-done
+# 1. tests: every binary, all output kept; a skipped test is a failure here.
+if [[ $steps == *,tests,* ]]; then
+  for t in $tests; do
+    name=$(basename "$t")
+    timeout "${DPX_TEST_TIMEOUT:-300}" "$t" > "$out/$name.log" 2>&1; rc=$?
+    line=$(grep -E "^$name: [0-9]+ passed" "$out/$name.log" | tail -1)
+    skipped=$(grep -c '^\[  SKIPPED \]' "$out/$name.log")
+    summary+=("$name rc=$rc ${line:-no summary line} (skip lines: $skipped)")
+    grep -E '^\[  FAILED  \]|^\[  SKIPPED \]' "$out/$name.log" | sort -u | head -20 | sed 's/^/    /' >> "$out/failures.txt"
+    { [ "$rc" -eq 0 ] && [ -n "$line" ] && [ "$skipped" -eq 0 ]; } || fail "$name (rc=$rc, skipped=$skipped)"
+  done
+fi
 
 # 2. SASS: which DPX / SIMD min-max instructions each kernel object holds.
-for obj in $(find "$build" -type f \( -name 'dpx-bench' -o -name 'test-kernels' \)); do
-  cuobjdump -sass "$obj" 2>/dev/null | awk -v o="$(basename "$obj")" '
-    /Function :/ {fn=$3}
-    /VIMNMX|VIADDMNMX|VHMNMX|VIBMNMX|VABSDIFF|IMNMX/ {
-      for (i=1;i<=NF;i++) if ($i ~ /^(VIMNMX|VIADDMNMX|VHMNMX|VIBMNMX|VABSDIFF|IMNMX)/) c[o" "fn" "$i]++
-    }
-    END {for (k in c) print k, c[k]}' >> "$out/sass-dpx.txt"
-done
-sort -o "$out/sass-dpx.txt" "$out/sass-dpx.txt"
-summary+=("sass: $(wc -l < "$out/sass-dpx.txt") kernel/instruction rows in sass-dpx.txt")
+if [[ $steps == *,sass,* ]]; then
+  for obj in $(find "$build" -type f \( -name 'dpx-bench' -o -name 'test-kernels' -o -name 'test-motion' \)); do
+    cuobjdump -sass "$obj" 2>/dev/null | awk -v o="$(basename "$obj")" '
+      /Function :/ {fn=$3}
+      /VIMNMX|VIADDMNMX|VHMNMX|VIBMNMX|VABSDIFF|IMNMX/ {
+        for (i=1;i<=NF;i++) if ($i ~ /^(VIMNMX|VIADDMNMX|VHMNMX|VIBMNMX|VABSDIFF|IMNMX)/) c[o" "fn" "$i]++
+      }
+      END {for (k in c) print k, c[k]}' >> "$out/sass-dpx.txt"
+  done
+  sort -o "$out/sass-dpx.txt" "$out/sass-dpx.txt"
+  rows=$(wc -l < "$out/sass-dpx.txt")
+  summary+=("sass: $rows kernel/instruction rows in sass-dpx.txt")
+  [ "$rows" -gt 0 ] || fail "sass: no DPX instructions found (cuobjdump missing?)"
+fi
 
-# 3. benchmarks
-for b in "$@"; do
-  (cd "$out" && timeout "${DPX_BENCH_TIMEOUT:-240}" "$OLDPWD/$build/tools/dpx-bench" "$b") > "$out/bench-$b.log" 2>&1
-  summary+=("bench $b rc=$?")
-done
+# 3. compute-sanitizer: memcheck on every suite, racecheck on a subset that fits the time limit.
+sanitize() {  # tool, timeout, binary, extra args...
+  local tool=$1 limit=$2 t=$3; shift 3
+  local name; name=$(basename "$t")
+  timeout "$limit" compute-sanitizer --tool "$tool" --error-exitcode 86 --print-limit 20 "$t" "$@" \
+    > "$out/$tool-$name.log" 2>&1
+  local rc=$?
+  local errs; errs=$(grep -oE 'ERROR SUMMARY: [0-9]+' "$out/$tool-$name.log" | tail -1)
+  summary+=("$tool $name rc=$rc ${errs:-no error summary}")
+  [ "$rc" -eq 0 ] || fail "$tool $name (rc=$rc ${errs:-})"
+}
+if [[ $steps == *,memcheck,* ]]; then
+  for t in $tests; do sanitize memcheck "${DPX_MEMCHECK_TIMEOUT:-300}" "$t"; done
+fi
+if [[ $steps == *,racecheck,* ]]; then
+  filter=${DPX_RACECHECK_FILTER:-MorphCuda.*:EditCuda.*:DtwCuda.*:EpilogueCuda.*:AlignDevice.*:MotionCuda.*}
+  for t in $tests; do
+    case $(basename "$t") in test-kernels|test-motion) sanitize racecheck "${DPX_RACECHECK_TIMEOUT:-240}" "$t" "--gtest_filter=$filter";; esac
+  done
+fi
+
+# 4. benchmarks
+if [[ $steps == *,bench,* ]]; then
+  for b in "$@"; do
+    sub=${b%%:*}; args=(); [[ $b == *:* ]] && read -r -a args <<< "${b#*:}"
+    (cd "$out" && timeout "${DPX_BENCH_TIMEOUT:-240}" "$OLDPWD/$build/tools/dpx-bench" "$sub" "${args[@]}") > "$out/bench-$sub.log" 2>&1
+    rc=$?
+    summary+=("bench $sub rc=$rc")
+    [ "$rc" -eq 0 ] || fail "bench $sub (rc=$rc)"
+  done
+fi
 
 printf '%s\n' "${summary[@]}" > "$out/summary.txt"
 echo "=== failures/skips ==="; cat "$out/failures.txt" 2>/dev/null | head -40
-echo "=== SASS: min/max-family instructions over all kernels (per kernel in sass-dpx.txt) ==="
-awk '{c[$1" "$3]+=$4} END {for (k in c) print k, c[k]}' "$out/sass-dpx.txt" | sort
-for b in "$@"; do echo "=== bench $b ==="; sed -n '/^== dpx-bench/,$p' "$out/bench-$b.log" | head -60; done
+if [[ $steps == *,sass,* ]]; then
+  echo "=== SASS: min/max-family instructions over all kernels (per kernel in sass-dpx.txt) ==="
+  awk '{c[$1" "$3]+=$4} END {for (k in c) print k, c[k]}' "$out/sass-dpx.txt" | sort
+fi
+for b in "$@"; do sub=${b%%:*}; echo "=== bench $sub ==="; sed -n '/^== dpx-bench/,$p' "$out/bench-$sub.log" 2>/dev/null | head -60; done
 echo "=== summary ==="; cat "$out/summary.txt"
 [ -n "${OUT:-}" ] && tar czf "$OUT/gpu-verify.tgz" -C "$out" .
-exit 0
+exit $failed

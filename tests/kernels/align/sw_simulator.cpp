@@ -174,8 +174,10 @@ struct HostWalk {
   int wildcard;
   std::string* ops;  // last to first
   std::uint32_t code(std::int32_t i, std::int32_t j) const {
-    int shift;
-    return (dirs[direction_word<G, R>(n, i, j, &shift)] >> shift) & 15u;
+    int shift = 0;
+    // The word is read in its own statement: GCC evaluates a shift's right operand first.
+    const std::uint32_t word = dirs[direction_word<G, R>(n, i, j, &shift)];
+    return (word >> shift) & 15u;
   }
   bool same(std::int32_t i, std::int32_t j) const { return letters_match(q[i - 1], t[j - 1], wildcard); }
   void emit(char op, std::int32_t count) { ops->append(static_cast<std::size_t>(count), op); }

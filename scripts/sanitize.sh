@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Builds the CPU paths (CUDA disabled, so it fits in CI's time) with AddressSanitizer and
+# UndefinedBehaviorSanitizer into build-san/ and runs every test binary there; any report fails.
+# Ends with one line "sanitizers: N passed, N failed, N skipped".
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/.." && pwd)
+source "$here/deps.sh"
+dpx_install_packages
+dpx_build build-san -Dcuda=disabled -Db_sanitize=address,undefined --buildtype=debugoptimized -Dbench=true
+
+export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:strict_string_checks=1:detect_stack_use_after_return=1
+export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
+export LSAN_OPTIONS=suppressions=$here/lsan.supp:print_suppressions=0
+# The plugin is instrumented too: scan it in this process (the uninstrumented gst-plugin-scanner
+# cannot load it) into a registry of the build's own.
+export GST_REGISTRY_FORK=no GST_REGISTRY="$root/build-san/registry.bin"
+
+p=0 f=0 s=0 rc=0
+for t in $(find "$root/build-san/tests" -maxdepth 2 -type f -name 'test-*' -perm -u+x | sort); do
+  name=$(basename "$t")
+  log="$root/build-san/$name.san.log"
+  if "$t" > "$log" 2>&1; then trc=0; else trc=$?; fi
+  line=$(grep -E "^$name: [0-9]+ passed, [0-9]+ failed, [0-9]+ skipped$" "$log" | tail -1 || true)
+  if [ -z "$line" ] || [ "$trc" -ne 0 ] || grep -qE 'ERROR: (Address|Leak)Sanitizer|runtime error:' "$log"; then
+    echo "$name: FAILED under sanitizers (rc=$trc); log $log:" >&2
+    grep -E -A12 'ERROR: (Address|Leak)Sanitizer|runtime error:|^\[  FAILED  \]' "$log" | head -60 >&2 || tail -30 "$log" >&2
+    rc=1
+  fi
+  echo "${line:-$name: no summary line}"
+  read -r _ a _ b _ c _ <<< "${line:-x 0 x 0 x 0 x}"
+  p=$((p + a)) f=$((f + b)) s=$((s + c))
+done
+echo "sanitizers: $p passed, $f failed, $s skipped"
+exit $rc
