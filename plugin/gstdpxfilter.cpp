@@ -317,18 +317,21 @@ gst_dpx_filter_query (GstBaseTransform * trans, GstPadDirection direction, GstQu
   return GST_BASE_TRANSFORM_CLASS (parent_class)->query (trans, direction, query);
 }
 
+/* kAnswered and kRefused are final (TRUE, FALSE); kDefault leaves the query to GstBaseTransform. */
+static bool
+allocation_settled (gstdpx::AllocationReply reply, gboolean * result)
+{
+  *result = reply == gstdpx::AllocationReply::kAnswered;
+  return reply != gstdpx::AllocationReply::kDefault;
+}
+
 static gboolean
 gst_dpx_filter_propose_allocation (GstBaseTransform * trans, GstQuery * decide_query, GstQuery * query)
 {
   GstDpxFilterPrivate *priv = GST_DPX_FILTER (trans)->priv;
-  switch (gstdpx::propose_allocation (priv->device, priv->backend, query)) {
-    case gstdpx::AllocationReply::kAnswered:
-      return TRUE;
-    case gstdpx::AllocationReply::kRefused:
-      return FALSE;
-    case gstdpx::AllocationReply::kDefault:
-      break;
-  }
+  gboolean result;
+  if (allocation_settled (gstdpx::propose_allocation (priv->device, priv->backend, query), &result))
+    return result;
   return GST_BASE_TRANSFORM_CLASS (parent_class)->propose_allocation (trans, decide_query, query);
 }
 
@@ -336,14 +339,9 @@ static gboolean
 gst_dpx_filter_decide_allocation (GstBaseTransform * trans, GstQuery * query)
 {
   GstDpxFilterPrivate *priv = GST_DPX_FILTER (trans)->priv;
-  switch (gstdpx::decide_allocation (priv->device, priv->backend, query)) {
-    case gstdpx::AllocationReply::kAnswered:
-      return TRUE;
-    case gstdpx::AllocationReply::kRefused:
-      return FALSE;
-    case gstdpx::AllocationReply::kDefault:
-      break;
-  }
+  gboolean result;
+  if (allocation_settled (gstdpx::decide_allocation (priv->device, priv->backend, query), &result))
+    return result;
   return GST_BASE_TRANSFORM_CLASS (parent_class)->decide_allocation (trans, query);
 }
 
