@@ -1,10 +1,14 @@
 /* GstDpxFilter: the base class of the dpx video elements.
  *
- * It owns what every element of the plugin shares: the backend choice (`backend`,
- * `cuda-device-id`), the GstCudaContext (shared with neighbours through GstContext), caps on
- * system memory and memory:CUDAMemory, allocation (a GstCudaBufferPool for CUDA caps, pinned host
- * memory for system-memory caps on the CUDA backend), and the mapping of each frame to per-plane
- * views on the host or the device. A subclass sees one plane at a time through `process_plane`.
+ * It owns what every element of the plugin shares, one concern per file:
+ *  - this file: the element (GObject, the `backend` and `cuda-device-id` properties, the
+ *    GstBaseTransform vfuncs) and the frame loop that hands planes to the subclass;
+ *  - gstdpxcudacontext.h: where frames run (the one decision of `backend`) and the
+ *    GstCudaContext, shared with neighbours through GstContext;
+ *  - gstdpxallocation.h: buffer pools (CUDA memory, pinned host memory) for both pads;
+ *  - gstdpxframelayout.h: the planes of the negotiated format, worked out once per caps;
+ *  - gstdpxstaging.h: device copies of system-memory frames on the CUDA backend.
+ * A subclass sees one plane at a time through `process_plane`.
  *
  * Two modes, chosen in class_init:
  *  - filter (the default): a new output buffer; planes the subclass does not ask for are copied;
@@ -13,7 +17,11 @@
  *
  * On the CUDA backend views are device pointers: system-memory frames are staged through pinned
  * memory with asynchronous copies, CUDA-memory frames of the element's context are used in place.
- * The element's CUDA context is current during setup, process_plane, frame_done and reset.
+ * On the CUDA backend the element's CUDA context is current during setup, process_plane,
+ * frame_done and reset.
+ *
+ * Properties flagged GST_PARAM_CONTROLLABLE follow their GstControlBindings: the base class
+ * syncs them to each buffer's stream time before begin_frame takes its snapshot.
  */
 #pragma once
 
@@ -24,18 +32,10 @@
 #include "dpx/device.h"
 #include "dpx/plane.h"
 #include "dpx/status.h"
+#include "gstdpxcudacontext.h"
+#include "gstdpxframelayout.h"
 
 G_BEGIN_DECLS
-
-#define GST_TYPE_DPX_BACKEND (gst_dpx_backend_get_type ())
-GType gst_dpx_backend_get_type (void);
-
-/* Values of the `backend` property; the same order as dpx::Backend. */
-typedef enum {
-  GST_DPX_BACKEND_AUTO = 0,
-  GST_DPX_BACKEND_CUDA = 1,
-  GST_DPX_BACKEND_CPU = 2,
-} GstDpxBackend;
 
 #define GST_TYPE_DPX_FILTER            (gst_dpx_filter_get_type ())
 #define GST_DPX_FILTER(obj)            (G_TYPE_CHECK_INSTANCE_CAST ((obj), GST_TYPE_DPX_FILTER, GstDpxFilter))
@@ -71,8 +71,9 @@ struct _GstDpxFilterClass {
   /* TRUE: analysis mode (in place, pixels unchanged); FALSE (default): filter mode. */
   gboolean analysis_only;
 
-  /* Negotiated caps or a new backend: prepare per-stream state for `info` on `backend`.
-   * Called again after reset(); may be NULL. */
+  /* Negotiated caps or a new backend: prepare per-stream state for `info` on `backend` (the
+   * base class's decision; a subclass keeps it rather than deciding again). Called again after
+   * reset(); may be NULL. */
   gboolean (*setup) (GstDpxFilter * filter, const GstVideoInfo * info, dpx::Backend backend);
 
   /* Once per frame, before any plane: returns the bit mask of the planes process_plane gets
@@ -94,13 +95,13 @@ struct _GstDpxFilterClass {
 
 GType gst_dpx_filter_get_type (void);
 
-/* The backend frames are processed on since the last setup (kCpu before start). */
-dpx::Backend gst_dpx_filter_get_backend (GstDpxFilter * filter);
+/* The planes of the negotiated format (valid from setup on). */
+const gstdpx::FrameLayout *gst_dpx_filter_get_layout (GstDpxFilter * filter);
 
-/* Maps a video format of the supported list to its planes: for plane p, the channels interleaved
- * per pixel (1, 2 or 4) and the sample type. FALSE for formats the base class cannot describe. */
-gboolean gst_dpx_filter_plane_layout (const GstVideoInfo * info, guint plane, int *channels,
-    dpx::SampleType * type);
+/* Maps `buffer` as the negotiated format and checks that every plane lies inside it; on failure
+ * posts an element error naming `what` ("input", ...) and returns FALSE with nothing mapped. */
+gboolean gst_dpx_filter_map_frame (GstDpxFilter * filter, GstVideoFrame * frame, GstBuffer * buffer,
+    GstMapFlags flags, const char *what);
 
 /* Caps for `formats` ("{ GRAY8, NV12 }") on system memory, preceded, when this build has the CUDA
  * backend, by memory:CUDAMemory caps for those of them GstCudaMemory can hold. Free with

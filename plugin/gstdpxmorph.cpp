@@ -218,8 +218,9 @@ gst_dpx_morph_class_init (GstDpxMorphClass * klass)
   GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
   GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
   GstDpxFilterClass *filter_class = GST_DPX_FILTER_CLASS (klass);
+  /* Every setting may change while playing, and follow a GstControlBinding. */
   const GParamFlags flags = static_cast<GParamFlags> (G_PARAM_READWRITE | GST_PARAM_MUTABLE_PLAYING |
-      G_PARAM_STATIC_STRINGS);
+      GST_PARAM_CONTROLLABLE | G_PARAM_STATIC_STRINGS);
 
   gobject_class->set_property = gst_dpx_morph_set_property;
   gobject_class->get_property = gst_dpx_morph_get_property;

@@ -43,7 +43,7 @@
 #if DPX_HAVE_CUDA
 #include <cuda_runtime_api.h>
 
-#include "cuda_check.h"
+#include "gstdpxcudastatus.h"
 #endif
 
 GST_DEBUG_CATEGORY_STATIC (gst_dpx_motion_est_debug);
@@ -84,7 +84,6 @@ struct MotionSettings
 struct ReferencePlane
 {
   bool valid = false;
-  dpx::Backend backend = dpx::Backend::kCpu;
   dpx::PlaneView view;          /* data: host_ or device_ */
   GstClockTime pts = GST_CLOCK_TIME_NONE;
   std::vector<std::uint8_t> host;
@@ -97,7 +96,6 @@ struct _GstDpxMotionEstPrivate
   MotionSettings settings;
 
   /* Streaming thread only. */
-  GstVideoInfo info;
   MotionSettings frame;         /* the settings of the frame being processed */
   GstClockTime frame_pts = GST_CLOCK_TIME_NONE;
   bool discont = false;         /* the frame starts a new reference chain */
@@ -220,8 +218,8 @@ static gboolean
 gst_dpx_motion_est_setup (GstDpxFilter * filter, const GstVideoInfo * info, dpx::Backend backend)
 {
   GstDpxMotionEstPrivate *priv = GST_DPX_MOTION_EST (filter)->priv;
+  (void) info;
   (void) backend;
-  priv->info = *info;
   priv->reference.valid = false;        /* new caps or backend: no reference yet */
   return TRUE;
 }
@@ -279,7 +277,7 @@ search (GstDpxMotionEstPrivate * priv, const GstDpxPlaneJob * job)
   DPX_RETURN_IF_ERROR (ensure_size (priv->pinned_vectors, bytes));
   DPX_RETURN_IF_ERROR (dpx::motion_estimate_cuda (job->src, priv->reference.view, p,
           priv->device_vectors.as < dpx::MotionVector > (), priv->grid.count (), job->stream));
-  DPX_CUDA_TRY (cudaMemcpyAsync (priv->pinned_vectors.data (), priv->device_vectors.data (), bytes,
+  GSTDPX_CUDA_TRY (cudaMemcpyAsync (priv->pinned_vectors.data (), priv->device_vectors.data (), bytes,
           cudaMemcpyDeviceToHost, job->stream));
   priv->vectors = priv->pinned_vectors.as < dpx::MotionVector > ();
   return dpx::Status::ok ();
@@ -295,7 +293,6 @@ store_reference (ReferencePlane & ref, const GstDpxPlaneJob * job)
 {
   const dpx::PlaneView & cur = job->src;
   const std::size_t pitch = cur.row_bytes (), bytes = pitch * cur.height;
-  ref.backend = job->backend;
   ref.view = cur;
   ref.view.pitch = pitch;
   if (job->backend == dpx::Backend::kCpu) {
@@ -306,7 +303,7 @@ store_reference (ReferencePlane & ref, const GstDpxPlaneJob * job)
   }
 #if DPX_HAVE_CUDA
   DPX_RETURN_IF_ERROR (ensure_size (ref.device, bytes));
-  DPX_CUDA_TRY (cudaMemcpy2DAsync (ref.device.data (), pitch, cur.data, cur.pitch, pitch, cur.height,
+  GSTDPX_CUDA_TRY (cudaMemcpy2DAsync (ref.device.data (), pitch, cur.data, cur.pitch, pitch, cur.height,
           cudaMemcpyDeviceToDevice, job->stream));
   ref.view.data = ref.device.data ();
   return dpx::Status::ok ();
@@ -320,7 +317,7 @@ gst_dpx_motion_est_process_plane (GstDpxFilter * filter, const GstDpxPlaneJob * 
 {
   GstDpxMotionEstPrivate *priv = GST_DPX_MOTION_EST (filter)->priv;
   ReferencePlane & ref = priv->reference;
-  const bool usable = ref.valid && !priv->discont && ref.backend == job->backend &&
+  const bool usable = ref.valid && !priv->discont &&
       ref.view.width == job->src.width && ref.view.height == job->src.height &&
       ref.view.type == job->src.type;
   if (usable) {
@@ -367,23 +364,16 @@ write_line (GstDpxMotionEst * self, const gstdpx::MotionReport & report)
 }
 
 /* Draws the vectors onto the luma plane of `buffer` (writable in the base class's analysis mode;
- * CUDA memory is mapped through the host). */
+ * CUDA memory is mapped through the host), mapped and checked like every frame of the base class. */
 static bool
 draw_vectors (GstDpxMotionEst * self, GstBuffer * buffer)
 {
-  GstDpxMotionEstPrivate *priv = self->priv;
+  GstDpxFilter *filter = GST_DPX_FILTER (self);
   GstVideoFrame frame;
-  if (!gst_video_frame_map (&frame, &priv->info, buffer, GST_MAP_READWRITE)) {
-    GST_ELEMENT_ERROR (self, STREAM, FAILED, ("Could not map the frame to draw the vectors"), (nullptr));
+  if (!gst_dpx_filter_map_frame (filter, &frame, buffer, GST_MAP_READWRITE, "drawn"))
     return false;
-  }
-  dpx::MutablePlaneView luma;
-  gst_dpx_filter_plane_layout (&priv->info, 0, &luma.channels, &luma.type);
-  luma.data = GST_VIDEO_FRAME_PLANE_DATA (&frame, 0);
-  luma.width = GST_VIDEO_FRAME_COMP_WIDTH (&frame, 0);
-  luma.height = GST_VIDEO_FRAME_COMP_HEIGHT (&frame, 0);
-  luma.pitch = static_cast<std::size_t> (GST_VIDEO_FRAME_PLANE_STRIDE (&frame, 0));
-  const dpx::Status st = dpx::draw_motion_cpu (luma, priv->grid, priv->vectors);
+  const dpx::Status st = dpx::draw_motion_cpu (gst_dpx_filter_get_layout (filter)->view (&frame, 0),
+      self->priv->grid, self->priv->vectors);
   gst_video_frame_unmap (&frame);
   if (!st.is_ok ()) {
     GST_ELEMENT_ERROR (self, STREAM, FAILED, ("Could not draw the vectors"), ("%s", st.message ().c_str ()));
@@ -457,6 +447,8 @@ gst_dpx_motion_est_class_init (GstDpxMotionEstClass * klass)
   GstDpxFilterClass *filter_class = GST_DPX_FILTER_CLASS (klass);
   const GParamFlags flags = static_cast<GParamFlags> (G_PARAM_READWRITE | GST_PARAM_MUTABLE_PLAYING |
       G_PARAM_STATIC_STRINGS);
+  /* The search and reporting settings may follow a GstControlBinding; the file may not. */
+  const GParamFlags controllable = static_cast<GParamFlags> (flags | GST_PARAM_CONTROLLABLE);
 
   gobject_class->set_property = gst_dpx_motion_est_set_property;
   gobject_class->get_property = gst_dpx_motion_est_get_property;
@@ -464,15 +456,15 @@ gst_dpx_motion_est_class_init (GstDpxMotionEstClass * klass)
 
   g_object_class_install_property (gobject_class, PROP_BLOCK_SIZE,
       g_param_spec_enum ("block-size", "Block size", "Side of the square blocks, in pixels",
-          GST_TYPE_DPX_MOTION_BLOCK_SIZE, DEFAULT_BLOCK_SIZE, flags));
+          GST_TYPE_DPX_MOTION_BLOCK_SIZE, DEFAULT_BLOCK_SIZE, controllable));
   g_object_class_install_property (gobject_class, PROP_SEARCH_RANGE,
       g_param_spec_int ("search-range", "Search range",
           "Largest |dx| and |dy| searched, in pixels (exhaustive search)", 1, dpx::kMotionMaxRange,
-          DEFAULT_SEARCH_RANGE, flags));
+          DEFAULT_SEARCH_RANGE, controllable));
   g_object_class_install_property (gobject_class, PROP_DRAW,
       g_param_spec_boolean ("draw", "Draw",
           "Draw each block's vector onto the luma plane (from the block centre to where its content "
-          "was in the previous frame); off: the video passes through unchanged", DEFAULT_DRAW, flags));
+          "was in the previous frame); off: the video passes through unchanged", DEFAULT_DRAW, controllable));
   g_object_class_install_property (gobject_class, PROP_LOCATION,
       g_param_spec_string ("location", "Location",
           "File to write every frame's vectors to, one JSON object per line (frame, pts, "
@@ -481,11 +473,11 @@ gst_dpx_motion_est_class_init (GstDpxMotionEstClass * klass)
   g_object_class_install_property (gobject_class, PROP_MOTION_THRESHOLD,
       g_param_spec_double ("motion-threshold", "Motion threshold",
           "Vector length in pixels above which a block counts as moving (the moving-fraction of "
-          "the dpx-motion message)", 0.0, MAX_MOTION_THRESHOLD, DEFAULT_MOTION_THRESHOLD, flags));
+          "the dpx-motion message)", 0.0, MAX_MOTION_THRESHOLD, DEFAULT_MOTION_THRESHOLD, controllable));
   g_object_class_install_property (gobject_class, PROP_POST_MESSAGES,
       g_param_spec_boolean ("post-messages", "Post messages",
           "Post an element message \"dpx-motion\" per frame with the mean vector length and the "
-          "fraction of moving blocks", DEFAULT_POST_MESSAGES, flags));
+          "fraction of moving blocks", DEFAULT_POST_MESSAGES, controllable));
 
   GstCaps *caps = gst_dpx_filter_make_caps (DPX_MOTION_FORMATS);
   gst_element_class_add_pad_template (element_class, gst_pad_template_new ("sink", GST_PAD_SINK,
@@ -519,5 +511,4 @@ static void
 gst_dpx_motion_est_init (GstDpxMotionEst * self)
 {
   self->priv = new GstDpxMotionEstPrivate ();
-  gst_video_info_init (&self->priv->info);
 }

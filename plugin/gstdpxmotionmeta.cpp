@@ -8,8 +8,35 @@
 
 #include "dpx/motion.h"
 
+#include <cstddef>
+
+/* The meta's vectors are copied from libdpxmotion's output as bytes: every field in the same place. */
 static_assert (sizeof (GstDpxMotionVector) == sizeof (dpx::MotionVector),
     "GstDpxMotionVector and dpx::MotionVector share one layout");
+static_assert (offsetof (GstDpxMotionVector, dx) == offsetof (dpx::MotionVector, dx), "dx");
+static_assert (offsetof (GstDpxMotionVector, dy) == offsetof (dpx::MotionVector, dy), "dy");
+static_assert (offsetof (GstDpxMotionVector, sad) == offsetof (dpx::MotionVector, sad), "sad");
+static_assert (sizeof (GstDpxMotionVector::dx) == sizeof (dpx::MotionVector::dx) &&
+    sizeof (GstDpxMotionVector::dy) == sizeof (dpx::MotionVector::dy) &&
+    sizeof (GstDpxMotionVector::sad) == sizeof (dpx::MotionVector::sad), "field sizes");
+
+/* GstDpxMotionMeta is public ABI read by applications through the header alone: its fields
+ * follow GstMeta in declaration order at their natural alignment, and stay there. */
+static constexpr std::size_t
+after (std::size_t end_of_previous, std::size_t alignment)
+{
+  return (end_of_previous + alignment - 1) / alignment * alignment;
+}
+
+static_assert (offsetof (GstDpxMotionMeta, meta) == 0, "meta");
+static_assert (offsetof (GstDpxMotionMeta, block_size) == after (sizeof (GstMeta), alignof (guint)), "block_size");
+static_assert (offsetof (GstDpxMotionMeta, columns) == offsetof (GstDpxMotionMeta, block_size) + sizeof (guint),
+    "columns");
+static_assert (offsetof (GstDpxMotionMeta, rows) == offsetof (GstDpxMotionMeta, columns) + sizeof (guint), "rows");
+static_assert (offsetof (GstDpxMotionMeta, vectors) ==
+    after (offsetof (GstDpxMotionMeta, rows) + sizeof (guint), alignof (gpointer)), "vectors");
+static_assert (offsetof (GstDpxMotionMeta, reference_pts) ==
+    after (offsetof (GstDpxMotionMeta, vectors) + sizeof (gpointer), alignof (GstClockTime)), "reference_pts");
 
 GType
 gst_dpx_motion_meta_api_get_type (void)

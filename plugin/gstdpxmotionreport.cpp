@@ -1,29 +1,58 @@
 #include "gstdpxmotionreport.h"
 
+#include <json-glib/json-glib.h>
+
 namespace gstdpx {
 
 namespace {
-void append_time(std::string* s, GstClockTime t) {
-  *s += GST_CLOCK_TIME_IS_VALID(t) ? std::to_string(static_cast<std::uint64_t>(t)) : "null";
+void add_member(JsonBuilder* b, const char* name, gint64 value) {
+  json_builder_set_member_name(b, name);
+  json_builder_add_int_value(b, value);
+}
+
+void add_time(JsonBuilder* b, const char* name, GstClockTime t) {
+  json_builder_set_member_name(b, name);
+  if (GST_CLOCK_TIME_IS_VALID(t))
+    json_builder_add_int_value(b, static_cast<gint64>(t));
+  else
+    json_builder_add_null_value(b);
 }
 }  // namespace
 
 std::string motion_json_line(const MotionReport& r) {
-  std::string s;
-  s.reserve(128 + r.grid.count() * 16);
-  s += "{\"frame\":" + std::to_string(r.frame_number) + ",\"pts\":";
-  append_time(&s, r.pts);
-  s += ",\"reference_pts\":";
-  append_time(&s, r.reference_pts);
-  s += ",\"block_size\":" + std::to_string(r.grid.block_size) + ",\"columns\":" + std::to_string(r.grid.columns) +
-       ",\"rows\":" + std::to_string(r.grid.rows) + ",\"vectors\":[";
+  JsonBuilder* b = json_builder_new();
+  json_builder_begin_object(b);
+  add_member(b, "frame", static_cast<gint64>(r.frame_number));
+  add_time(b, "pts", r.pts);
+  add_time(b, "reference_pts", r.reference_pts);
+  add_member(b, "block_size", r.grid.block_size);
+  add_member(b, "columns", r.grid.columns);
+  add_member(b, "rows", r.grid.rows);
+  json_builder_set_member_name(b, "vectors");
+  json_builder_begin_array(b);
   for (std::size_t i = 0; i < r.grid.count(); ++i) {
     const dpx::MotionVector& v = r.vectors[i];
-    if (i) s += ',';
-    s += '[' + std::to_string(v.dx) + ',' + std::to_string(v.dy) + ',' + std::to_string(v.sad) + ']';
+    json_builder_begin_array(b);
+    json_builder_add_int_value(b, v.dx);
+    json_builder_add_int_value(b, v.dy);
+    json_builder_add_int_value(b, v.sad);
+    json_builder_end_array(b);
   }
-  s += "]}\n";
-  return s;
+  json_builder_end_array(b);
+  json_builder_end_object(b);
+
+  JsonNode* root = json_builder_get_root(b);
+  JsonGenerator* gen = json_generator_new();  // compact: no spaces, one line
+  json_generator_set_root(gen, root);
+  gsize length = 0;
+  gchar* text = json_generator_to_data(gen, &length);
+  std::string line(text, length);
+  line += '\n';
+  g_free(text);
+  g_object_unref(gen);
+  json_node_unref(root);
+  g_object_unref(b);
+  return line;
 }
 
 GstStructure* motion_message_structure(const MotionReport& r, double threshold) {

@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <string>
 
-#include "cuda_check.h"
+#include "gstdpxcudastatus.h"
 #include "gstdpxhostcopy.h"
 
 namespace gstdpx {
@@ -69,7 +69,7 @@ dpx::Status CudaStager::host_to_device(unsigned plane, const dpx::PlaneView& hos
     from = stage.data();
     from_pitch = host.row_bytes();
   }
-  DPX_CUDA_TRY(cudaMemcpy2DAsync(device, device_pitch, from, from_pitch, host.row_bytes(), host.height,
+  GSTDPX_CUDA_TRY(cudaMemcpy2DAsync(device, device_pitch, from, from_pitch, host.row_bytes(), host.height,
                                  cudaMemcpyHostToDevice, stream_for(plane)));
   return dpx::Status::ok();
 }
@@ -108,7 +108,7 @@ dpx::Status CudaStager::download(unsigned plane, const dpx::PlaneView& device,
     to_pitch = host.row_bytes();
     staged_downloads_.push_back({slot.stage_out.data(), host});
   }
-  DPX_CUDA_TRY(cudaMemcpy2DAsync(to, to_pitch, device.data, device.pitch, host.row_bytes(), host.height,
+  GSTDPX_CUDA_TRY(cudaMemcpy2DAsync(to, to_pitch, device.data, device.pitch, host.row_bytes(), host.height,
                                  cudaMemcpyDeviceToHost, stream_for(plane)));
   return dpx::Status::ok();
 }
@@ -117,7 +117,7 @@ dpx::Status CudaStager::copy_to_device(unsigned plane, const dpx::PlaneView& src
                                        const dpx::MutablePlaneView& device) {
   if (plane >= kMaxPlanes) return bad_plane(plane);
   if (!src_on_device) return host_to_device(plane, src, device.data, device.pitch);
-  DPX_CUDA_TRY(cudaMemcpy2DAsync(device.data, device.pitch, src.data, src.pitch, src.row_bytes(), src.height,
+  GSTDPX_CUDA_TRY(cudaMemcpy2DAsync(device.data, device.pitch, src.data, src.pitch, src.row_bytes(), src.height,
                                  cudaMemcpyDeviceToDevice, stream_for(plane)));
   return dpx::Status::ok();
 }

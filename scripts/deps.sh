@@ -4,7 +4,7 @@
 set -euo pipefail
 
 DPX_PACKAGES=(meson ninja-build pkg-config g++ libgtest-dev zlib1g-dev
-  libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev libgstreamer-plugins-bad1.0-dev
+  libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev libgstreamer-plugins-bad1.0-dev libjson-glib-dev
   gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good gstreamer1.0-plugins-bad)
 
 dpx_install_packages() {

@@ -208,6 +208,28 @@ TEST(LifecycleCuda, UnusableCudaFailsTheChangeToPaused) {
   gst_object_unref(pipeline);
 }
 
+// backend=cuda set while playing where CUDA cannot be used: the frames that follow are element
+// errors — none runs on a backend the user did not ask for, or on a subclass left reset — until
+// the property names a usable backend again; auto then falls back to the CPU.
+TEST(LifecycleCuda, FailedSwitchToCudaKeepsFailingUntilTheBackendChanges) {
+  if (gpu_available()) GTEST_SKIP() << "needs a machine where CUDA cannot be used";
+  auto rng = seeded_rng();
+  const FormatCase& fc = format_case(GST_VIDEO_FORMAT_NV12);
+  Harness hz("dpxdilate", "cpu");
+  gst_harness_set_src_caps(hz.h, caps_for(fc.format, 20, 14));
+  const MorphParams p;
+  push_and_check(hz, rng, fc, 20, 14, p, 0xF, "cpu");
+  gst_util_set_object_arg(G_OBJECT(hz.h->element), "backend", "cuda");
+  for (int frame = 0; frame < 3; ++frame) {
+    const Frame in = random_frame(rng, fc, 20, 14);
+    EXPECT_EQ(gst_harness_push(hz.h, frame_to_buffer(in, fc.format, 20, 14)), GST_FLOW_ERROR) << "frame " << frame;
+    EXPECT_NE(hz.pop_error().find("CUDA"), std::string::npos) << "frame " << frame << ": no element error";
+  }
+  gst_util_set_object_arg(G_OBJECT(hz.h->element), "backend", "auto");
+  push_and_check(hz, rng, fc, 20, 14, p, 0xF, "auto after the failure");
+  EXPECT_EQ(hz.pop_error(), "");
+}
+
 INSTANTIATE_TEST_SUITE_P(Backends, Lifecycle, ::testing::Values("cpu", "cuda"),
                          [](const ::testing::TestParamInfo<const char*>& info) { return std::string(info.param); });
 

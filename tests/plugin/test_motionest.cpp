@@ -422,6 +422,10 @@ TEST(MotionEstProperties, RangesAndDefaults) {
     ASSERT_NE(p, nullptr) << name;
     EXPECT_TRUE(p->flags & G_PARAM_STATIC_NAME) << name;
     EXPECT_NE(std::string(g_param_spec_get_blurb(p)), "") << name;
+    // The search and reporting settings follow GstControlBindings; the file and device do not.
+    const std::string n(name);
+    const bool controllable = n != "backend" && n != "cuda-device-id" && n != "location";
+    EXPECT_EQ(bool(p->flags & GST_PARAM_CONTROLLABLE), controllable) << name;
   }
   const GParamSpecInt* range = G_PARAM_SPEC_INT(spec("search-range"));
   EXPECT_EQ(range->minimum, 1);
@@ -438,6 +442,30 @@ TEST(MotionEstProperties, RangesAndDefaults) {
   g_object_get(e, "block-size", &block, nullptr);
   EXPECT_EQ(block, 32);
   gst_object_unref(e);
+}
+
+// Drawing writes into the frame: a buffer too small for the caps, or a video meta pointing past
+// its end, is an element error before anything is read or written.
+TEST(MotionEstBadInput, DrawOnABufferTooSmallIsAnError) {
+  auto rng = seeded_rng();
+  const std::vector<TestPlane> frames = panned_frames(rng, SampleType::kU8, 1);
+  for (int bad = 0; bad < 2; ++bad) {
+    Harness hz("dpxmotionest");
+    gst_util_set_object_arg(G_OBJECT(hz.h->element), "backend", "cpu");
+    g_object_set(hz.h->element, "draw", TRUE, "block-size", 8, "search-range", 4, nullptr);
+    gst_harness_set_src_caps(hz.h, caps_of(GST_VIDEO_FORMAT_GRAY8, kW, kH));
+    ASSERT_EQ(gst_harness_push(hz.h, make_buffer(GST_VIDEO_FORMAT_GRAY8, frames[0], 0)), GST_FLOW_OK);
+    gst_buffer_unref(gst_harness_pull(hz.h));
+    GstBuffer* buf = make_buffer(GST_VIDEO_FORMAT_GRAY8, frames[0], 1);
+    if (bad == 0) {
+      gst_buffer_resize(buf, 0, kW * kH - kW / 2);  // the last row cut in half
+    } else {
+      gst_buffer_add_video_meta(buf, GST_VIDEO_FRAME_FLAG_NONE, GST_VIDEO_FORMAT_GRAY8, kW, kH);
+      gst_buffer_get_video_meta(buf)->stride[0] = 2 * kW;  // rows twice as far apart as they are
+    }
+    EXPECT_EQ(gst_harness_push(hz.h, buf), GST_FLOW_ERROR) << (bad ? "video meta" : "truncated");
+    EXPECT_NE(hz.pop_error(), "") << (bad ? "video meta" : "truncated");
+  }
 }
 
 TEST(MotionEstBadInput, ShortBufferAndUnwritableFileAreErrorsNotCrashes) {

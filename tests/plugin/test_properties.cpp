@@ -23,12 +23,15 @@ class Properties : public ::testing::TestWithParam<const char*> {
     EXPECT_NE(ps, nullptr) << name;
     return ps;
   }
+  // `mutable_playing` settings also follow GstControlBindings, except the backend choice.
   void expect_documented(GParamSpec* ps, bool mutable_playing) {
     EXPECT_STRNE(g_param_spec_get_nick(ps), g_param_spec_get_name(ps)) << "no nick for " << ps->name;
     EXPECT_GT(std::string(g_param_spec_get_blurb(ps)).size(), 10u) << "no blurb for " << ps->name;
     EXPECT_TRUE(ps->flags & G_PARAM_READWRITE);
     EXPECT_TRUE(ps->flags & G_PARAM_STATIC_STRINGS);
     EXPECT_EQ(bool(ps->flags & GST_PARAM_MUTABLE_PLAYING), mutable_playing) << ps->name;
+    EXPECT_EQ(bool(ps->flags & GST_PARAM_CONTROLLABLE), mutable_playing && std::string(ps->name) != "backend")
+        << ps->name;
   }
   void expect_int(const char* name, int lo, int hi, int def) {
     GParamSpec* ps = spec(name);
