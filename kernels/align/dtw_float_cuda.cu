@@ -34,7 +34,9 @@ Status launch_with(const PairBatchView<float>& view, int band, std::int64_t max_
   strips.max_length = max_length;
   strips.warp_rows = kWarpDtwMaxRows;
   strips.out = costs;
-  return launch_batch<kStripRows>(strips, max_length, max_length, stream);
+  // Within the register kernel's rows the strips only see empty and over-long pairs: no scratch.
+  const std::int64_t strip_rows = max_length <= kWarpDtwMaxRows ? 0 : max_length;
+  return launch_batch<kStripRows>(strips, strip_rows, max_length, stream);
 }
 
 }  // namespace

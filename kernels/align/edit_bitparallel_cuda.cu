@@ -36,7 +36,8 @@ constexpr int kCompactRows = 32;
 constexpr std::size_t kBlockSharedBytes = 227 * 1024;
 constexpr unsigned short kClaimed = 0xFFFFu;
 // Global tables of the second launch: 256 rows of G * K words per group, within this budget.
-constexpr std::size_t kDirectBudgetBytes = std::size_t{64} << 20;
+constexpr std::size_t kDirectBudgetBytes = std::size_t{32} << 20;
+constexpr int kDirectGroupsPerSm = 4;
 
 // A pair's roles: the pattern down the rows (bits), the text along the columns.
 struct Roles {
@@ -322,7 +323,8 @@ Status launch_edit_bitparallel(const DeviceSequenceBatch& queries, const DeviceS
     largest = std::max<std::size_t>(largest, 256 * sizeof(std::uint64_t) * decltype(g)::value * decltype(k)::value);
     return Status::ok();
   }));
-  const std::size_t table_groups = std::min<std::size_t>(kDirectBudgetBytes / largest, static_cast<std::size_t>(sms) * 16);
+  const std::size_t table_groups =
+      std::min<std::size_t>(kDirectBudgetBytes / largest, static_cast<std::size_t>(sms) * kDirectGroupsPerSm);
   AsyncScratch<std::uint64_t> tables(stream);
   DPX_RETURN_IF_ERROR(tables.allocate(table_groups * largest / sizeof(std::uint64_t)));
   return for_each_class(max_words, [&](auto g, auto k, int above, int up_to) {
