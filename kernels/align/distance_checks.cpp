@@ -48,6 +48,20 @@ Status check_dtw_inputs(const SeriesBatch& a, const SeriesBatch& b, Pairing pair
   return check_batches(a, b, pairing, out, what);
 }
 
+Status check_dtw_float_options(const DtwFloatOptions& options, const char* what) {
+  DPX_RETURN_IF_ERROR(check_band(options.band, what));
+  if (options.cost != DtwCost::kAbsolute && options.cost != DtwCost::kSquared) {
+    return invalid_argument(std::string(what) + ": unknown cost");
+  }
+  return Status::ok();
+}
+
+Status check_dtw_float_inputs(const FloatSeriesBatch& a, const FloatSeriesBatch& b, Pairing pairing,
+                              const DtwFloatOptions& options, const void* out, const char* what) {
+  DPX_RETURN_IF_ERROR(check_dtw_float_options(options, what));
+  return check_batches(a, b, pairing, out, what);
+}
+
 Status check_device_inputs(std::size_t queries, std::size_t targets, Pairing pairing, std::size_t max_length,
                            const void* out, const char* what) {
   if (out == nullptr && pair_count(queries, targets, pairing) > 0) {

@@ -15,6 +15,10 @@ Status check_edit_inputs(const SequenceBatch& queries, const SequenceBatch& targ
 // The same for series, plus the band (-1 or >= 0).
 Status check_dtw_inputs(const SeriesBatch& a, const SeriesBatch& b, Pairing pairing, const DtwOptions& options,
                         const void* out, const char* what);
+Status check_dtw_float_inputs(const FloatSeriesBatch& a, const FloatSeriesBatch& b, Pairing pairing,
+                              const DtwFloatOptions& options, const void* out, const char* what);
+// Band and cost kind of float DTW.
+Status check_dtw_float_options(const DtwFloatOptions& options, const char* what);
 
 // What the asynchronous forms can check without reading device memory: pairing of the device
 // batches' sizes, the declared maximum length and the output pointer.

@@ -1,5 +1,5 @@
-// Asynchronous launchers of the edit-distance and DTW kernels with a choice of operation policy:
-// the public *_cuda_async calls use DPX; the benchmark also runs the identical kernels with plain
+// Asynchronous launchers of the edit-distance and DTW kernels. The DP kernels take an operation
+// policy: the public DTW call uses DPX; the benchmark also runs the identical kernels with plain
 // two-operand min/max to show what the DPX instructions bring. Inputs are validated here.
 #pragma once
 
@@ -16,8 +16,15 @@ enum class OpsPolicy { kDpx, kPlain };
 Status launch_edit_distance(const DeviceSequenceBatch& queries, const DeviceSequenceBatch& targets, Pairing pairing,
                             std::size_t max_length, std::int64_t* distances, OpsPolicy policy, cudaStream_t stream);
 
+// Unit-cost distances by the bit-parallel kernels (what edit_distance_cuda_async runs).
+Status launch_edit_bitparallel(const DeviceSequenceBatch& queries, const DeviceSequenceBatch& targets, Pairing pairing,
+                               std::size_t max_length, std::int64_t* distances, cudaStream_t stream);
+
 Status launch_dtw(const DeviceSeriesBatch& a, const DeviceSeriesBatch& b, Pairing pairing, const DtwOptions& options,
                   std::size_t max_length, std::int64_t* costs, OpsPolicy policy, cudaStream_t stream);
+
+Status launch_dtw_float(const DeviceFloatSeriesBatch& a, const DeviceFloatSeriesBatch& b, Pairing pairing,
+                        const DtwFloatOptions& options, std::size_t max_length, float* costs, cudaStream_t stream);
 
 }  // namespace align
 }  // namespace dpx

@@ -30,4 +30,14 @@ Status dtw_cuda_async(const DeviceSeriesBatch&, const DeviceSeriesBatch&, Pairin
   return not_built("dtw_cuda_async");
 }
 
+Status dtw_float_cuda(const FloatSeriesBatch&, const FloatSeriesBatch&, Pairing, const DtwFloatOptions&,
+                      std::vector<float>*, cudaStream_t) {
+  return not_built("dtw_float_cuda");
+}
+
+Status dtw_float_cuda_async(const DeviceFloatSeriesBatch&, const DeviceFloatSeriesBatch&, Pairing,
+                            const DtwFloatOptions&, std::size_t, float*, cudaStream_t) {
+  return not_built("dtw_float_cuda_async");
+}
+
 }  // namespace dpx

@@ -93,6 +93,13 @@ struct DtwCell {
   }
 };
 
+// Whether the register kernel (dtw_warp.cuh) takes a pair whose values suit it: both series
+// non-empty, the shorter within its rows.
+DPX_HD bool dtw_warp_takes(std::int64_t n, std::int64_t m, std::int64_t warp_rows) {
+  const std::int64_t shorter = n < m ? n : m;
+  return shorter > 0 && shorter <= warp_rows;
+}
+
 // Smallest and largest value of a series, reduced over the group (every lane gets them).
 template <class Group>
 DPX_HD void group_min_max(const Group& g, const std::int32_t* x, std::int64_t n, std::int32_t* lo, std::int32_t* hi) {
@@ -115,6 +122,7 @@ struct DtwFactory {
   int band = -1;
   std::int64_t max_length = 0;  // declared; longer pairs are rejected
   bool report_rejected = false;
+  std::int64_t warp_rows = 0;  // narrow pairs whose shorter series fits these rows ran on the register kernel
   std::int64_t* out = nullptr;
 
   DPX_HD std::int64_t tasks() const { return batch.pairs; }
@@ -136,7 +144,7 @@ struct DtwFactory {
     // An empty series makes the result an edge cell: the 32-bit launch delivers it.
     const bool empty = x.length == 0 || y.length == 0;
     const bool wide = !empty && dtw_needs_wide(static_cast<std::int64_t>(hi) - lo, x.length, y.length);
-    c.live = wide == (sizeof(V) == 8);
+    c.live = wide == (sizeof(V) == 8) && (wide || !dtw_warp_takes(x.length, y.length, warp_rows));
     c.a = x.data;
     c.b = y.data;
     c.n = static_cast<int>(x.length);

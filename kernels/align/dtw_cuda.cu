@@ -1,5 +1,6 @@
 // DTW on CUDA: every pair runs in 32-bit cells (DPX three-way min) when its value range proves the
-// costs fit, otherwise in 64-bit cells; two launches, each skipping the other's pairs.
+// costs fit, otherwise in 64-bit cells. 32-bit pairs whose shorter series fits a warp's registers
+// run one per warp (dtw_warp.cuh); the strip launches take the rest, each skipping others' pairs.
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -10,6 +11,7 @@
 #include "distance_launch.h"
 #include "dpx/align_distance.h"
 #include "dtw_cells.cuh"
+#include "dtw_warp.cuh"
 #include "group_launch.cuh"
 
 namespace dpx {
@@ -27,6 +29,7 @@ Status launch_width(const PairBatchView<std::int32_t>& view, int band, std::int6
   factory.band = band;
   factory.max_length = max_length;
   factory.report_rejected = report_rejected;
+  factory.warp_rows = kWarpDtwMaxRows;
   factory.out = costs;
   return launch_batch<R>(factory, max_length, max_length, stream);
 }
@@ -34,6 +37,9 @@ Status launch_width(const PairBatchView<std::int32_t>& view, int band, std::int6
 template <class Ops, bool kBanded>
 Status launch_dtw_with(const PairBatchView<std::int32_t>& view, int band, std::int64_t max_length, std::int64_t* costs,
                        cudaStream_t stream) {
+  using Narrow = DtwNarrowOps<Ops>;
+  DPX_RETURN_IF_ERROR(
+      (launch_warp_dtw<Narrow, kBanded>(WarpDtwLaunch<Narrow>::of(view, max_length, band, costs), stream)));
   DPX_RETURN_IF_ERROR((launch_width<kNarrowRows, Ops, std::int32_t, kBanded>(view, band, max_length, true, costs, stream)));
   return launch_width<kWideRows, Ops, std::int64_t, kBanded>(view, band, max_length, false, costs, stream);
 }

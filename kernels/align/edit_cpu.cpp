@@ -1,7 +1,6 @@
-// Edit distance on the CPU: pairs spread over threads; per pair a row-by-row DP. The distance-only
-// path splits each row into a vectorisable pass (diagonal and up) and a short serial pass (left);
-// the CIGAR path computes every cell with the same step function as the CUDA kernel, so the
-// recorded directions, hence the CIGARs, are identical.
+// Edit distance on the CPU: pairs spread over threads. Distances alone come from the bit-parallel
+// recurrence (edit_bitparallel_cpu.cpp); with CIGARs every cell is computed with the same step
+// function as the CUDA kernel, so the recorded directions, hence the CIGARs, are identical.
 #include <algorithm>
 #include <cstdint>
 #include <vector>
@@ -9,6 +8,7 @@
 #include "cigar.h"
 #include "cpu_workers.h"
 #include "distance_checks.h"
+#include "edit_bitparallel_cpu.h"
 #include "dpx/align_distance.h"
 #include "edit_cells.cuh"
 
@@ -18,33 +18,11 @@ namespace {
 using align::letter;
 
 struct RowBuffers {
-  std::vector<std::uint32_t> prev, cur, best;
+  align::BitParallelWorkspace bits;
+  std::vector<std::uint32_t> prev, cur;
   std::vector<std::uint8_t> dirs;  // 2 bits per cell, row-major (CIGAR path)
   std::vector<char> ops;
 };
-
-std::int64_t distance_only(const char* q, std::int64_t n, const char* t, std::int64_t m, RowBuffers* b) {
-  if (n == 0 || m == 0) return std::max(n, m);
-  b->prev.resize(m + 1);
-  b->cur.resize(m + 1);
-  b->best.resize(m + 1);
-  std::uint32_t* prev = b->prev.data();
-  std::uint32_t* cur = b->cur.data();
-  std::uint32_t* best = b->best.data();
-  const auto* tu = reinterpret_cast<const unsigned char*>(t);
-  for (std::int64_t j = 0; j <= m; ++j) prev[j] = static_cast<std::uint32_t>(j);
-  for (std::int64_t i = 1; i <= n; ++i) {
-    const unsigned char qi = static_cast<unsigned char>(q[i - 1]);
-    for (std::int64_t j = 1; j <= m; ++j) {  // diagonal and up: independent across j
-      const std::uint32_t sub = prev[j - 1] + (qi != tu[j - 1] ? 1u : 0u);
-      best[j] = std::min(sub, prev[j] + 1u);
-    }
-    cur[0] = static_cast<std::uint32_t>(i);
-    for (std::int64_t j = 1; j <= m; ++j) cur[j] = std::min(best[j], cur[j - 1] + 1u);
-    std::swap(prev, cur);
-  }
-  return prev[m];
-}
 
 // Codes in row-major order, 4 per byte.
 struct RowMajorDirs {
@@ -109,7 +87,7 @@ Status edit_distance_cpu(const SequenceBatch& queries, const SequenceBatch& targ
     const auto n = static_cast<std::int64_t>(q.size()), m = static_cast<std::int64_t>(t.size());
     EditResult& r = results[p];
     r.distance = options.cigar ? distance_and_cigar(q.data(), n, t.data(), m, &b, &r.cigar)
-                               : distance_only(q.data(), n, t.data(), m, &b);
+                               : align::edit_distance_bitparallel(q, t, &b.bits);
     return Status::ok();
   }));
   *out = std::move(results);

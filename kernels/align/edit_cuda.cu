@@ -1,5 +1,5 @@
-// Edit distance on CUDA: the score kernels (two pairs per group in u16x2 lanes, one pair in 32-bit
-// lanes for longer ones) and the CIGAR path (32-bit cells recording directions, then a traceback
+// Edit distance on CUDA: the DP score kernels (two pairs per group in u16x2 lanes, one pair in
+// 32-bit lanes for longer ones; distances alone run bit-parallel, edit_bitparallel_cuda.cu) and the CIGAR path (32-bit cells recording directions, then a traceback
 // per pair on the device, run-length encoded on the host).
 #include <cuda_runtime.h>
 
@@ -186,8 +186,7 @@ Status launch_edit_distance(const DeviceSequenceBatch& queries, const DeviceSequ
 Status edit_distance_cuda_async(const DeviceSequenceBatch& queries, const DeviceSequenceBatch& targets,
                                 Pairing pairing, std::size_t max_length, std::int64_t* distances,
                                 cudaStream_t stream) {
-  return align::launch_edit_distance(queries, targets, pairing, max_length, distances, align::OpsPolicy::kDpx,
-                                     stream);
+  return align::launch_edit_bitparallel(queries, targets, pairing, max_length, distances, stream);
 }
 
 Status edit_distance_cuda(const SequenceBatch& queries, const SequenceBatch& targets, Pairing pairing,

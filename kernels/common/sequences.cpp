@@ -51,5 +51,6 @@ Status DevicePackedBatch<T>::upload(const PackedBatch<T>& host, cudaStream_t str
 
 template class DevicePackedBatch<char>;
 template class DevicePackedBatch<std::int32_t>;
+template class DevicePackedBatch<float>;
 
 }  // namespace dpx

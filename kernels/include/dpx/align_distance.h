@@ -34,6 +34,13 @@
 //     The CUDA kernels run a pair in 32-bit lanes only when a bound computed from the pair's value
 //     range proves every cell fits; otherwise in 64-bit. Nothing wraps.
 //
+// DTW on float series
+//   * FloatSeriesBatch; cell cost |a_i - b_j| (DtwCost::kAbsolute) or (a_i - b_j)^2 (kSquared), the
+//     same recurrence and band as above, in float32: every subtraction, product and sum rounded
+//     once (never a fused multiply-add), so the CPU and CUDA give the same bits. The three-way
+//     minimum ignores NaN (fmin), so a NaN cost makes only its own cell NaN.
+//   * No warping path: +infinity (kDtwFloatNoPath). Two empty series cost 0.
+//
 // Limits and errors
 //   * Sequences and series up to kAlignDistanceMaxLength (65,536) elements; longer ones, mismatched
 //     batch sizes (validate_pairing), a band below -1 or a null output return kInvalidArgument and
@@ -73,6 +80,10 @@ constexpr std::int64_t kDtwNoPath = std::numeric_limits<std::int64_t>::max();
 // Written by the asynchronous forms for a pair longer than the declared maximum length.
 constexpr std::int64_t kDistanceInvalid = -1;
 
+// Float DTW: no warping path, and (asynchronous forms) a pair longer than the declared length.
+constexpr float kDtwFloatNoPath = std::numeric_limits<float>::infinity();
+constexpr float kDtwFloatInvalid = -1.0f;
+
 struct EditOptions {
   bool cigar = false;  // also produce a CIGAR per pair
 };
@@ -84,6 +95,13 @@ struct EditResult {
 
 struct DtwOptions {
   int band = -1;  // Sakoe-Chiba radius in cells, -1 = none
+};
+
+enum class DtwCost { kAbsolute, kSquared };
+
+struct DtwFloatOptions {
+  int band = -1;  // Sakoe-Chiba radius in cells, -1 = none
+  DtwCost cost = DtwCost::kAbsolute;
 };
 
 struct DtwResult {
@@ -121,5 +139,20 @@ Status dtw_cuda(const SeriesBatch& a, const SeriesBatch& b, Pairing pairing, con
 Status dtw_cuda_async(const DeviceSeriesBatch& a, const DeviceSeriesBatch& b, Pairing pairing,
                       const DtwOptions& options, std::size_t max_length, std::int64_t* costs,
                       cudaStream_t stream);
+
+// --- DTW on float series -------------------------------------------------------------------------
+
+Status dtw_float_cpu(const FloatSeriesBatch& a, const FloatSeriesBatch& b, Pairing pairing,
+                     const DtwFloatOptions& options, std::vector<float>* costs, int threads = 0);
+
+// Uploads, runs on `stream`, copies back and synchronises `stream`.
+Status dtw_float_cuda(const FloatSeriesBatch& a, const FloatSeriesBatch& b, Pairing pairing,
+                      const DtwFloatOptions& options, std::vector<float>* costs, cudaStream_t stream);
+
+// Costs only, asynchronous: `costs` is device memory for pair_count() floats.
+// `max_length`: the longest series in either batch (see above).
+Status dtw_float_cuda_async(const DeviceFloatSeriesBatch& a, const DeviceFloatSeriesBatch& b, Pairing pairing,
+                            const DtwFloatOptions& options, std::size_t max_length, float* costs,
+                            cudaStream_t stream);
 
 }  // namespace dpx

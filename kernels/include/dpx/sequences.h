@@ -64,8 +64,9 @@ class SequenceBatch : public PackedBatch<char> {
   std::string_view view(std::size_t i) const { return std::string_view(item(i), length(i)); }
 };
 
-// Integer time series (DTW).
+// Integer and float time series (DTW).
 using SeriesBatch = PackedBatch<std::int32_t>;
+using FloatSeriesBatch = PackedBatch<float>;
 
 // A packed batch in device memory; upload() enqueues the copies on `stream`. The host batch may
 // be freed once the stream has passed the copies (synchronise, or keep it alive until then).
@@ -85,6 +86,7 @@ class DevicePackedBatch {
 
 using DeviceSequenceBatch = DevicePackedBatch<char>;
 using DeviceSeriesBatch = DevicePackedBatch<std::int32_t>;
+using DeviceFloatSeriesBatch = DevicePackedBatch<float>;
 
 // Checks a pairing: kPairwise needs equal sizes, kOneToMany exactly one query. `what` prefixes
 // the message ("smith_waterman").

@@ -97,6 +97,17 @@ inline std::string random_letters(std::mt19937_64& rng, std::size_t n, int alpha
   return s;
 }
 
+// Lengths around the 64-bit words of the bit-parallel distance.
+inline const std::vector<std::size_t> kWordBoundaryLengths = {0, 1, 31, 32, 33, 63, 64, 65, 127, 128, 129, 1000};
+
+// Letters drawn from `alphabet` byte values spread over 0..255 (256: every byte, NUL included).
+inline std::string random_byte_letters(std::mt19937_64& rng, std::size_t n, int alphabet) {
+  std::uniform_int_distribution<int> pick(0, alphabet - 1);
+  std::string s(n, '\0');
+  for (auto& c : s) c = static_cast<char>(pick(rng) * (256 / alphabet) + (alphabet < 256 ? 7 : 0));
+  return s;
+}
+
 // `base` with about rate * size random edits (substitutions, insertions, deletions).
 inline std::string mutate(std::mt19937_64& rng, const std::string& base, double rate, int alphabet) {
   std::string out;

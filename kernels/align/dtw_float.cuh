@@ -1,0 +1,118 @@
+// DTW on float series, host and device: the cell cost and step both backends run, and the cells
+// of the strip wavefront (wavefront.cuh) for pairs the register kernel (dtw_warp.cuh) does not take.
+//
+// Bit-identity: each subtraction, product and sum is rounded once. On the device the _rn
+// intrinsics are never contracted into a fused multiply-add; on the host the file that runs the
+// CPU twin turns contraction off (dtw_float_cpu.cpp). The minimum is exact, so its order is free.
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+#include <limits>
+
+#include "dpx/align_distance.h"
+#include "dpx_ops.cuh"
+#include "dtw_cells.cuh"
+#include "pair_batch.cuh"
+
+namespace dpx {
+namespace align {
+
+template <bool kSquared>
+struct DtwFloatOps {
+  using Input = float;
+  using Value = float;
+  using Output = float;
+  static DPX_HD float infinity() { return std::numeric_limits<float>::infinity(); }
+  static DPX_HD float zero() { return 0.0f; }
+  static DPX_HD float cost(float a, float b) {
+#if defined(__CUDA_ARCH__)
+    const float d = __fsub_rn(a, b);
+    return kSquared ? __fmul_rn(d, d) : fabsf(d);
+#else
+    const float d = a - b;
+    return kSquared ? d * d : std::fabs(d);
+#endif
+  }
+  // D(i, j) from its three neighbours and its cost.
+  static DPX_HD float step(float diag, float up, float left, float c) {
+#if defined(__CUDA_ARCH__)
+    return __fadd_rn(c, fminf(fminf(diag, left), up));
+#else
+    return c + std::fmin(std::fmin(diag, left), up);
+#endif
+  }
+  static DPX_HD float output(float v) { return v; }
+  static DPX_HD float invalid() { return kDtwFloatInvalid; }
+};
+
+// Cells for the strip wavefront: one pair, live unless another kernel takes it.
+template <bool kSquared, bool kBanded>
+struct DtwFloatCell {
+  using Ops = DtwFloatOps<kSquared>;
+  using Value = float;
+  using RowKey = float;
+  using ColKey = float;
+  static constexpr int kTargets = 1;
+  static constexpr bool kRecords = false;
+
+  const float* a = nullptr;
+  const float* b = nullptr;
+  int n = 0, m = 0;
+  int band = -1;
+  bool live = false, rejected = false;
+  float* out = nullptr;
+
+  DPX_HD int rows() const { return live ? n : 0; }
+  DPX_HD int cols() const { return live ? m : 0; }
+  DPX_HD Value edge(int x) const { return x == 0 ? 0.0f : Ops::infinity(); }
+  DPX_HD RowKey row_key(int i) const { return i < n ? a[i] : 0.0f; }
+  DPX_HD ColKey col_key(int j) const { return b[j]; }
+  DPX_HD Value step(Value diag, Value up, Value left, RowKey x, ColKey y, int i, int j, unsigned*) const {
+    if constexpr (kBanded) {
+      if (i - j > band || j - i > band) return Ops::infinity();
+    }
+    return Ops::step(diag, up, left, Ops::cost(x, y));
+  }
+  DPX_HD bool target(int, int* row, int* col) const {
+    *row = n;
+    *col = m;
+    return live;
+  }
+  DPX_HD void deliver(int, Value v) const { *out = v; }
+  DPX_HD void record(int, int, int, unsigned) const {}
+  DPX_HD void reject_oversized() const {
+    if (rejected) *out = kDtwFloatInvalid;
+  }
+};
+
+template <bool kSquared, bool kBanded>
+struct DtwFloatFactory {
+  using Cell = DtwFloatCell<kSquared, kBanded>;
+  PairBatchView<float> batch;
+  int band = -1;
+  std::int64_t max_length = 0;
+  std::int64_t warp_rows = 0;  // pairs the register kernel takes are not live here
+  float* out = nullptr;
+
+  DPX_HD std::int64_t tasks() const { return batch.pairs; }
+
+  template <class Group>
+  DPX_HD Cell make(std::int64_t task, const Group&) const {
+    Cell c;
+    const auto x = batch.query(task);
+    const auto y = batch.target(task);
+    c.out = out + task;
+    c.band = band;
+    c.rejected = x.length > max_length || y.length > max_length;
+    c.live = !c.rejected && !dtw_warp_takes(x.length, y.length, warp_rows);
+    c.a = x.data;
+    c.b = y.data;
+    c.n = static_cast<int>(x.length);
+    c.m = static_cast<int>(y.length);
+    return c;
+  }
+};
+
+}  // namespace align
+}  // namespace dpx

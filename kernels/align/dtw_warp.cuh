@@ -1,0 +1,181 @@
+// DTW of one pair per warp with the whole column in registers (pairs whose shorter series has at
+// most 32 * R elements): lane L holds rows [L*R + 1, L*R + R] of the shorter series and sweeps the
+// other one column per step, one step behind lane L - 1, from which a shuffle brings the cell
+// above its first row. No strips, no scratch: m + 31 steps of R cells each.
+//
+// Ops (DtwFloatOps, DtwNarrowOps) give Input, Value, Output, infinity(), zero(), cost(x, y),
+// step(diag, up, left, cost), output(v) and admits(...) (whether the pair's values suit Value).
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstdint>
+
+#include "cuda_check.h"
+#include "dtw_cells.cuh"
+#include "pair_batch.cuh"
+#include "wavefront.cuh"
+
+namespace dpx {
+namespace align {
+
+constexpr int kWarpDtwThreads = 128;
+// Rows of the widest class; longer shorter sides run on the strip wavefront.
+constexpr int kWarpDtwMaxRows = 32 * 32;
+
+// int32 series in 32-bit cells with DPX three-way minimum, for pairs whose value range proves
+// every finite cell fits (dtw_needs_wide); the others stay with the strip kernels.
+template <class OpsPolicy>
+struct DtwNarrowOps {
+  using Traits = DtwValue<std::int32_t>;
+  using Input = std::int32_t;
+  using Value = std::int32_t;
+  using Output = std::int64_t;
+  static DPX_HD Value infinity() { return Traits::kInf; }
+  static DPX_HD Value zero() { return 0; }
+  static DPX_HD Value cost(Input a, Input b) { return Traits::cost(a, b); }
+  static DPX_HD Value step(Value diag, Value up, Value left, Value c) {
+    return static_cast<Value>(static_cast<std::uint32_t>(Traits::template min3<OpsPolicy>(diag, up, left)) +
+                              static_cast<std::uint32_t>(c));
+  }
+  static DPX_HD Output output(Value v) { return v >= Traits::kInf ? kDtwNoPath : v; }
+};
+
+template <class Ops>
+struct WarpDtwLaunch {
+  PairBatchView<typename Ops::Input> batch;
+  std::int64_t max_length = 0;
+  int band = -1;
+  int rows_above = 0, rows_up_to = 0;  // shorter sides in (above, up_to]
+  typename Ops::Output* out = nullptr;
+
+  static WarpDtwLaunch of(const PairBatchView<typename Ops::Input>& batch, std::int64_t max_length, int band,
+                          typename Ops::Output* out) {
+    WarpDtwLaunch c;
+    c.batch = batch;
+    c.max_length = max_length;
+    c.band = band;
+    c.out = out;
+    return c;
+  }
+};
+
+#if defined(__CUDACC__)
+// Whether the pair's values suit Ops' cells (every float pair does; int32 pairs by their range).
+template <class Ops>
+__device__ bool warp_dtw_admits(const WarpGroup<32>&, const float*, int, const float*, int) {
+  return true;
+}
+template <class Ops>
+__device__ bool warp_dtw_admits(const WarpGroup<32>& g, const std::int32_t* a, int n, const std::int32_t* b, int m) {
+  std::int32_t lo = 2147483647, hi = -2147483647 - 1;
+  group_min_max(g, a, n, &lo, &hi);
+  group_min_max(g, b, m, &lo, &hi);
+  return !dtw_needs_wide(static_cast<std::int64_t>(hi) - lo, n, m);
+}
+
+template <int R, class Ops, bool kBanded>
+__device__ void warp_dtw_pair(const WarpGroup<32>& g, const typename Ops::Input* a, int n,
+                              const typename Ops::Input* b, int m, int band, typename Ops::Output* out) {
+  using Input = typename Ops::Input;
+  using Value = typename Ops::Value;
+  const int lane = g.lane();
+  const int base = lane * R;  // rows base+1 .. base+R
+  Input rows[R];
+  Value h[R];
+  DPX_UNROLL
+  for (int k = 0; k < R; ++k) {
+    rows[k] = base + k < n ? a[base + k] : Input();
+    h[k] = Ops::infinity();  // D(i, 0)
+  }
+  Value diag = lane == 0 ? Ops::zero() : Ops::infinity();  // D(base, 0)
+  Value send = Ops::infinity();
+  Input next = lane == 0 ? __ldg(b) : Input();
+  const int steps = m + 31;
+  for (int s = 0; s < steps; ++s) {
+    Value up = g.shfl_up(send);
+    if (lane == 0) up = Ops::infinity();  // D(0, j), j >= 1
+    const int j = s - lane + 1;
+    const Input y = next;
+    if (j >= 0 && j < m) next = __ldg(b + j);  // column j + 1's element, for the next step
+    if (j < 1 || j > m) continue;
+    const Value top = up;
+    Value d = diag;
+    DPX_UNROLL
+    for (int k = 0; k < R; ++k) {
+      const Value left = h[k];
+      Value v = Ops::step(d, up, left, Ops::cost(rows[k], y));
+      if constexpr (kBanded) {
+        const int i = base + k + 1;
+        if (i - j > band || j - i > band) v = Ops::infinity();
+      }
+      d = left;
+      h[k] = v;
+      up = v;
+    }
+    diag = top;
+    send = h[R - 1];
+  }
+  if (lane == (n - 1) / R) *out = Ops::output(select_register<R>(h, (n - 1) % R));
+}
+
+// Each warp takes pairs warp, warp + warps, ...; the shorter series runs down the rows.
+template <int R, class Ops, bool kBanded>
+__global__ void __launch_bounds__(kWarpDtwThreads) warp_dtw_kernel(const WarpDtwLaunch<Ops> c) {
+  const WarpGroup<32> g;
+  const std::int64_t warp = (static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x) / 32;
+  const std::int64_t warps = static_cast<std::int64_t>(gridDim.x) * blockDim.x / 32;
+  for (std::int64_t p = warp; p < c.batch.pairs; p += warps) {
+    const auto q = c.batch.query(p);
+    const auto t = c.batch.target(p);
+    if (q.length > c.max_length || t.length > c.max_length) continue;
+    const auto x = t.length < q.length ? t : q;  // the shorter: DTW is symmetric, min order-free
+    const auto y = t.length < q.length ? q : t;
+    if (x.length <= c.rows_above || x.length > c.rows_up_to) continue;
+    const int n = static_cast<int>(x.length), m = static_cast<int>(y.length);
+    if (!warp_dtw_admits<Ops>(g, x.data, n, y.data, m)) continue;
+    warp_dtw_pair<R, Ops, kBanded>(g, x.data, n, y.data, m, c.band, c.out + p);
+  }
+}
+
+template <int R, class Ops, bool kBanded>
+Status launch_warp_dtw_class(const WarpDtwLaunch<Ops>& c, cudaStream_t stream) {
+  int device = 0, sms = 0, per_sm = 0;
+  DPX_CUDA_TRY(cudaGetDevice(&device));
+  DPX_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  DPX_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, warp_dtw_kernel<R, Ops, kBanded>,
+                                                             kWarpDtwThreads, 0));
+  constexpr int kWarpsPerBlock = kWarpDtwThreads / 32;
+  const std::int64_t needed = (c.batch.pairs + kWarpsPerBlock - 1) / kWarpsPerBlock;
+  const std::int64_t blocks = std::max<std::int64_t>(1, std::min<std::int64_t>(needed, std::int64_t{std::max(per_sm, 1)} * sms));
+  warp_dtw_kernel<R, Ops, kBanded><<<static_cast<unsigned>(blocks), kWarpDtwThreads, 0, stream>>>(c);
+  DPX_CUDA_CHECK_LAUNCH("warp_dtw_kernel");
+  return Status::ok();
+}
+
+// Launches the row classes (R = 4, 8, 16, 32: up to 128, 256, 512, 1,024 rows) that pairs of up
+// to `max_length` can reach. The caller's strip kernels take every pair these leave.
+template <class Ops, bool kBanded>
+Status launch_warp_dtw(WarpDtwLaunch<Ops> c, cudaStream_t stream) {
+  if (c.batch.pairs == 0) return Status::ok();
+  c.rows_above = 0;
+  c.rows_up_to = 128;
+  DPX_RETURN_IF_ERROR((launch_warp_dtw_class<4, Ops, kBanded>(c, stream)));
+  if (c.max_length <= 128) return Status::ok();
+  c.rows_above = 128;
+  c.rows_up_to = 256;
+  DPX_RETURN_IF_ERROR((launch_warp_dtw_class<8, Ops, kBanded>(c, stream)));
+  if (c.max_length <= 256) return Status::ok();
+  c.rows_above = 256;
+  c.rows_up_to = 512;
+  DPX_RETURN_IF_ERROR((launch_warp_dtw_class<16, Ops, kBanded>(c, stream)));
+  if (c.max_length <= 512) return Status::ok();
+  c.rows_above = 512;
+  c.rows_up_to = kWarpDtwMaxRows;
+  return launch_warp_dtw_class<32, Ops, kBanded>(c, stream);
+}
+#endif
+
+}  // namespace align
+}  // namespace dpx
