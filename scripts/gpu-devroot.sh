@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Packs the headers, pkg-config files and libraries that building gst-dpx needs (GStreamer, GLib,
+# json-glib, GoogleTest) into .gpu/devroot.tgz, so the GPU machine (nvcc, meson and ninja, but no
+# GStreamer or GoogleTest) can build the whole project on its own cores:
+#   there: scripts/gpu-build.sh BUILD_DIR [meson options...]
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+stage=$(mktemp -d)
+grep -qx '/.gpu/' "$root/.git/info/exclude" 2>/dev/null || echo '/.gpu/' >> "$root/.git/info/exclude"
+mkdir -p "$root/.gpu"
+dev=(libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev libgstreamer-plugins-bad1.0-dev libglib2.0-dev
+     libjson-glib-dev libgtest-dev libgmock-dev libpcre2-dev libffi-dev zlib1g-dev libmount-dev libblkid-dev
+     libselinux1-dev libsepol-dev liborc-0.4-dev)
+files=$(for p in "${dev[@]}"; do dpkg -L "$p" 2>/dev/null; done | grep -E '^/usr/(include|lib|share/pkgconfig)' )
+# the shared libraries the .so links point to, and everything they load
+libs=$(for f in $files; do [ -L "$f" ] && [[ $f == *.so ]] && readlink -f "$f"; done | sort -u)
+closure=$(for l in $libs; do echo "$l"; ldd "$l" | awk '/=> \//{print $3}'; done | sort -u |
+  grep -Ev 'ld-linux|/libc\.so|/libm\.so|libpthread|libdl\.so|librt\.so|libstdc\+\+|libgcc_s')
+for f in $files $closure; do
+  [ -f "$f" ] || [ -L "$f" ] || continue
+  mkdir -p "$stage$(dirname "$f")" && cp -a "$f" "$stage$f"
+done
+tar czf "$root/.gpu/devroot.tgz" -C "$stage" usr && rm -rf "$stage"
+du -sh "$root/.gpu/devroot.tgz"
