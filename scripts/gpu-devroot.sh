@@ -12,10 +12,12 @@ dev=(libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev libgstreamer-plugins-b
      libjson-glib-dev libgtest-dev libgmock-dev libpcre2-dev libffi-dev zlib1g-dev libmount-dev libblkid-dev
      libselinux1-dev libsepol-dev liborc-0.4-dev)
 files=$(for p in "${dev[@]}"; do dpkg -L "$p" 2>/dev/null; done | grep -E '^/usr/(include|lib|share/pkgconfig)' )
+# every pkg-config file of this machine: pkg-config wants the private requirements to exist too
+files="$files $(ls /usr/lib/x86_64-linux-gnu/pkgconfig/*.pc /usr/share/pkgconfig/*.pc)"
 # the shared libraries the .so links point to, and everything they load
-libs=$(for f in $files; do [ -L "$f" ] && [[ $f == *.so ]] && readlink -f "$f"; done | sort -u)
-closure=$(for l in $libs; do echo "$l"; ldd "$l" | awk '/=> \//{print $3}'; done | sort -u |
-  grep -Ev 'ld-linux|/libc\.so|/libm\.so|libpthread|libdl\.so|librt\.so|libstdc\+\+|libgcc_s')
+libs=$(for f in $files; do if [ -L "$f" ] && [[ $f == *.so ]]; then readlink -f "$f"; fi; done | sort -u)
+closure=$(for l in $libs; do echo "$l"; ldd "$l" 2>/dev/null | awk '/=> \//{print $3}'; done | sort -u |
+  grep -Ev 'ld-linux|/libc\.so|/libm\.so|libpthread|libdl\.so|librt\.so|libstdc\+\+|libgcc_s' || true)
 for f in $files $closure; do
   [ -f "$f" ] || [ -L "$f" ] || continue
   mkdir -p "$stage$(dirname "$f")" && cp -a "$f" "$stage$f"
