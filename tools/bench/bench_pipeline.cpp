@@ -221,6 +221,7 @@ bool check_cuda_once(std::string* why) {
   gst_caps_unref(caps);
   gst_element_set_state(pipeline, GST_STATE_PLAYING);
   gst_app_src_push_buffer(GST_APP_SRC(src), gst_buffer_ref(frames.get(0)));
+  gst_app_src_end_of_stream(GST_APP_SRC(src));  // the element releases frames in flight at EOS
   GstSample* sample = gst_app_sink_try_pull_sample(GST_APP_SINK(sink), 30 * GST_SECOND);
   bool ok = sample != nullptr;
   *why = ok ? "" : "no output from dpxdilate backend=cuda";
