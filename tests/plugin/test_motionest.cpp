@@ -373,6 +373,50 @@ TEST(MotionEstCudaMemory, MetaOnCudaMemoryMatchesTheLibrary) {
   gst_object_unref(pipeline);
 }
 
+// draw=true on frames in CUDA memory draws on the GPU (draw_motion_cuda): the downloaded luma
+// equals the CPU library's drawing of the CPU library's vectors.
+TEST(MotionEstCudaMemory, DrawsOnTheGpuLikeTheLibrary) {
+  DPX_REQUIRE_GPU();
+  if (!have_factory("cudaupload") || !have_factory("cudadownload")) GTEST_SKIP() << "no nvcodec upload/download";
+  auto rng = seeded_rng();
+  const std::vector<TestPlane> frames = panned_frames(rng, SampleType::kU8, 3);
+  GError* err = nullptr;
+  GstElement* pipeline = gst_parse_launch(
+      "appsrc name=src format=time ! cudaupload ! video/x-raw(memory:CUDAMemory) ! "
+      "dpxmotionest backend=cuda draw=true block-size=8 search-range=6 ! video/x-raw(memory:CUDAMemory) ! "
+      "cudadownload ! video/x-raw ! appsink name=sink sync=false",
+      &err);
+  ASSERT_NE(pipeline, nullptr) << (err ? err->message : "");
+  GstElement* src = gst_bin_get_by_name(GST_BIN(pipeline), "src");
+  GstElement* sink = gst_bin_get_by_name(GST_BIN(pipeline), "sink");
+  GstCaps* caps = caps_of(GST_VIDEO_FORMAT_NV12, kW, kH);
+  g_object_set(src, "caps", caps, nullptr);
+  gst_caps_unref(caps);
+  ASSERT_NE(gst_element_set_state(pipeline, GST_STATE_PLAYING), GST_STATE_CHANGE_FAILURE);
+  for (std::size_t t = 0; t < frames.size(); ++t) {
+    GstFlowReturn ret = GST_FLOW_ERROR;
+    g_signal_emit_by_name(src, "push-buffer", make_buffer(GST_VIDEO_FORMAT_NV12, frames[t], static_cast<int>(t)), &ret);
+    ASSERT_EQ(ret, GST_FLOW_OK);
+  }
+  for (std::size_t t = 0; t < frames.size(); ++t) {
+    GstSample* sample = nullptr;
+    g_signal_emit_by_name(sink, "pull-sample", &sample);
+    ASSERT_NE(sample, nullptr) << "frame " << t;
+    TestPlane want = frames[t];
+    if (t > 0) {
+      const MotionField field = run_motion_cpu(frames[t], frames[t - 1], motion_params(8, 6));
+      ASSERT_TRUE(draw_motion_cpu(want.mutable_view(), field.grid, field.vectors.data()).is_ok());
+    }
+    EXPECT_EQ(luma_of(gst_sample_get_buffer(sample), GST_VIDEO_FORMAT_NV12, kW, kH).bytes(), want.bytes())
+        << "frame " << t;
+    gst_sample_unref(sample);
+  }
+  gst_element_set_state(pipeline, GST_STATE_NULL);
+  gst_object_unref(src);
+  gst_object_unref(sink);
+  gst_object_unref(pipeline);
+}
+
 TEST(MotionEstMeta, CopiesKeepTheVectorsAndScalesDropThem) {
   auto rng = seeded_rng();
   const std::vector<TestPlane> frames = panned_frames(rng, SampleType::kU8, 2);
