@@ -3,16 +3,20 @@
  * live. */
 #include "gstdpxfilter.h"
 
+#include <atomic>
 #include <mutex>
 #include <string>
 
 #include "gstdpxallocation.h"
 #include "gstdpxhostcopy.h"
+#include "gstdpxinflight.h"
 
 #if DPX_HAVE_CUDA
+#include <cuda_runtime_api.h>
 #include <gst/cuda/gstcudamemory.h>
 
-#include "gstdpxstaging.h"
+#include "gstdpxcudaframes.h"
+#include "gstdpxhostregistry.h"
 #endif
 
 GST_DEBUG_CATEGORY_STATIC (gst_dpx_filter_debug);
@@ -23,10 +27,18 @@ enum
   PROP_0,
   PROP_BACKEND,
   PROP_CUDA_DEVICE_ID,
+  PROP_FRAMES_IN_FLIGHT,
 };
 
 #define DEFAULT_BACKEND GST_DPX_BACKEND_AUTO
 #define DEFAULT_CUDA_DEVICE_ID -1
+#define DEFAULT_FRAMES_IN_FLIGHT -1
+#define MAX_FRAMES_IN_FLIGHT 8
+/* What `frames-in-flight` = -1 picks on CUDA: system memory keeps two frames in flight so that
+ * both copy directions and the kernels stay busy; CUDA memory one, so a frame's kernels run
+ * while the neighbours copy the frames before and after it. */
+#define AUTO_IN_FLIGHT_SYSTEM_MEMORY 2
+#define AUTO_IN_FLIGHT_CUDA_MEMORY 1
 
 struct _GstDpxFilterPrivate
 {
@@ -34,8 +46,9 @@ struct _GstDpxFilterPrivate
   {
   }
 
-  std::mutex lock;              /* guards backend_prop */
+  std::mutex lock;              /* guards backend_prop and frames_in_flight_prop */
   GstDpxBackend backend_prop = DEFAULT_BACKEND;
+  gint frames_in_flight_prop = DEFAULT_FRAMES_IN_FLIGHT;
   gstdpx::CudaDevice device;
 
   /* Streaming state (start/stop, set_caps and the streaming thread). */
@@ -44,8 +57,12 @@ struct _GstDpxFilterPrivate
   dpx::Backend backend = dpx::Backend::kCpu;
   bool negotiated = false;
   gstdpx::FrameLayout layout;
+  bool cuda_caps = false;       /* the input caps are memory:CUDAMemory */
+  gstdpx::InFlightQueue in_flight;
+  std::atomic<unsigned> latency_depth{0};  /* in_flight's depth, for LATENCY queries */
 #if DPX_HAVE_CUDA
-  gstdpx::CudaStager stager;
+  gstdpx::CudaFrames cuda;
+  gstdpx::HostRegistry host_registry;
 #endif
 };
 
@@ -157,7 +174,7 @@ release_cuda (GstDpxFilter * self)
 #if DPX_HAVE_CUDA
   {
     gstdpx::CudaDevice::Current current (self->priv->device);
-    self->priv->stager.release ();
+    self->priv->cuda.release ();
   }
 #endif
   self->priv->device.release ();
@@ -199,6 +216,11 @@ gst_dpx_filter_set_property (GObject * object, guint prop_id, const GValue * val
     case PROP_CUDA_DEVICE_ID:
       self->priv->device.set_device_id (g_value_get_int (value));
       break;
+    case PROP_FRAMES_IN_FLIGHT:{
+      std::lock_guard < std::mutex > lk (self->priv->lock);
+      self->priv->frames_in_flight_prop = g_value_get_int (value);
+      break;
+    }
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
@@ -216,6 +238,11 @@ gst_dpx_filter_get_property (GObject * object, guint prop_id, GValue * value, GP
     case PROP_CUDA_DEVICE_ID:
       g_value_set_int (value, self->priv->device.device_id ());
       break;
+    case PROP_FRAMES_IN_FLIGHT:{
+      std::lock_guard < std::mutex > lk (self->priv->lock);
+      g_value_set_int (value, self->priv->frames_in_flight_prop);
+      break;
+    }
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
@@ -242,6 +269,10 @@ gst_dpx_filter_set_context (GstElement * element, GstContext * context)
 /* ------------------------------------------------------------------------------------------ */
 /* GstBaseTransform */
 
+/* Frames in flight (below): pushed in order, or dropped. */
+static GstFlowReturn drain_in_flight (GstDpxFilter * self);
+static void drop_in_flight (GstDpxFilter * self);
+
 static gboolean
 gst_dpx_filter_start (GstBaseTransform * trans)
 {
@@ -254,6 +285,7 @@ static gboolean
 gst_dpx_filter_stop (GstBaseTransform * trans)
 {
   GstDpxFilter *self = GST_DPX_FILTER (trans);
+  drop_in_flight (self);
   reset_subclass (self);
   self->priv->negotiated = false;
   self->priv->backend = dpx::Backend::kCpu;
@@ -280,6 +312,9 @@ gst_dpx_filter_set_info (GstVideoFilter * vfilter, GstCaps * incaps, GstVideoInf
   GstDpxFilter *self = GST_DPX_FILTER (vfilter);
   GstDpxFilterPrivate *priv = self->priv;
   std::string why;
+  /* Frames of the old caps leave first (caps changes from a reconfigure come without a CAPS
+   * event, which drains them otherwise). */
+  drain_in_flight (self);
   reset_subclass (self);
   priv->negotiated = false;
   if (GST_VIDEO_INFO_FORMAT (in_info) != GST_VIDEO_INFO_FORMAT (out_info) ||
@@ -299,6 +334,7 @@ gst_dpx_filter_set_info (GstVideoFilter * vfilter, GstCaps * incaps, GstVideoInf
         ("%s", why.c_str ()));
     return FALSE;
   }
+  priv->cuda_caps = gstdpx::caps_are_cuda_memory (incaps);
   priv->negotiated = true;
   if (priv->backend_ready && !setup_subclass (self)) {
     GST_ERROR_OBJECT (self, "setup failed for %" GST_PTR_FORMAT, incaps);
@@ -308,13 +344,35 @@ gst_dpx_filter_set_info (GstVideoFilter * vfilter, GstCaps * incaps, GstVideoInf
   return TRUE;
 }
 
+/* Frames in flight delay each frame by `depth` frame durations: added to upstream's latency. */
+static gboolean
+add_in_flight_latency (GstDpxFilter * self, GstQuery * query)
+{
+  GstDpxFilterPrivate *priv = self->priv;
+  gboolean live;
+  GstClockTime min, max;
+  gst_query_parse_latency (query, &live, &min, &max);
+  const GstClockTime ours = priv->negotiated ?
+      gstdpx::in_flight_latency (priv->latency_depth, priv->layout.info ()) : 0;
+  GST_DEBUG_OBJECT (self, "latency of frames in flight: %" GST_TIME_FORMAT, GST_TIME_ARGS (ours));
+  min += ours;
+  if (GST_CLOCK_TIME_IS_VALID (max))
+    max += ours;
+  gst_query_set_latency (query, live, min, max);
+  return TRUE;
+}
+
 static gboolean
 gst_dpx_filter_query (GstBaseTransform * trans, GstPadDirection direction, GstQuery * query)
 {
-  if (GST_QUERY_TYPE (query) == GST_QUERY_CONTEXT &&
-      GST_DPX_FILTER (trans)->priv->device.handle_context_query (query))
+  GstDpxFilter *self = GST_DPX_FILTER (trans);
+  if (GST_QUERY_TYPE (query) == GST_QUERY_CONTEXT && self->priv->device.handle_context_query (query))
     return TRUE;
-  return GST_BASE_TRANSFORM_CLASS (parent_class)->query (trans, direction, query);
+  if (!GST_BASE_TRANSFORM_CLASS (parent_class)->query (trans, direction, query))
+    return FALSE;
+  if (GST_QUERY_TYPE (query) == GST_QUERY_LATENCY && direction == GST_PAD_SRC)
+    return add_in_flight_latency (self, query);
+  return TRUE;
 }
 
 /* kAnswered and kRefused are final (TRUE, FALSE); kDefault leaves the query to GstBaseTransform. */
@@ -365,6 +423,7 @@ struct FrameWork
   guint planes;                 /* bit mask of the planes process_plane gets */
   bool in_on_device;
   bool out_on_device;
+  unsigned slot;                /* the in-flight slot whose resources the frame uses */
 };
 
 static dpx::Status
@@ -386,129 +445,319 @@ process_on_cpu (GstDpxFilter * self, const FrameWork & w)
 }
 
 #if DPX_HAVE_CUDA
-/* Enqueues every plane on the element's streams: uploads what is on the host, runs the
- * subclass, downloads to host outputs, copies the planes it does not process. */
+/* The subclass's work on the planes: all at once where it can, else plane by plane. */
+static dpx::Status
+run_jobs (GstDpxFilter * self, const GstDpxPlaneJob * jobs, guint n)
+{
+  GstDpxFilterClass *klass = GST_DPX_FILTER_GET_CLASS (self);
+  if (n == 0)
+    return dpx::Status::ok ();
+  if (klass->process_planes != nullptr) {
+    const dpx::Status st = klass->process_planes (self, jobs, n);
+    if (st.code () != dpx::StatusCode::kUnsupported)
+      return st;
+  }
+  for (guint i = 0; i < n; ++i)
+    DPX_RETURN_IF_ERROR (klass->process_plane (self, &jobs[i]));
+  return dpx::Status::ok ();
+}
+
+/* Enqueues the frame in its slot: host planes are uploaded on the upload stream; the work stream
+ * waits for them, runs the subclass on every plane, copies the planes it does not process,
+ * downloads to host outputs and records the slot's event. Nothing waits here. */
 static dpx::Status
 enqueue_on_cuda (GstDpxFilter * self, const FrameWork & w)
 {
-  GstDpxFilterClass *klass = GST_DPX_FILTER_GET_CLASS (self);
-  const gstdpx::FrameLayout & layout = self->priv->layout;
-  gstdpx::CudaStager & stager = self->priv->stager;
-  if (!stager.ready ())
-    DPX_RETURN_IF_ERROR (stager.init ());
+  GstDpxFilterPrivate *priv = self->priv;
+  const gstdpx::FrameLayout & layout = priv->layout;
+  gstdpx::CudaFrames & cuda = priv->cuda;
+  DPX_RETURN_IF_ERROR (cuda.ensure (priv->in_flight.slots ()));
+  gstdpx::CudaStager & stager = cuda.stager (w.slot);
+  cudaStream_t up = cuda.upload_stream (), work = cuda.work_stream ();
+  GstDpxPlaneJob jobs[GST_VIDEO_MAX_PLANES];
+  guint n = 0;
+  bool uploads = false;
   for (guint p = 0; p < layout.n_planes (); ++p) {
     const dpx::PlaneView src = layout.view (w.in, p).as_const ();
     const dpx::MutablePlaneView dst = w.out ? layout.view (w.out, p) : dpx::MutablePlaneView{};
     if (w.planes & (1u << p)) {
       dpx::PlaneView dev_src = src;
       if (!w.in_on_device)
-        DPX_RETURN_IF_ERROR (stager.upload (p, src, &dev_src));
+        DPX_RETURN_IF_ERROR (stager.upload (p, src, up, &dev_src));
       dpx::MutablePlaneView dev_dst = dst;
       if (w.out && !w.out_on_device)
         DPX_RETURN_IF_ERROR (stager.output_plane (p, src, &dev_dst));
-      const GstDpxPlaneJob job = { p, dev_src, dev_dst, dpx::Backend::kCuda, stager.stream_for (p), w.in->buffer };
-      DPX_RETURN_IF_ERROR (klass->process_plane (self, &job));
-      if (w.out && !w.out_on_device)
-        DPX_RETURN_IF_ERROR (stager.download (p, dev_dst.as_const (), dst));
-    } else if (w.out) {
+      jobs[n++] = { p, dev_src, dev_dst, dpx::Backend::kCuda, work, w.in->buffer };
+      uploads = uploads || !w.in_on_device;
+    } else if (w.out && !w.in_on_device) {
       if (w.out_on_device)
-        DPX_RETURN_IF_ERROR (stager.copy_to_device (p, src, w.in_on_device, dst));
-      else if (w.in_on_device)
-        DPX_RETURN_IF_ERROR (stager.download (p, src, dst));
+        DPX_RETURN_IF_ERROR (stager.copy_to_device (p, src, false, dst, up));
       else
         gstdpx::copy_plane (src, dst);
+      uploads = uploads || w.out_on_device;
     }
   }
-  return dpx::Status::ok ();
+  if (uploads)
+    DPX_RETURN_IF_ERROR (cuda.work_after_uploads ());
+  DPX_RETURN_IF_ERROR (run_jobs (self, jobs, n));
+  for (guint p = 0, j = 0; w.out && p < layout.n_planes (); ++p) {
+    const dpx::MutablePlaneView dst = layout.view (w.out, p);
+    if (w.planes & (1u << p)) {
+      if (!w.out_on_device)
+        DPX_RETURN_IF_ERROR (stager.download (p, jobs[j].dst.as_const (), dst, work));
+      ++j;
+    } else if (w.in_on_device) {
+      const dpx::PlaneView src = layout.view (w.in, p).as_const ();
+      if (w.out_on_device)
+        DPX_RETURN_IF_ERROR (stager.copy_to_device (p, src, true, dst, work));
+      else
+        DPX_RETURN_IF_ERROR (stager.download (p, src, dst, work));
+    }
+  }
+  return cuda.record (w.slot);
 }
 
-/* Runs the frame with the context current (the caller holds it) and waits for it. */
+/* Blocks until the frame in `slot` has run; then its staged downloads are copied out (`keep`) or
+ * dropped. Every stream is waited for after a failure: nothing may still write into buffers
+ * about to be released. */
 static dpx::Status
-process_on_cuda (GstDpxFilter * self, const FrameWork & w)
+wait_on_cuda (GstDpxFilter * self, unsigned slot, bool keep, bool failed)
 {
-  const dpx::Status enqueued = enqueue_on_cuda (self, w);
-  /* Wait even after a failure: nothing may still write into buffers about to be released. */
-  const dpx::Status finished = self->priv->stager.finish ();
-  return enqueued.is_ok ()? finished : enqueued;
+  gstdpx::CudaFrames & cuda = self->priv->cuda;
+  dpx::Status st = failed ? dpx::Status::ok () : cuda.wait (slot);
+  if (failed || !st.is_ok ()) {
+    cudaStreamSynchronize (cuda.upload_stream ());
+    cudaStreamSynchronize (cuda.work_stream ());
+    cudaGetLastError ();
+  }
+  gstdpx::CudaStager & stager = cuda.stager (slot);
+  if (keep && st.is_ok () && !failed)
+    stager.complete_downloads ();
+  else
+    stager.forget_downloads ();
+  return st;
 }
 #endif
 
-/* Maps the frame(s) and runs every plane on the decided backend; errors are posted here. */
+static bool
+on_cuda (GstDpxFilter * self)
+{
+  return self->priv->backend == dpx::Backend::kCuda;
+}
+
+static void
+unmap_frame (gstdpx::InFlightFrame * f)
+{
+  if (f->out_map.buffer != nullptr)
+    gst_video_frame_unmap (&f->out_map);
+  if (f->in_map.buffer != nullptr)
+    gst_video_frame_unmap (&f->in_map);
+  f->out_map = GstVideoFrame ();
+  f->in_map = GstVideoFrame ();
+}
+
 static GstFlowReturn
-process_frame (GstDpxFilter * self, FrameWork & w, GstBuffer * inbuf, GstBuffer * outbuf)
+frame_failed (GstDpxFilter * self, const dpx::Status & st)
+{
+  GST_ELEMENT_ERROR (self, STREAM, FAILED, ("Processing a frame failed"), ("%s (%s backend)",
+          st.message ().c_str (), dpx::backend_name (self->priv->backend)));
+  return GST_FLOW_ERROR;
+}
+
+/* Starts the frame `inbuf` -> `outbuf` (nullptr in analysis mode) in f->slot: maps both, then
+ * runs it on the CPU or enqueues it on CUDA. On success `f` holds the mappings until
+ * finish_frame or abandon_frame; errors are posted here and leave nothing mapped. The caller
+ * holds the CUDA context. */
+static GstFlowReturn
+start_frame (GstDpxFilter * self, GstBuffer * inbuf, GstBuffer * outbuf, gstdpx::InFlightFrame * f)
 {
   GstDpxFilterPrivate *priv = self->priv;
-  const bool cuda = priv->backend == dpx::Backend::kCuda;
+  GstDpxFilterClass *klass = GST_DPX_FILTER_GET_CLASS (self);
+  const bool cuda = on_cuda (self);
+  FrameWork w = { nullptr, nullptr, klass->begin_frame (self, &priv->layout.info (), inbuf) &
+        priv->layout.all_planes (), false, false, f->slot };
+  if (outbuf == nullptr && w.planes == 0)
+    return GST_FLOW_OK;
 #if DPX_HAVE_CUDA
   w.in_on_device = cuda && priv->device.holds (inbuf);
   w.out_on_device = cuda && outbuf != nullptr && priv->device.holds (outbuf);
   const int map_cuda = GST_MAP_CUDA;
+  /* Recurring pageable buffers get page-locked, so their copies need no staging. */
+  if (cuda && !w.in_on_device && w.planes != 0)
+    priv->host_registry.note (inbuf, priv->device.context ());
+  if (cuda && outbuf != nullptr && !w.out_on_device)
+    priv->host_registry.note (outbuf, priv->device.context ());
 #else
   const int map_cuda = 0;
 #endif
   GST_LOG_OBJECT (self, "frame on %s: input %s, output %s", dpx::backend_name (priv->backend),
       w.in_on_device ? "in device memory" : "in host memory",
       outbuf == nullptr ? "none" : w.out_on_device ? "in device memory" : "in host memory");
-  GstVideoFrame in_frame, out_frame;
-  if (!gst_dpx_filter_map_frame (self, &in_frame, inbuf,
+  if (!gst_dpx_filter_map_frame (self, &f->in_map, inbuf,
           static_cast<GstMapFlags> (GST_MAP_READ | (w.in_on_device ? map_cuda : 0)), "input"))
     return GST_FLOW_ERROR;
-  w.in = &in_frame;
+  w.in = &f->in_map;
   if (outbuf != nullptr) {
-    if (!gst_dpx_filter_map_frame (self, &out_frame, outbuf,
+    if (!gst_dpx_filter_map_frame (self, &f->out_map, outbuf,
             static_cast<GstMapFlags> (GST_MAP_WRITE | (w.out_on_device ? map_cuda : 0)), "output")) {
-      gst_video_frame_unmap (&in_frame);
+      unmap_frame (f);
       return GST_FLOW_ERROR;
     }
-    w.out = &out_frame;
+    w.out = &f->out_map;
   }
 #if DPX_HAVE_CUDA
-  const dpx::Status st = cuda ? process_on_cuda (self, w) : process_on_cpu (self, w);
+  const dpx::Status st = cuda ? enqueue_on_cuda (self, w) : process_on_cpu (self, w);
+  if (cuda && !st.is_ok ())
+    wait_on_cuda (self, f->slot, false, true);
 #else
   (void) cuda;
   const dpx::Status st = process_on_cpu (self, w);
 #endif
-  if (w.out)
-    gst_video_frame_unmap (&out_frame);
-  gst_video_frame_unmap (&in_frame);
   if (!st.is_ok ()) {
-    GST_ELEMENT_ERROR (self, STREAM, FAILED, ("Processing a frame failed"), ("%s (%s backend)",
-            st.message ().c_str (), dpx::backend_name (priv->backend)));
-    return GST_FLOW_ERROR;
+    unmap_frame (f);
+    return frame_failed (self, st);
   }
   return GST_FLOW_OK;
 }
 
-/* One frame: `outbuf` is the output in filter mode, nullptr in analysis mode. */
+/* Completes a started frame: waits for its work, unmaps it and calls frame_done on `buffer`
+ * (the output, or the input in analysis mode). The caller holds the CUDA context. */
 static GstFlowReturn
-run_frame (GstDpxFilter * self, GstBuffer * inbuf, GstBuffer * outbuf)
+finish_frame (GstDpxFilter * self, gstdpx::InFlightFrame * f, GstBuffer * buffer)
+{
+  GstDpxFilterClass *klass = GST_DPX_FILTER_GET_CLASS (self);
+  dpx::Status st;
+#if DPX_HAVE_CUDA
+  if (on_cuda (self) && f->in_map.buffer != nullptr)
+    st = wait_on_cuda (self, f->slot, true, false);
+#endif
+  unmap_frame (f);
+  if (!st.is_ok ())
+    return frame_failed (self, st);
+  return klass->frame_done ? klass->frame_done (self, buffer) : GST_FLOW_OK;
+}
+
+/* Drops a started frame (flush, stop): waits until nothing writes into it, then releases it. */
+static void
+abandon_frame (GstDpxFilter * self, gstdpx::InFlightFrame * f)
+{
+#if DPX_HAVE_CUDA
+  if (on_cuda (self) && f->in_map.buffer != nullptr)
+    wait_on_cuda (self, f->slot, false, false);
+#else
+  (void) self;
+#endif
+  unmap_frame (f);
+  gst_clear_buffer (&f->out);
+}
+
+/* Completes the oldest frame in flight; on success `*outbuf` is its output. */
+static GstFlowReturn
+complete_oldest (GstDpxFilter * self, GstBuffer ** outbuf)
+{
+  gstdpx::InFlightFrame f = self->priv->in_flight.pop ();
+  gstdpx::CudaDevice::Current current (self->priv->device);
+  const GstFlowReturn ret = finish_frame (self, &f, f.out);
+  if (ret != GST_FLOW_OK) {
+    gst_buffer_unref (f.out);
+    return ret;
+  }
+  *outbuf = f.out;
+  return GST_FLOW_OK;
+}
+
+/* Drops every frame in flight. */
+static void
+drop_in_flight (GstDpxFilter * self)
 {
   GstDpxFilterPrivate *priv = self->priv;
-  GstDpxFilterClass *klass = GST_DPX_FILTER_GET_CLASS (self);
+  if (priv->in_flight.empty ())
+    return;
+  GST_DEBUG_OBJECT (self, "dropping %u frames in flight", static_cast<guint> (priv->in_flight.size ()));
+  gstdpx::CudaDevice::Current current (priv->device);
+  while (!priv->in_flight.empty ()) {
+    gstdpx::InFlightFrame f = priv->in_flight.pop ();
+    abandon_frame (self, &f);
+  }
+}
+
+/* Completes and pushes every frame in flight, oldest first; after a failed push the rest are
+ * dropped and the flow is returned. */
+static GstFlowReturn
+drain_in_flight (GstDpxFilter * self)
+{
+  GstDpxFilterPrivate *priv = self->priv;
+  if (!priv->in_flight.empty ())
+    GST_DEBUG_OBJECT (self, "draining %u frames in flight", static_cast<guint> (priv->in_flight.size ()));
+  while (!priv->in_flight.empty ()) {
+    GstBuffer *out = nullptr;
+    GstFlowReturn ret = complete_oldest (self, &out);
+    if (ret == GST_FLOW_OK)
+      ret = gst_pad_push (GST_BASE_TRANSFORM_SRC_PAD (self), out);
+    if (ret != GST_FLOW_OK) {
+      drop_in_flight (self);
+      return ret;
+    }
+  }
+  return GST_FLOW_OK;
+}
+
+/* Before a frame: caps must be set, and a new `backend` (or one that failed before) is decided
+ * again from this frame on, once the frames in flight on the old one are out. */
+static GstFlowReturn
+prepare_backend (GstDpxFilter * self)
+{
+  GstDpxFilterPrivate *priv = self->priv;
   if (!priv->negotiated) {
     GST_ELEMENT_ERROR (self, CORE, NEGOTIATION, (nullptr), ("no caps before the first buffer"));
     return GST_FLOW_NOT_NEGOTIATED;
   }
-  /* A new `backend`, or one that failed before: decide again from this frame on. */
   const GstDpxBackend requested = requested_backend (self);
-  if ((requested != priv->decided_for || !priv->backend_ready) && !apply_backend (self, requested))
-    return GST_FLOW_ERROR;
+  if (requested == priv->decided_for && priv->backend_ready)
+    return GST_FLOW_OK;
+  const GstFlowReturn drained = drain_in_flight (self);
+  if (drained != GST_FLOW_OK)
+    return drained;
+  return apply_backend (self, requested) ? GST_FLOW_OK : GST_FLOW_ERROR;
+}
 
+/* The frames to keep in flight for the decided backend and the negotiated memory. */
+static unsigned
+wanted_depth (GstDpxFilter * self)
+{
+  GstDpxFilterPrivate *priv = self->priv;
+  GstDpxFilterClass *klass = GST_DPX_FILTER_GET_CLASS (self);
+  if (klass->analysis_only || klass->frame_done != nullptr)
+    return 0;                   /* subclass state of one frame is read when it completes */
+  gint prop;
+  {
+    std::lock_guard < std::mutex > lk (priv->lock);
+    prop = priv->frames_in_flight_prop;
+  }
+  if (prop >= 0)
+    return static_cast<unsigned> (prop);
+  if (!on_cuda (self))
+    return 0;
+  return priv->cuda_caps ? AUTO_IN_FLIGHT_CUDA_MEMORY : AUTO_IN_FLIGHT_SYSTEM_MEMORY;
+}
+
+/* One frame at a time: `outbuf` is the output in filter mode, nullptr in analysis mode. */
+static GstFlowReturn
+run_frame (GstDpxFilter * self, GstBuffer * inbuf, GstBuffer * outbuf)
+{
+  GstDpxFilterPrivate *priv = self->priv;
+  GstFlowReturn ret = prepare_backend (self);
+  if (ret != GST_FLOW_OK)
+    return ret;
   /* Every CUDA call of the frame, frame_done's included, runs in the element's context. */
   gstdpx::CudaDevice::Current current (priv->device);
-  if (priv->backend == dpx::Backend::kCuda && !current.pushed ()) {
-    GST_ELEMENT_ERROR (self, STREAM, FAILED, ("Processing a frame failed"),
-        ("cannot make the CUDA context current"));
-    return GST_FLOW_ERROR;
-  }
-  FrameWork w = { nullptr, nullptr, klass->begin_frame (self, &priv->layout.info (), inbuf) &
-        priv->layout.all_planes (), false, false };
-  if (outbuf != nullptr || w.planes != 0) {
-    const GstFlowReturn ret = process_frame (self, w, inbuf, outbuf);
-    if (ret != GST_FLOW_OK)
-      return ret;
-  }
-  return klass->frame_done ? klass->frame_done (self, outbuf ? outbuf : inbuf) : GST_FLOW_OK;
+  if (on_cuda (self) && !current.pushed ())
+    return frame_failed (self, dpx::Status (dpx::StatusCode::kCudaError, "cannot make the CUDA context current"));
+  gstdpx::InFlightFrame f;
+  ret = start_frame (self, inbuf, outbuf, &f);
+  if (ret != GST_FLOW_OK)
+    return ret;
+  return finish_frame (self, &f, outbuf ? outbuf : inbuf);
 }
 
 static GstFlowReturn
@@ -521,6 +770,89 @@ static GstFlowReturn
 gst_dpx_filter_transform_ip (GstBaseTransform * trans, GstBuffer * buf)
 {
   return run_frame (GST_DPX_FILTER (trans), buf, nullptr);
+}
+
+/* With frames in flight: the input queued by submit_input_buffer (QoS and controller sync done)
+ * gets its output buffer (timestamps, flags and metas copied) and is started; the oldest frame
+ * is pushed once more than `depth` are in flight. Without, GstBaseTransform's one-frame path. */
+static GstFlowReturn
+gst_dpx_filter_generate_output (GstBaseTransform * trans, GstBuffer ** outbuf)
+{
+  GstDpxFilter *self = GST_DPX_FILTER (trans);
+  GstDpxFilterPrivate *priv = self->priv;
+  *outbuf = nullptr;
+  if (trans->queued_buf == nullptr)
+    return GST_FLOW_OK;
+  GstFlowReturn ret = prepare_backend (self);
+  const unsigned depth = wanted_depth (self);
+  if (ret == GST_FLOW_OK && depth != priv->in_flight.depth ()) {
+    ret = drain_in_flight (self);
+    priv->in_flight.set_depth (depth);
+    priv->latency_depth = depth;
+    GST_INFO_OBJECT (self, "%u frames in flight", depth);
+    gst_element_post_message (GST_ELEMENT_CAST (self), gst_message_new_latency (GST_OBJECT_CAST (self)));
+  }
+  if (ret != GST_FLOW_OK) {
+    gst_clear_buffer (&trans->queued_buf);
+    return ret;
+  }
+  if (depth == 0)
+    return GST_BASE_TRANSFORM_CLASS (parent_class)->generate_output (trans, outbuf);
+
+  GstBuffer *inbuf = trans->queued_buf;
+  trans->queued_buf = nullptr;
+  gstdpx::InFlightFrame f;
+  ret = GST_BASE_TRANSFORM_GET_CLASS (trans)->prepare_output_buffer (trans, inbuf, &f.out);
+  if (ret == GST_FLOW_OK && f.out == nullptr)
+    ret = GST_FLOW_ERROR;
+  if (ret == GST_FLOW_OK) {
+    gstdpx::CudaDevice::Current current (priv->device);
+    f.slot = priv->in_flight.next_slot ();
+    ret = on_cuda (self) && !current.pushed ()?
+        frame_failed (self, dpx::Status (dpx::StatusCode::kCudaError, "cannot make the CUDA context current")) :
+        start_frame (self, inbuf, f.out, &f);
+  }
+  gst_buffer_unref (inbuf);     /* the mapped frame holds its own reference */
+  if (ret != GST_FLOW_OK) {
+    gst_clear_buffer (&f.out);
+    return ret;
+  }
+  priv->in_flight.push (f);
+  if (!priv->in_flight.over_depth ())
+    return GST_FLOW_OK;
+  /* Pushed here rather than handed back: GstBaseTransform would mark the older frame with the
+   * DISCONT of the input that just arrived. */
+  GstBuffer *done = nullptr;
+  ret = complete_oldest (self, &done);
+  return ret == GST_FLOW_OK ? gst_pad_push (GST_BASE_TRANSFORM_SRC_PAD (trans), done) : ret;
+}
+
+static gboolean
+gst_dpx_filter_sink_event (GstBaseTransform * trans, GstEvent * event)
+{
+  GstDpxFilter *self = GST_DPX_FILTER (trans);
+  if (GST_EVENT_TYPE (event) == GST_EVENT_FLUSH_STOP)
+    drop_in_flight (self);
+  else if (GST_EVENT_IS_SERIALIZED (event))
+    drain_in_flight (self);     /* frames before the event leave before it */
+  return GST_BASE_TRANSFORM_CLASS (parent_class)->sink_event (trans, event);
+}
+
+cudaStream_t
+gst_dpx_filter_get_stream (GstDpxFilter * filter)
+{
+#if DPX_HAVE_CUDA
+  return on_cuda (filter) ? filter->priv->cuda.work_stream () : nullptr;
+#else
+  (void) filter;
+  return nullptr;
+#endif
+}
+
+gboolean
+gst_dpx_filter_buffer_on_device (GstDpxFilter * filter, GstBuffer * buffer)
+{
+  return on_cuda (filter) && filter->priv->device.holds (buffer);
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -549,6 +881,13 @@ gst_dpx_filter_class_init (GstDpxFilterClass * klass)
           -1, G_MAXINT, DEFAULT_CUDA_DEVICE_ID,
           static_cast<GParamFlags> (G_PARAM_READWRITE | GST_PARAM_MUTABLE_READY |
               G_PARAM_STATIC_STRINGS)));
+  g_object_class_install_property (gobject_class, PROP_FRAMES_IN_FLIGHT,
+      g_param_spec_int ("frames-in-flight", "Frames in flight",
+          "Frames held while their work runs, each adding one frame of latency (-1 = automatic: "
+          "2 on CUDA with system memory, 1 on CUDA memory, 0 on the CPU; analysis elements always 0)",
+          -1, MAX_FRAMES_IN_FLIGHT, DEFAULT_FRAMES_IN_FLIGHT,
+          static_cast<GParamFlags> (G_PARAM_READWRITE | GST_PARAM_MUTABLE_PLAYING |
+              G_PARAM_STATIC_STRINGS)));
 
   element_class->set_context = GST_DEBUG_FUNCPTR (gst_dpx_filter_set_context);
 
@@ -562,6 +901,8 @@ gst_dpx_filter_class_init (GstDpxFilterClass * klass)
   trans_class->before_transform = GST_DEBUG_FUNCPTR (gst_dpx_filter_before_transform);
   trans_class->transform = GST_DEBUG_FUNCPTR (gst_dpx_filter_transform);
   trans_class->transform_ip = GST_DEBUG_FUNCPTR (gst_dpx_filter_transform_ip);
+  trans_class->generate_output = GST_DEBUG_FUNCPTR (gst_dpx_filter_generate_output);
+  trans_class->sink_event = GST_DEBUG_FUNCPTR (gst_dpx_filter_sink_event);
 
   vfilter_class->set_info = GST_DEBUG_FUNCPTR (gst_dpx_filter_set_info);
 

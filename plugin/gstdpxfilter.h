@@ -7,8 +7,10 @@
  *    GstCudaContext, shared with neighbours through GstContext;
  *  - gstdpxallocation.h: buffer pools (CUDA memory, pinned host memory) for both pads;
  *  - gstdpxframelayout.h: the planes of the negotiated format, worked out once per caps;
- *  - gstdpxstaging.h: device copies of system-memory frames on the CUDA backend.
- * A subclass sees one plane at a time through `process_plane`.
+ *  - gstdpxinflight.h: frames in flight (started, not yet pushed) and the latency they add;
+ *  - gstdpxcudaframes.h, gstdpxstaging.h: the CUDA streams, events and device copies of frames.
+ * A subclass sees one plane at a time through `process_plane`, or on the CUDA backend every plane
+ * of the frame at once through `process_planes`.
  *
  * Two modes, chosen in class_init:
  *  - filter (the default): a new output buffer; planes the subclass does not ask for are copied;
@@ -17,8 +19,18 @@
  *
  * On the CUDA backend views are device pointers: system-memory frames are staged through pinned
  * memory with asynchronous copies, CUDA-memory frames of the element's context are used in place.
- * On the CUDA backend the element's CUDA context is current during setup, process_plane,
+ * On the CUDA backend the element's CUDA context is current during setup, process_plane(s),
  * frame_done and reset.
+ *
+ * Frames in flight (filter mode without frame_done, `frames-in-flight`): a frame's work is
+ * enqueued when it arrives and the frame is pushed once `depth` newer frames have been started,
+ * so on CUDA the upload of one frame overlaps the kernels and downloads of the one before and the
+ * element never waits for the GPU while it has other work; the host synchronises once per frame,
+ * on a frame that is normally complete already (GStreamer 1.22's CUDA memory carries no stream, so
+ * a buffer must be complete when it leaves). The element reports the added latency, drains on EOS
+ * and every other serialized event (caps, segment, gap, ...), drops frames in flight on a flush,
+ * and keeps each frame's timestamps, flags and metas. With 0 frames in flight (analysis mode,
+ * the CPU backend by default) each frame is complete when transform returns.
  *
  * Properties flagged GST_PARAM_CONTROLLABLE follow their GstControlBindings: the base class
  * syncs them to each buffer's stream time before begin_frame takes its snapshot.
@@ -85,6 +97,11 @@ struct _GstDpxFilterClass {
   /* One plane of the current frame. Required. */
   dpx::Status (*process_plane) (GstDpxFilter * filter, const GstDpxPlaneJob * job);
 
+  /* CUDA backend only: every plane begin_frame asked for, `n_jobs` of them, all on one stream, in
+   * one call (e.g. one kernel launch). kUnsupported hands the planes to process_plane one by one
+   * instead. May be NULL. */
+  dpx::Status (*process_planes) (GstDpxFilter * filter, const GstDpxPlaneJob * jobs, guint n_jobs);
+
   /* After every plane of the frame is complete (CUDA work synchronised): e.g. attach metadata to
    * `buffer` (the output in filter mode, the writable input in analysis mode). May be NULL. */
   GstFlowReturn (*frame_done) (GstDpxFilter * filter, GstBuffer * buffer);
@@ -102,6 +119,13 @@ const gstdpx::FrameLayout *gst_dpx_filter_get_layout (GstDpxFilter * filter);
  * posts an element error naming `what` ("input", ...) and returns FALSE with nothing mapped. */
 gboolean gst_dpx_filter_map_frame (GstDpxFilter * filter, GstVideoFrame * frame, GstBuffer * buffer,
     GstMapFlags flags, const char *what);
+
+/* The stream of the CUDA backend's frame work, for GPU work in frame_done (the caller
+ * synchronises it); nullptr on the CPU or before the first frame. */
+cudaStream_t gst_dpx_filter_get_stream (GstDpxFilter * filter);
+
+/* TRUE when `buffer` is CUDA memory the element processes in place (CUDA backend, its context). */
+gboolean gst_dpx_filter_buffer_on_device (GstDpxFilter * filter, GstBuffer * buffer);
 
 /* Caps for `formats` ("{ GRAY8, NV12 }") on system memory, preceded, when this build has the CUDA
  * backend, by memory:CUDAMemory caps for those of them GstCudaMemory can hold. Free with

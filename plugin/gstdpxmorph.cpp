@@ -34,6 +34,8 @@
 
 #include <mutex>
 
+#include "dpx/morph_planes.h"
+
 GST_DEBUG_CATEGORY_STATIC (gst_dpx_morph_debug);
 #define GST_CAT_DEFAULT gst_dpx_morph_debug
 
@@ -65,10 +67,12 @@ struct _GstDpxMorphPrivate
   dpx::MorphParams settings;
   guint planes = DEFAULT_PLANES;
 
-  /* Streaming thread: the settings of the frame being processed, and per-plane scratch for
-   * iterations > 1 on CUDA (planes run on different streams, so each has its own). */
+  /* Streaming thread: the settings of the frame being processed, and scratch for iterations > 1
+   * on CUDA: per plane when planes run one by one, one for all planes in one launch (all on the
+   * element's one work stream, so frames in flight reuse it in order). */
   dpx::MorphParams frame_params;
   dpx::DeviceBuffer scratch[GST_VIDEO_MAX_PLANES];
+  dpx::DeviceBuffer frame_scratch;
 };
 
 GType
@@ -204,12 +208,28 @@ gst_dpx_morph_process_plane (GstDpxFilter * filter, const GstDpxPlaneJob * job)
   return dpx::morph_cpu (job->src, job->dst, priv->frame_params);
 }
 
+/* Every plane of the frame in one launch per iteration (CUDA only). */
+static dpx::Status
+gst_dpx_morph_process_planes (GstDpxFilter * filter, const GstDpxPlaneJob * jobs, guint n_jobs)
+{
+  GstDpxMorphPrivate *priv = GST_DPX_MORPH (filter)->priv;
+  dpx::MorphPlane planes[dpx::kMorphMaxPlanes];
+  if (n_jobs > G_N_ELEMENTS (planes))
+    return dpx::Status (dpx::StatusCode::kUnsupported, "more planes than one launch takes");
+  for (guint i = 0; i < n_jobs; ++i)
+    planes[i] = { jobs[i].src, jobs[i].dst };
+  return dpx::morph_cuda_planes (planes, static_cast<int> (n_jobs), priv->frame_params, jobs[0].stream,
+      &priv->frame_scratch);
+}
+
 static void
 gst_dpx_morph_reset (GstDpxFilter * filter)
 {
   /* Called with the CUDA context current: scratch memory belongs to it. */
-  for (dpx::DeviceBuffer & b : GST_DPX_MORPH (filter)->priv->scratch)
+  GstDpxMorphPrivate *priv = GST_DPX_MORPH (filter)->priv;
+  for (dpx::DeviceBuffer & b : priv->scratch)
     b.reset ();
+  priv->frame_scratch.reset ();
 }
 
 static void
@@ -252,6 +272,7 @@ gst_dpx_morph_class_init (GstDpxMorphClass * klass)
 
   filter_class->begin_frame = GST_DEBUG_FUNCPTR (gst_dpx_morph_begin_frame);
   filter_class->process_plane = GST_DEBUG_FUNCPTR (gst_dpx_morph_process_plane);
+  filter_class->process_planes = GST_DEBUG_FUNCPTR (gst_dpx_morph_process_planes);
   filter_class->reset = GST_DEBUG_FUNCPTR (gst_dpx_morph_reset);
 
   gst_type_mark_as_plugin_api (GST_TYPE_DPX_MORPH, static_cast<GstPluginAPIFlags> (0));

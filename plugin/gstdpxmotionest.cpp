@@ -42,6 +42,7 @@
 
 #if DPX_HAVE_CUDA
 #include <cuda_runtime_api.h>
+#include <gst/cuda/gstcudamemory.h>
 
 #include "gstdpxcudastatus.h"
 #endif
@@ -363,17 +364,38 @@ write_line (GstDpxMotionEst * self, const gstdpx::MotionReport & report)
   return true;
 }
 
-/* Draws the vectors onto the luma plane of `buffer` (writable in the base class's analysis mode;
- * CUDA memory is mapped through the host), mapped and checked like every frame of the base class. */
+/* Draws the vectors onto the luma plane of `buffer` (writable in the base class's analysis mode),
+ * mapped and checked like every frame of the base class: on the GPU with the device copy of the
+ * vectors when the frame is CUDA memory the element processes in place (waiting for the draw
+ * before the buffer leaves), else on the CPU. */
 static bool
 draw_vectors (GstDpxMotionEst * self, GstBuffer * buffer)
 {
   GstDpxFilter *filter = GST_DPX_FILTER (self);
+  GstDpxMotionEstPrivate *priv = self->priv;
+  const bool on_device = gst_dpx_filter_buffer_on_device (filter, buffer);
+#if DPX_HAVE_CUDA
+  const int map_cuda = on_device ? GST_MAP_CUDA : 0;
+#else
+  const int map_cuda = 0;
+#endif
   GstVideoFrame frame;
-  if (!gst_dpx_filter_map_frame (filter, &frame, buffer, GST_MAP_READWRITE, "drawn"))
+  if (!gst_dpx_filter_map_frame (filter, &frame, buffer, static_cast<GstMapFlags> (GST_MAP_READWRITE | map_cuda),
+          "drawn"))
     return false;
-  const dpx::Status st = dpx::draw_motion_cpu (gst_dpx_filter_get_layout (filter)->view (&frame, 0),
-      self->priv->grid, self->priv->vectors);
+  const dpx::MutablePlaneView luma = gst_dpx_filter_get_layout (filter)->view (&frame, 0);
+  dpx::Status st;
+#if DPX_HAVE_CUDA
+  if (on_device) {
+    cudaStream_t stream = gst_dpx_filter_get_stream (filter);
+    st = dpx::draw_motion_cuda (luma, priv->grid, priv->device_vectors.as < dpx::MotionVector > (), stream);
+    const dpx::Status synced = gstdpx::cuda_status (cudaStreamSynchronize (stream), "cudaStreamSynchronize");
+    if (st.is_ok ())
+      st = synced;
+  }
+#endif
+  if (!on_device)
+    st = dpx::draw_motion_cpu (luma, priv->grid, priv->vectors);
   gst_video_frame_unmap (&frame);
   if (!st.is_ok ()) {
     GST_ELEMENT_ERROR (self, STREAM, FAILED, ("Could not draw the vectors"), ("%s", st.message ().c_str ()));

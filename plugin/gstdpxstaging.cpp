@@ -47,19 +47,13 @@ bool host_plane_is_pinned(const dpx::PlaneView& plane) {
   return pointer_is_pinned(first) && pointer_is_pinned(last);
 }
 
-dpx::Status CudaStager::init() {
-  for (auto& s : streams_) DPX_RETURN_IF_ERROR(s.create());
-  return dpx::Status::ok();
-}
-
 void CudaStager::release() {
   for (auto& slot : slots_) slot = PlaneSlot();
-  for (auto& s : streams_) s.reset();
   staged_downloads_.clear();
 }
 
 dpx::Status CudaStager::host_to_device(unsigned plane, const dpx::PlaneView& host, void* device,
-                                       std::size_t device_pitch) {
+                                       std::size_t device_pitch, cudaStream_t stream) {
   const void* from = host.data;
   std::size_t from_pitch = host.pitch;
   if (!host_plane_is_pinned(host)) {
@@ -70,16 +64,17 @@ dpx::Status CudaStager::host_to_device(unsigned plane, const dpx::PlaneView& hos
     from_pitch = host.row_bytes();
   }
   GSTDPX_CUDA_TRY(cudaMemcpy2DAsync(device, device_pitch, from, from_pitch, host.row_bytes(), host.height,
-                                 cudaMemcpyHostToDevice, stream_for(plane)));
+                                 cudaMemcpyHostToDevice, stream));
   return dpx::Status::ok();
 }
 
-dpx::Status CudaStager::upload(unsigned plane, const dpx::PlaneView& host, dpx::PlaneView* device) {
+dpx::Status CudaStager::upload(unsigned plane, const dpx::PlaneView& host, cudaStream_t stream,
+                               dpx::PlaneView* device) {
   if (plane >= kMaxPlanes) return bad_plane(plane);
   PlaneSlot& slot = slots_[plane];
   const std::size_t pitch = device_pitch(host);
   DPX_RETURN_IF_ERROR(ensure_size(slot.in, plane_bytes(pitch, host.height)));
-  DPX_RETURN_IF_ERROR(host_to_device(plane, host, slot.in.data(), pitch));
+  DPX_RETURN_IF_ERROR(host_to_device(plane, host, slot.in.data(), pitch, stream));
   *device = host;
   device->data = slot.in.data();
   device->pitch = pitch;
@@ -97,7 +92,7 @@ dpx::Status CudaStager::output_plane(unsigned plane, const dpx::PlaneView& shape
 }
 
 dpx::Status CudaStager::download(unsigned plane, const dpx::PlaneView& device,
-                                 const dpx::MutablePlaneView& host) {
+                                 const dpx::MutablePlaneView& host, cudaStream_t stream) {
   if (plane >= kMaxPlanes) return bad_plane(plane);
   PlaneSlot& slot = slots_[plane];
   void* to = host.data;
@@ -109,32 +104,24 @@ dpx::Status CudaStager::download(unsigned plane, const dpx::PlaneView& device,
     staged_downloads_.push_back({slot.stage_out.data(), host});
   }
   GSTDPX_CUDA_TRY(cudaMemcpy2DAsync(to, to_pitch, device.data, device.pitch, host.row_bytes(), host.height,
-                                 cudaMemcpyDeviceToHost, stream_for(plane)));
+                                 cudaMemcpyDeviceToHost, stream));
   return dpx::Status::ok();
 }
 
 dpx::Status CudaStager::copy_to_device(unsigned plane, const dpx::PlaneView& src, bool src_on_device,
-                                       const dpx::MutablePlaneView& device) {
+                                       const dpx::MutablePlaneView& device, cudaStream_t stream) {
   if (plane >= kMaxPlanes) return bad_plane(plane);
-  if (!src_on_device) return host_to_device(plane, src, device.data, device.pitch);
+  if (!src_on_device) return host_to_device(plane, src, device.data, device.pitch, stream);
   GSTDPX_CUDA_TRY(cudaMemcpy2DAsync(device.data, device.pitch, src.data, src.pitch, src.row_bytes(), src.height,
-                                 cudaMemcpyDeviceToDevice, stream_for(plane)));
+                                 cudaMemcpyDeviceToDevice, stream));
   return dpx::Status::ok();
 }
 
-dpx::Status CudaStager::finish() {
-  dpx::Status first_error;
-  for (auto& s : streams_) {
-    dpx::Status st = s.synchronize();
-    if (first_error.is_ok() && !st.is_ok()) first_error = st;
-  }
-  if (first_error.is_ok()) {
-    for (const StagedDownload& d : staged_downloads_) {
-      copy_rows(d.host.data, d.host.pitch, d.staged, d.host.row_bytes(), d.host.row_bytes(), d.host.height);
-    }
+void CudaStager::complete_downloads() {
+  for (const StagedDownload& d : staged_downloads_) {
+    copy_rows(d.host.data, d.host.pitch, d.staged, d.host.row_bytes(), d.host.row_bytes(), d.host.height);
   }
   staged_downloads_.clear();
-  return first_error;
 }
 
 }  // namespace gstdpx

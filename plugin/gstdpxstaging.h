@@ -1,7 +1,7 @@
-// The CUDA side of a frame in GstDpxFilter: the element's own streams, the device planes that
-// system-memory frames are processed in, and the pinned staging that makes their copies
-// asynchronous. Only built with the CUDA backend; the element's CUDA context must be current
-// for every call. Owned and used by the streaming thread only.
+// The CUDA side of system-memory frames in GstDpxFilter: the device planes a frame is processed in
+// and the pinned staging that makes its copies asynchronous. One CudaStager serves one frame in
+// flight (gstdpxcudaframes.h owns one per slot); the streams are the caller's. Only built with the
+// CUDA backend; the element's CUDA context must be current for every call. Streaming thread only.
 #pragma once
 
 #include <cstddef>
@@ -15,36 +15,35 @@ namespace gstdpx {
 
 class CudaStager {
  public:
-  // Planes alternate between the streams, so one plane's copies overlap another's kernels.
-  static constexpr unsigned kStreams = 2;
   static constexpr unsigned kMaxPlanes = 4;
 
-  dpx::Status init();
   void release();
-  bool ready() const { return streams_[0].get() != nullptr; }
-  cudaStream_t stream_for(unsigned plane) const { return streams_[plane % kStreams].get(); }
 
-  // A device copy of the host plane `host`, enqueued on the plane's stream. Pinned host memory is
-  // copied from directly; pageable memory is first copied into pinned staging by the CPU.
-  dpx::Status upload(unsigned plane, const dpx::PlaneView& host, dpx::PlaneView* device);
+  // A device copy of the host plane `host`, enqueued on `stream`. Pinned host memory is copied
+  // from directly; pageable memory is first copied into pinned staging by the CPU.
+  dpx::Status upload(unsigned plane, const dpx::PlaneView& host, cudaStream_t stream, dpx::PlaneView* device);
 
   // A device plane shaped like `shape`, for the output of `plane`.
   dpx::Status output_plane(unsigned plane, const dpx::PlaneView& shape, dpx::MutablePlaneView* device);
 
-  // Enqueues the copy of the device plane `device` to the host plane `host` (directly when it is
-  // pinned, else through staging that finish() copies out).
-  dpx::Status download(unsigned plane, const dpx::PlaneView& device, const dpx::MutablePlaneView& host);
+  // Enqueues the copy of the device plane `device` to the host plane `host` on `stream` (directly
+  // when it is pinned, else through staging that complete_downloads() copies out).
+  dpx::Status download(unsigned plane, const dpx::PlaneView& device, const dpx::MutablePlaneView& host,
+                       cudaStream_t stream);
 
-  // A copy between two device planes, or from a host plane to a device plane, on the plane's stream.
+  // A copy between two device planes, or from a host plane to a device plane, on `stream`.
   dpx::Status copy_to_device(unsigned plane, const dpx::PlaneView& src, bool src_on_device,
-                             const dpx::MutablePlaneView& device);
+                             const dpx::MutablePlaneView& device, cudaStream_t stream);
 
-  // Waits for every stream, then completes the downloads that went through staging.
-  dpx::Status finish();
+  // Once the frame's work has completed: copies the downloads that went through staging to their
+  // host planes. forget_downloads() drops them (a frame abandoned on a flush).
+  void complete_downloads();
+  void forget_downloads() { staged_downloads_.clear(); }
 
  private:
   // Enqueues host -> device for `plane` (through pinned staging when `host` is pageable).
-  dpx::Status host_to_device(unsigned plane, const dpx::PlaneView& host, void* device, std::size_t device_pitch);
+  dpx::Status host_to_device(unsigned plane, const dpx::PlaneView& host, void* device, std::size_t device_pitch,
+                             cudaStream_t stream);
 
   struct PlaneSlot {
     dpx::DeviceBuffer in, out;
@@ -55,7 +54,6 @@ class CudaStager {
     dpx::MutablePlaneView host;
   };
 
-  dpx::Stream streams_[kStreams];
   PlaneSlot slots_[kMaxPlanes];
   std::vector<StagedDownload> staged_downloads_;
 };

@@ -50,6 +50,9 @@ Harness::Harness(const char* factory, const char* backend) {
   // The backend is set before the harness starts the element, so start() resolves that one.
   GstElement* element = gst_element_factory_make(factory, nullptr);
   if (backend != nullptr) gst_util_set_object_arg(G_OBJECT(element), "backend", backend);
+  // A harness test pulls each output right after its push: the element holds no frames (the
+  // frames-in-flight tests set their own depth).
+  g_object_set(element, "frames-in-flight", 0, nullptr);
   if (shared_cuda_context != nullptr) gst_element_set_context(element, shared_cuda_context);
   h = gst_harness_new_with_element(element, "sink", "src");
   gst_object_unref(element);

@@ -13,7 +13,8 @@ namespace dpx {
 namespace test {
 
 // A harness around a new `factory` ("dpxdilate", "dpxerode") with a bus to collect its messages;
-// `backend` ("cpu", "cuda", "auto") is set when given.
+// `backend` ("cpu", "cuda", "auto") is set when given, and `frames-in-flight` to 0 (each output is
+// there as soon as its input is pushed).
 struct Harness {
   explicit Harness(const char* factory, const char* backend = nullptr);
   ~Harness();

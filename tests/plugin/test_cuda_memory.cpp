@@ -82,12 +82,17 @@ class CudaMemory : public ::testing::Test {
     gst_caps_unref(caps);
     EXPECT_NE(gst_element_set_state(pipeline, GST_STATE_PLAYING), GST_STATE_CHANGE_FAILURE);
 
-    std::vector<Frame> out;
+    // Every frame, then EOS: the elements keep frames in flight on CUDA and release the last
+    // ones at EOS.
     for (std::size_t i = 0; i < frames.size(); ++i) {
       GstBuffer* buf = gst_buffer_new_allocate(nullptr, GST_VIDEO_INFO_SIZE(&info), nullptr);
       fill_buffer(buf, info, frames[i]);
       GST_BUFFER_PTS(buf) = i * GST_SECOND / 30;
       gst_app_src_push_buffer(GST_APP_SRC(src), buf);
+    }
+    gst_app_src_end_of_stream(GST_APP_SRC(src));
+    std::vector<Frame> out;
+    for (std::size_t i = 0; i < frames.size(); ++i) {
       GstSample* sample = gst_app_sink_try_pull_sample(GST_APP_SINK(sink), 30 * GST_SECOND);
       if (sample == nullptr) {
         ADD_FAILURE() << "no output for frame " << i << ": " << bus_error(pipeline);
@@ -97,7 +102,6 @@ class CudaMemory : public ::testing::Test {
       gst_sample_unref(sample);
       if (i == 0) expect_cuda_memory_caps(first);
     }
-    gst_app_src_end_of_stream(GST_APP_SRC(src));
     gst_element_set_state(pipeline, GST_STATE_NULL);
     for (GstElement* e : {src, sink, first, pipeline}) gst_object_unref(e);
     return out;

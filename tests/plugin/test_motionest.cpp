@@ -331,46 +331,81 @@ TEST_P(MotionEst, DrawsTheLibrarysSegmentsOnlyWhenAsked) {
 
 INSTANTIATE_TEST_SUITE_P(Backends, MotionEst, ::testing::Values("cpu", "cuda"));
 
+// Pushes NV12 `frames` through appsrc ! cudaupload ! (CUDA memory) `chain` ! appsink, then EOS, and
+// returns the output buffers in order (empty on failure, which is reported).
+std::vector<GstBuffer*> run_on_cuda_memory(const std::vector<TestPlane>& frames, const std::string& chain) {
+  std::vector<GstBuffer*> out;
+  GError* err = nullptr;
+  const std::string desc =
+      "appsrc name=src format=time ! cudaupload ! video/x-raw(memory:CUDAMemory) ! " + chain + " ! appsink name=sink sync=false";
+  GstElement* pipeline = gst_parse_launch(desc.c_str(), &err);
+  EXPECT_NE(pipeline, nullptr) << (err ? err->message : "");
+  if (pipeline == nullptr) return out;
+  GstElement* src = gst_bin_get_by_name(GST_BIN(pipeline), "src");
+  GstElement* sink = gst_bin_get_by_name(GST_BIN(pipeline), "sink");
+  GstCaps* caps = caps_of(GST_VIDEO_FORMAT_NV12, kW, kH);
+  g_object_set(src, "caps", caps, nullptr);
+  gst_caps_unref(caps);
+  EXPECT_NE(gst_element_set_state(pipeline, GST_STATE_PLAYING), GST_STATE_CHANGE_FAILURE);
+  for (std::size_t t = 0; t < frames.size(); ++t) {
+    GstFlowReturn ret = GST_FLOW_ERROR;
+    g_signal_emit_by_name(src, "push-buffer", make_buffer(GST_VIDEO_FORMAT_NV12, frames[t], static_cast<int>(t)), &ret);
+    EXPECT_EQ(ret, GST_FLOW_OK) << "frame " << t;
+  }
+  g_signal_emit_by_name(src, "end-of-stream", nullptr);
+  for (std::size_t t = 0; t < frames.size(); ++t) {
+    GstSample* sample = nullptr;
+    g_signal_emit_by_name(sink, "pull-sample", &sample);
+    EXPECT_NE(sample, nullptr) << "frame " << t;
+    if (sample == nullptr) break;
+    out.push_back(gst_buffer_ref(gst_sample_get_buffer(sample)));
+    gst_sample_unref(sample);
+  }
+  gst_element_set_state(pipeline, GST_STATE_NULL);
+  for (GstElement* e : {src, sink, pipeline}) gst_object_unref(e);
+  return out;
+}
+
 // Frames in CUDA memory (cudaupload) are searched in place; the vectors equal the CPU library's.
 TEST(MotionEstCudaMemory, MetaOnCudaMemoryMatchesTheLibrary) {
   DPX_REQUIRE_GPU();
   if (!have_factory("cudaupload")) GTEST_SKIP() << "no cudaupload (gst-plugins-bad nvcodec)";
   auto rng = seeded_rng();
   const std::vector<TestPlane> frames = panned_frames(rng, SampleType::kU8, 4);
-  GError* err = nullptr;
-  GstElement* pipeline = gst_parse_launch(
-      "appsrc name=src format=time ! cudaupload ! video/x-raw(memory:CUDAMemory) ! "
-      "dpxmotionest backend=cuda block-size=8 search-range=6 ! appsink name=sink sync=false",
-      &err);
-  ASSERT_NE(pipeline, nullptr) << (err ? err->message : "");
-  GstElement* src = gst_bin_get_by_name(GST_BIN(pipeline), "src");
-  GstElement* sink = gst_bin_get_by_name(GST_BIN(pipeline), "sink");
-  GstCaps* caps = caps_of(GST_VIDEO_FORMAT_NV12, kW, kH);
-  g_object_set(src, "caps", caps, nullptr);
-  gst_caps_unref(caps);
-  ASSERT_NE(gst_element_set_state(pipeline, GST_STATE_PLAYING), GST_STATE_CHANGE_FAILURE);
+  const std::vector<GstBuffer*> out = run_on_cuda_memory(frames, "dpxmotionest backend=cuda block-size=8 search-range=6");
+  ASSERT_EQ(out.size(), frames.size());
   for (std::size_t t = 0; t < frames.size(); ++t) {
-    GstFlowReturn ret = GST_FLOW_ERROR;
-    g_signal_emit_by_name(src, "push-buffer", make_buffer(GST_VIDEO_FORMAT_NV12, frames[t], static_cast<int>(t)), &ret);
-    ASSERT_EQ(ret, GST_FLOW_OK);
-  }
-  for (std::size_t t = 0; t < frames.size(); ++t) {
-    GstSample* sample = nullptr;
-    g_signal_emit_by_name(sink, "pull-sample", &sample);
-    ASSERT_NE(sample, nullptr) << "frame " << t;
-    const GstDpxMotionMeta* meta = gst_buffer_get_dpx_motion_meta(gst_sample_get_buffer(sample));
+    const GstDpxMotionMeta* meta = gst_buffer_get_dpx_motion_meta(out[t]);
     if (t == 0) {
       EXPECT_EQ(meta, nullptr);
     } else {
       ASSERT_NE(meta, nullptr) << "frame " << t;
       EXPECT_EQ(first_difference(run_motion_cpu(frames[t], frames[t - 1], motion_params(8, 6)), field_of(meta)), "");
     }
-    gst_sample_unref(sample);
   }
-  gst_element_set_state(pipeline, GST_STATE_NULL);
-  gst_object_unref(src);
-  gst_object_unref(sink);
-  gst_object_unref(pipeline);
+  for (GstBuffer* b : out) gst_buffer_unref(b);
+}
+
+// draw=true on frames in CUDA memory draws on the GPU (draw_motion_cuda): the downloaded luma
+// equals the CPU library's drawing of the CPU library's vectors.
+TEST(MotionEstCudaMemory, DrawsOnTheGpuLikeTheLibrary) {
+  DPX_REQUIRE_GPU();
+  if (!have_factory("cudaupload") || !have_factory("cudadownload")) GTEST_SKIP() << "no nvcodec upload/download";
+  auto rng = seeded_rng();
+  const std::vector<TestPlane> frames = panned_frames(rng, SampleType::kU8, 3);
+  const std::vector<GstBuffer*> out = run_on_cuda_memory(
+      frames, "dpxmotionest backend=cuda draw=true block-size=8 search-range=6 ! video/x-raw(memory:CUDAMemory) ! "
+              "cudadownload ! video/x-raw");
+  ASSERT_EQ(out.size(), frames.size());
+  for (std::size_t t = 0; t < frames.size(); ++t) {
+    TestPlane want = frames[t];
+    if (t > 0) {
+      const MotionField field = run_motion_cpu(frames[t], frames[t - 1], motion_params(8, 6));
+      ASSERT_TRUE(draw_motion_cpu(want.mutable_view(), field.grid, field.vectors.data()).is_ok());
+    }
+    EXPECT_EQ(luma_of(out[t], GST_VIDEO_FORMAT_NV12, kW, kH).bytes(), want.bytes()) << "frame " << t;
+  }
+  for (GstBuffer* b : out) gst_buffer_unref(b);
 }
 
 TEST(MotionEstMeta, CopiesKeepTheVectorsAndScalesDropThem) {

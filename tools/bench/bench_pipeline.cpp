@@ -1,10 +1,12 @@
 // dpx-bench pipeline: dpxdilate inside GStreamer pipelines, 4K NV12, 3x3 rectangle.
 //
 //  (a) system memory in and out:  appsrc ! dpxdilate backend=cuda ! fakesink, input frames in
-//      pinned memory (as from the pool the element proposes) and in pageable memory (staging);
-//      anchor: the PCIe copies alone (H2D then D2H of the same frame from pinned memory).
-//  (b) CUDA memory:  appsrc ! cudaupload ! dpxdilate ! cudadownload ! fakesink against
-//      appsrc ! cudaupload ! cudadownload ! fakesink.
+//      pinned memory (as from the pool the element proposes) and in pageable memory (registered
+//      once it recurs, else staged), with the default frames in flight and with none (one frame at
+//      a time); anchor: the PCIe copies in both directions at once on two streams (duplex).
+//  (b) CUDA memory, NV12 and I420:  appsrc ! cudaupload ! dpxdilate ! cudadownload ! fakesink
+//      against appsrc ! cudaupload ! cudadownload ! fakesink; and the chain dpxdilate ! dpxerode !
+//      dpxmotionest on CUDA memory, whose cost over the bare pipeline is shown per element.
 //  (c) cvdilate (OpenCV, GRAY8) where the opencv plugin is installed, beside dpxdilate on GRAY8.
 //
 // Per pipeline: frames/s over the timed frames (wall clock at the sink) and the median time a
@@ -219,6 +221,7 @@ bool check_cuda_once(std::string* why) {
   gst_caps_unref(caps);
   gst_element_set_state(pipeline, GST_STATE_PLAYING);
   gst_app_src_push_buffer(GST_APP_SRC(src), gst_buffer_ref(frames.get(0)));
+  gst_app_src_end_of_stream(GST_APP_SRC(src));  // the element releases frames in flight at EOS
   GstSample* sample = gst_app_sink_try_pull_sample(GST_APP_SINK(sink), 30 * GST_SECOND);
   bool ok = sample != nullptr;
   *why = ok ? "" : "no output from dpxdilate backend=cuda";
@@ -309,6 +312,33 @@ double add_pipeline(Report& report, const std::string& section, const std::strin
   return t.frame_us;
 }
 
+#if DPX_HAVE_CUDA
+// CUDA-memory rows: cudaupload ! cudadownload alone, with dpxdilate between them and, for `chain`,
+// with dpxdilate ! dpxerode ! dpxmotionest, each beside the bare pipeline.
+void cuda_memory_rows(Report& report, const std::string& section, const GstVideoInfo& info, const FrameSet& frames,
+                      const Options& opts, int reps, bool chain) {
+  // The caps filters keep the frames in device memory between the elements; without them
+  // cudaupload and cudadownload negotiate system memory and pass the frames through uncopied.
+  const std::string on_device = " ! video/x-raw(memory:CUDAMemory) ! ";
+  const std::string appsrc = "appsrc name=src ! cudaupload" + on_device;
+  const std::string sink = "cudadownload ! fakesink name=sink sync=false";
+  const double bare = add_pipeline(report, section, "cuda bare", appsrc + sink, info, frames, opts, reps, 0, "");
+  add_pipeline(report, section, "cuda dpx", appsrc + "dpxdilate name=el" + on_device + sink, info, frames, opts, reps,
+               bare, "bare upload/download");
+  if (!chain) return;
+  const double three = add_pipeline(
+      report, section, "cuda chain",
+      appsrc + "dpxdilate" + on_device + "dpxerode name=el" + on_device + "dpxmotionest" + on_device + sink, info,
+      frames, opts, reps, bare, "bare upload/download");
+  if (bare > 0 && three > 0) {
+    Row r = fps_row(section, "cuda chain per element", (three - bare) / 3, "");
+    r.note = "+" + std::to_string(static_cast<int>(100 * (three - bare) / 3 / bare + 0.5)) +
+             " % of the bare frame time per element (target <= 5 %)";
+    report.add(r);
+  }
+}
+#endif
+
 int run_pipeline_bench(const Options& opts, Report& report) {
   gst_init(nullptr, nullptr);
   if (!register_plugin()) return 1;
@@ -329,7 +359,7 @@ int run_pipeline_bench(const Options& opts, Report& report) {
   double serial_us = -1;
 #if DPX_HAVE_CUDA
   if (cuda) {
-    double duplex_us = -1;
+    double duplex_us = -1;  // the anchor of the system-memory rows
     std::string why;
     if (!check_cuda_once(&why)) {
       std::fprintf(stderr, "pipeline: correctness check failed: %s\n", why.c_str());
@@ -344,21 +374,23 @@ int run_pipeline_bench(const Options& opts, Report& report) {
       std::fprintf(stderr, "pipeline: cannot allocate pinned input frames\n");
       return 1;
     }
-    // (a) system memory in and out
-    add_pipeline(report, section, "sys pinned", appsrc + "dpxdilate name=el backend=cuda" + sink, nv12, pinned, opts,
-                 reps, serial_us, "copy");
-    add_pipeline(report, section, "sys pageable", appsrc + "dpxdilate name=el backend=cuda" + sink, nv12, pageable,
-                 opts, reps, serial_us, "copy");
+    // (a) system memory in and out, against the duplex copies; "0 in flight": one frame at a time
+    for (const char* in_flight : {"", " frames-in-flight=0"}) {
+      const std::string el = appsrc + "dpxdilate name=el backend=cuda" + in_flight + sink;
+      const std::string tag = *in_flight ? " 0 in flight" : "";
+      add_pipeline(report, section, "sys pinned" + tag, el, nv12, pinned, opts, reps, duplex_us, "duplex");
+      add_pipeline(report, section, "sys pageable" + tag, el, nv12, pageable, opts, reps, duplex_us, "duplex");
+    }
     // (b) CUDA memory
     if (have("cudaupload") && have("cudadownload")) {
-      // The caps filters keep the frames in device memory between the elements; without them
-      // cudaupload and cudadownload negotiate system memory and pass the frames through uncopied.
-      const std::string on_device = " ! video/x-raw(memory:CUDAMemory) ! ";
-      const double bare = add_pipeline(report, section, "cuda bare", appsrc + "cudaupload" + on_device + "cudadownload" + sink,
-                                       nv12, pinned, opts, reps, 0, "");
-      add_pipeline(report, section, "cuda dpx",
-                   appsrc + "cudaupload" + on_device + "dpxdilate name=el" + on_device + "cudadownload" + sink, nv12,
-                   pinned, opts, reps, bare, "bare upload/download");
+      cuda_memory_rows(report, section, nv12, pinned, opts, reps, true);
+      GstVideoInfo i420;
+      gst_video_info_set_format(&i420, GST_VIDEO_FORMAT_I420, width, height);
+      FrameSet i420_frames(i420, rotate, true);
+      if (i420_frames.ok(rotate)) {
+        cuda_memory_rows(report, "I420 " + std::to_string(width) + "x" + std::to_string(height) + " 3x3 dilate", i420,
+                         i420_frames, opts, reps, false);
+      }
     } else {
       std::printf("pipeline: cudaupload/cudadownload not available, CUDA-memory rows skipped\n");
     }

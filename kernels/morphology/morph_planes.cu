@@ -1,0 +1,202 @@
+// Every plane of a frame in one launch: the blocks of all planes form one grid, each block finds
+// its plane and runs the same band/tile device code (morph_band.cuh) as the one-plane kernel, with
+// the plane's channel count chosen at run time. Iterations ping-pong through per-plane
+// intermediates, one launch per iteration.
+#include <cuda_runtime.h>
+
+#include <climits>
+#include <string>
+#include <type_traits>
+
+#include "cuda_check.h"
+#include "dpx_ops.cuh"
+#include "morph_band.cuh"
+#include "morph_lanes.cuh"
+#include "morph_launch.h"
+#include "morph_planes_launch.h"
+
+namespace dpx {
+namespace morph {
+namespace {
+
+// The multi-plane kernel runs the four-rows-per-thread schedules (kTile64 maps to kTile32).
+constexpr int kRowsPerThread = 4;
+
+struct PlaneTask {
+  TileArgs a;
+  BandArgs b;
+  int blocks_x;
+  int block_begin;  // first block of the plane in the flat grid
+  int channels;
+};
+
+struct PlanesArgs {
+  PlaneTask p[kMorphMaxPlanes];
+  int count;
+};
+
+template <class L, int Size, MorphShape Shape>
+__global__ void __launch_bounds__(Tile::kThreads) morph_planes_kernel(PlanesArgs args) {
+  extern __shared__ uint4 ring[];
+  int i = 0;
+  while (i + 1 < args.count && static_cast<int>(blockIdx.x) >= args.p[i + 1].block_begin) ++i;
+  const PlaneTask& t = args.p[i];
+  const int local = static_cast<int>(blockIdx.x) - t.block_begin;
+  const int bx = local % t.blocks_x, by = local / t.blocks_x;
+  auto* shared = reinterpret_cast<std::uint8_t*>(ring);
+  switch (t.channels) {
+    case 1: band_pass<L, 1, Size, Shape, kRowsPerThread>(DeviceThreads{}, t.a, t.b, shared, bx, by); break;
+    case 2: band_pass<L, 2, Size, Shape, kRowsPerThread>(DeviceThreads{}, t.a, t.b, shared, bx, by); break;
+    case 4: band_pass<L, 4, Size, Shape, kRowsPerThread>(DeviceThreads{}, t.a, t.b, shared, bx, by); break;
+  }
+}
+
+using LaunchFn = void (*)(const PlanesArgs&, int blocks, std::size_t shared_bytes, cudaStream_t stream);
+
+template <class L, int Size, MorphShape Shape>
+void launch(const PlanesArgs& args, int blocks, std::size_t shared_bytes, cudaStream_t stream) {
+  morph_planes_kernel<L, Size, Shape><<<blocks, Tile::kThreads, shared_bytes, stream>>>(args);
+}
+
+template <class L, int Size>
+LaunchFn pick_shape(MorphShape shape) {
+  switch (shape) {
+    case MorphShape::kRect: return launch<L, Size, MorphShape::kRect>;
+    case MorphShape::kCross: return launch<L, Size, MorphShape::kCross>;
+    case MorphShape::kEllipse: return launch<L, Size, MorphShape::kEllipse>;
+  }
+  return nullptr;
+}
+
+template <class L>
+LaunchFn pick_size(const MorphParams& p) {
+  if (p.size == 3) return pick_shape<L, 3>(p.shape);
+  if (p.size == 5) return pick_shape<L, 5>(p.shape);
+  return nullptr;
+}
+
+// The lanes morph_cuda() runs for the type: u8 follows kMorphDefaultU8, u16 is always DPX.
+template <bool kMax>
+LaunchFn pick_lanes(SampleType type, const MorphParams& p) {
+  using detail::MorphKernel;
+  if (type == SampleType::kU16) return pick_size<U16x2Lanes<ops::Dpx, kMax>>(p);
+  if constexpr (detail::kMorphDefaultU8 == MorphKernel::kByteSimd) return pick_size<U8x4Lanes<ops::Dpx, kMax>>(p);
+  if constexpr (detail::kMorphDefaultU8 == MorphKernel::kPlain) return pick_size<U8WideLanes<ops::PlainOps, kMax>>(p);
+  return pick_size<U8WideLanes<ops::Dpx, kMax>>(p);
+}
+
+LaunchFn pick_launch(SampleType type, const MorphParams& p) {
+  return p.op == MorphOp::kDilate ? pick_lanes<true>(type, p) : pick_lanes<false>(type, p);
+}
+
+bool vector_ok(const void* p, std::size_t pitch) {
+  return (reinterpret_cast<std::uintptr_t>(p) % 16 == 0) && pitch % 16 == 0;
+}
+
+detail::MorphSchedule schedule() {
+  return detail::kMorphDefaultSchedule == detail::MorphSchedule::kTile64 ? detail::MorphSchedule::kTile32
+                                                                          : detail::kMorphDefaultSchedule;
+}
+
+Status sm_count(int* count) {
+  int device = 0;
+  DPX_CUDA_TRY(cudaGetDevice(&device));
+  DPX_CUDA_TRY(cudaDeviceGetAttribute(count, cudaDevAttrMultiProcessorCount, device));
+  return Status::ok();
+}
+
+// One plane's source and destination of one pass.
+struct PassPlane {
+  const std::uint8_t* in;
+  std::size_t in_pitch;
+  std::uint8_t* out;
+  std::size_t out_pitch;
+};
+
+}  // namespace
+}  // namespace morph
+
+namespace detail {
+
+Status morph_cuda_planes_launch(const MorphPlane* planes, int count, const MorphParams& params, cudaStream_t stream,
+                                DeviceBuffer* scratch) {
+  const morph::LaunchFn launch = morph::pick_launch(planes[0].src.type, params);
+  if (launch == nullptr) {
+    return Status(StatusCode::kUnsupported, "morphology: no multi-plane CUDA kernel for size " +
+                                                std::to_string(params.size) + " (run morph_cuda per plane)");
+  }
+  int sms = 1;
+  if (morph::schedule() == MorphSchedule::kStream) DPX_RETURN_IF_ERROR(morph::sm_count(&sms));
+  morph::PlanesArgs args{};
+  args.count = count;
+  long long blocks = 0;
+  std::size_t shared_bytes = 0;
+  std::size_t mid_offset[kMorphMaxPlanes] = {};
+  std::size_t mid_pitch[kMorphMaxPlanes] = {};
+  std::size_t mid_total = 0;
+  for (int i = 0; i < count; ++i) {
+    const PlaneView& src = planes[i].src;
+    const std::string too_large = "morphology: plane of " + std::to_string(src.width) + "x" +
+                                  std::to_string(src.height) + " is too large for the CUDA kernel";
+    if (src.row_bytes() > static_cast<std::size_t>(INT_MAX / 2)) return Status(StatusCode::kUnsupported, too_large);
+    const morph::BandPlan plan =
+        morph::plan_band(morph::schedule(), src.height, static_cast<int>(src.row_bytes()), params.size / 2, sms);
+    morph::PlaneTask& t = args.p[i];
+    t.b = plan.args;
+    t.blocks_x = plan.blocks_x;
+    t.block_begin = static_cast<int>(blocks);
+    t.channels = src.channels;
+    blocks += static_cast<long long>(plan.blocks_x) * plan.blocks_y;
+    if (blocks > INT_MAX) return Status(StatusCode::kUnsupported, too_large);
+    shared_bytes = std::max(shared_bytes, plan.shared_bytes);
+    mid_pitch[i] = (src.row_bytes() + 255) / 256 * 256;
+    mid_offset[i] = mid_total;
+    mid_total += mid_pitch[i] * src.height;
+  }
+
+  std::uint8_t* mid = nullptr;
+  if (params.iterations > 1) {
+    if (scratch != nullptr) {
+      if (scratch->size() < mid_total) DPX_RETURN_IF_ERROR(scratch->allocate(mid_total));
+      mid = scratch->as<std::uint8_t>();
+    } else {
+      void* p = nullptr;
+      DPX_CUDA_TRY(cudaMallocAsync(&p, mid_total, stream));
+      mid = static_cast<std::uint8_t*>(p);
+    }
+  }
+  // Iterations ping-pong between dst and the intermediate, ordered so the last lands in dst.
+  morph::PassPlane pass[kMorphMaxPlanes];
+  for (int i = 0; i < count; ++i) {
+    pass[i] = {static_cast<const std::uint8_t*>(planes[i].src.data), planes[i].src.pitch, nullptr, 0};
+  }
+  Status status;
+  for (int it = 1; it <= params.iterations && status.is_ok(); ++it) {
+    const bool to_dst = (params.iterations - it) % 2 == 0;
+    for (int i = 0; i < count; ++i) {
+      pass[i].out = to_dst ? static_cast<std::uint8_t*>(planes[i].dst.data) : mid + mid_offset[i];
+      pass[i].out_pitch = to_dst ? planes[i].dst.pitch : mid_pitch[i];
+      const PlaneView& s = planes[i].src;
+      args.p[i].a = morph::TileArgs{pass[i].in,         pass[i].in_pitch,
+                                    pass[i].out,        pass[i].out_pitch,
+                                    s.width,            s.height,
+                                    static_cast<int>(s.row_bytes()), params.border,
+                                    morph::vector_ok(pass[i].in, pass[i].in_pitch),
+                                    morph::vector_ok(pass[i].out, pass[i].out_pitch)};
+    }
+    launch(args, static_cast<int>(blocks), shared_bytes, stream);
+    status = detail::cuda_status(cudaGetLastError(), "launch of morph_planes_kernel", __FILE__, __LINE__);
+    for (int i = 0; i < count; ++i) {
+      pass[i].in = pass[i].out;
+      pass[i].in_pitch = pass[i].out_pitch;
+    }
+  }
+  if (mid != nullptr && scratch == nullptr) {
+    const Status freed = detail::cuda_status(cudaFreeAsync(mid, stream), "cudaFreeAsync", __FILE__, __LINE__);
+    if (status.is_ok()) status = freed;
+  }
+  return status;
+}
+
+}  // namespace detail
+}  // namespace dpx
