@@ -250,29 +250,38 @@ struct EditTraceFactory {
   }
 };
 
-// Walks back from (n, m) to (0, 0) along the recorded codes; writes the operations last to first
-// into `ops` (room for n + m) and returns their number.
-template <class Dirs>
-DPX_HD std::int64_t edit_traceback(const char* q, std::int64_t n, const char* t, std::int64_t m, const Dirs& dirs,
-                                   char* ops) {
-  std::int64_t i = n, j = m, count = 0;
+// Walks back from (n, m) to (0, 0) along the recorded codes, handing each operation ('=', 'X',
+// 'I', 'D') to `emit`, last to first.
+template <class Dirs, class Emit>
+DPX_HD void edit_walk_back(const char* q, std::int64_t n, const char* t, std::int64_t m, const Dirs& dirs, Emit& emit) {
+  std::int64_t i = n, j = m;
   while (i > 0 || j > 0) {
     const unsigned code = i == 0 ? kEditLeft : j == 0 ? kEditUp : dirs(i, j);
-    char op;
     if (code == kEditDiag) {
-      op = q[i - 1] == t[j - 1] ? '=' : 'X';
+      emit(q[i - 1] == t[j - 1] ? '=' : 'X');
       --i;
       --j;
     } else if (code == kEditUp) {
-      op = 'I';
+      emit('I');
       --i;
     } else {
-      op = 'D';
+      emit('D');
       --j;
     }
-    ops[count++] = op;
   }
-  return count;
+}
+
+// The walk's operations last to first into `ops` (room for n + m); returns their number.
+template <class Dirs>
+DPX_HD std::int64_t edit_traceback(const char* q, std::int64_t n, const char* t, std::int64_t m, const Dirs& dirs,
+                                   char* ops) {
+  struct Store {
+    char* ops;
+    std::int64_t count;
+    DPX_HD void operator()(char op) { ops[count++] = op; }
+  } store{ops, 0};
+  edit_walk_back(q, n, t, m, dirs, store);
+  return store.count;
 }
 
 }  // namespace align

@@ -1,70 +1,26 @@
 // Edit distance on the CPU: pairs spread over threads. Distances alone come from the bit-parallel
-// recurrence (edit_bitparallel_cpu.cpp); with CIGARs every cell is computed with the same step
-// function as the CUDA kernel, so the recorded directions, hence the CIGARs, are identical.
+// recurrence (edit_bitparallel_cpu.cpp); with CIGARs the DP then runs in the band around that
+// distance with the same step function as the CUDA kernels (edit_cigar_cpu.cpp), so the recorded
+// directions on the path, hence the CIGARs, are identical.
 #include <algorithm>
 #include <cstdint>
 #include <vector>
 
-#include "cigar.h"
 #include "cpu_workers.h"
 #include "distance_checks.h"
 #include "edit_bitparallel_cpu.h"
+#include "edit_cigar_cpu.h"
 #include "dpx/align_distance.h"
-#include "edit_cells.cuh"
 
 namespace dpx {
 namespace {
 
-using align::letter;
-
 struct RowBuffers {
   align::BitParallelWorkspace bits;
-  std::vector<std::uint32_t> prev, cur;
-  std::vector<std::uint8_t> dirs;  // 2 bits per cell, row-major (CIGAR path)
-  std::vector<char> ops;
+  align::CigarWorkspace cigar;
 };
 
-// Codes in row-major order, 4 per byte.
-struct RowMajorDirs {
-  const std::uint8_t* codes;
-  std::int64_t m;
-  unsigned operator()(std::int64_t i, std::int64_t j) const {
-    const std::uint64_t k = static_cast<std::uint64_t>(i - 1) * m + (j - 1);
-    return (codes[k >> 2] >> (2 * (k & 3))) & 3u;
-  }
-};
-
-std::int64_t distance_and_cigar(const char* q, std::int64_t n, const char* t, std::int64_t m, RowBuffers* b,
-                                std::string* cigar) {
-  std::int64_t distance = std::max(n, m);
-  b->dirs.clear();
-  if (n > 0 && m > 0) {
-    b->prev.resize(m + 1);
-    b->cur.resize(m + 1);
-    b->dirs.assign((static_cast<std::uint64_t>(n) * m + 3) / 4, 0);
-    std::uint32_t* prev = b->prev.data();
-    std::uint32_t* cur = b->cur.data();
-    for (std::int64_t j = 0; j <= m; ++j) prev[j] = static_cast<std::uint32_t>(j);
-    std::uint64_t k = 0;
-    for (std::int64_t i = 1; i <= n; ++i) {
-      cur[0] = static_cast<std::uint32_t>(i);
-      for (std::int64_t j = 1; j <= m; ++j, ++k) {
-        unsigned code = 0;
-        cur[j] = align::edit_trace_step<ops::Dpx>(prev[j - 1], prev[j], cur[j - 1],
-                                                  letter(q, i - 1) ^ letter(t, j - 1), &code);
-        b->dirs[k >> 2] |= static_cast<std::uint8_t>(code << (2 * (k & 3)));
-      }
-      std::swap(prev, cur);
-    }
-    distance = prev[m];
-  }
-  b->ops.resize(n + m);
-  const std::int64_t count = align::edit_traceback(q, n, t, m, RowMajorDirs{b->dirs.data(), m}, b->ops.data());
-  *cigar = align::cigar_from_reversed_ops(b->ops.data(), count);
-  return distance;
-}
-
-// Workers for the CIGAR path: each holds n*m/4 bytes of codes, so the count is capped to keep the
+// Workers for the CIGAR path: each holds up to n*m/4 bytes of codes, so the count is capped to keep the
 // total near 2 GiB.
 int cigar_workers(int workers, std::size_t longest_query, std::size_t longest_target) {
   const std::uint64_t per_worker = static_cast<std::uint64_t>(longest_query) * longest_target / 4 + 1;
@@ -86,8 +42,8 @@ Status edit_distance_cpu(const SequenceBatch& queries, const SequenceBatch& targ
     const std::string_view t = targets.view(p);
     const auto n = static_cast<std::int64_t>(q.size()), m = static_cast<std::int64_t>(t.size());
     EditResult& r = results[p];
-    r.distance = options.cigar ? distance_and_cigar(q.data(), n, t.data(), m, &b, &r.cigar)
-                               : align::edit_distance_bitparallel(q, t, &b.bits);
+    r.distance = align::edit_distance_bitparallel(q, t, &b.bits);
+    if (options.cigar) r.distance = align::edit_cigar_banded(q.data(), n, t.data(), m, r.distance, &b.cigar, &r.cigar);
     return Status::ok();
   }));
   *out = std::move(results);

@@ -1,6 +1,8 @@
 // Edit distance on CUDA: the DP score kernels (two pairs per group in u16x2 lanes, one pair in
-// 32-bit lanes for longer ones; distances alone run bit-parallel, edit_bitparallel_cuda.cu) and the CIGAR path (32-bit cells recording directions, then a traceback
-// per pair on the device, run-length encoded on the host).
+// 32-bit lanes for longer ones; distances alone run bit-parallel, edit_bitparallel_cuda.cu) and the
+// full-DP CIGAR path (32-bit cells recording directions over the whole matrix, then a traceback
+// per pair on the device, run-length encoded on the host); CIGARs normally come from the banded
+// path (edit_band_cuda.cu).
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -152,8 +154,8 @@ Status run_trace_chunk(const LaunchPlan& plan, const PairBatchView<char>& view, 
   return Status::ok();
 }
 
-Status edit_with_cigar(const SequenceBatch& queries, const SequenceBatch& targets, Pairing pairing,
-                       const PairBatchView<char>& view, std::vector<EditResult>* results, cudaStream_t stream) {
+Status edit_with_cigar_full(const SequenceBatch& queries, const SequenceBatch& targets, Pairing pairing,
+                            const PairBatchView<char>& view, std::vector<EditResult>* results, cudaStream_t stream) {
   const std::size_t pairs = results->size();
   const auto longest = static_cast<std::int64_t>(std::max(queries.max_length(), targets.max_length()));
   LaunchPlan plan;
@@ -170,6 +172,13 @@ Status edit_with_cigar(const SequenceBatch& queries, const SequenceBatch& target
 }
 
 }  // namespace
+
+Status edit_cigar_cuda(const SequenceBatch& queries, const SequenceBatch& targets, Pairing pairing,
+                       const DeviceSequenceBatch& dq, const DeviceSequenceBatch& dt, CigarPath path,
+                       std::vector<EditResult>* results, cudaStream_t stream) {
+  if (path == CigarPath::kBanded) return edit_cigar_banded(queries, targets, pairing, dq, dt, results, stream);
+  return edit_with_cigar_full(queries, targets, pairing, make_device_view(dq, dt, pairing), results, stream);
+}
 
 Status launch_edit_distance(const DeviceSequenceBatch& queries, const DeviceSequenceBatch& targets, Pairing pairing,
                             std::size_t max_length, std::int64_t* distances, OpsPolicy policy, cudaStream_t stream) {
@@ -199,9 +208,9 @@ Status edit_distance_cuda(const SequenceBatch& queries, const SequenceBatch& tar
     DeviceSequenceBatch dq, dt;
     DPX_RETURN_IF_ERROR(dq.upload(queries, stream));
     DPX_RETURN_IF_ERROR(dt.upload(targets, stream));
-    const align::PairBatchView<char> view = align::make_device_view(dq, dt, pairing);
     if (options.cigar) {
-      DPX_RETURN_IF_ERROR(align::edit_with_cigar(queries, targets, pairing, view, &results, stream));
+      DPX_RETURN_IF_ERROR(
+          align::edit_cigar_cuda(queries, targets, pairing, dq, dt, align::CigarPath::kBanded, &results, stream));
     } else {
       DeviceBuffer distances;
       DPX_RETURN_IF_ERROR(distances.allocate(pairs * sizeof(std::int64_t)));

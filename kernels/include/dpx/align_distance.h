@@ -45,8 +45,10 @@
 //   * Sequences and series up to kAlignDistanceMaxLength (65,536) elements; longer ones, mismatched
 //     batch sizes (validate_pairing), a band below -1 or a null output return kInvalidArgument and
 //     write nothing.
-//   * CIGARs keep 2 bits per DP cell while the pair is computed (1 GiB for a 65,536 x 65,536
-//     pair); the CUDA form processes the batch in chunks so the direction bits stay bounded.
+//   * CIGARs: the distance comes first, then the DP runs only in the band of diagonals an optimal
+//     path can use (width <= distance + 1), keeping 2 bits per band cell while the pair is
+//     computed (up to ~1.3 GiB for two unrelated 65,536-letter sequences); the CUDA form processes
+//     the batch in chunks so the direction bits stay bounded.
 //
 // CUDA forms
 //   * edit_distance_cuda / dtw_cuda are conveniences: they upload the batches, run the kernels on

@@ -12,6 +12,8 @@
 
 #if DPX_HAVE_CUDA
 #include <cuda_runtime_api.h>
+
+#include "../../../kernels/align/distance_launch.h"
 #endif
 
 namespace {
@@ -117,6 +119,42 @@ TEST(EditCuda, OneToManyEqualsCpu) {
 }
 
 #if DPX_HAVE_CUDA
+// The banded CIGAR path against the full-DP path on the device, byte for byte, results poisoned
+// first: related and unrelated pairs, identical strings (d = 0), disjoint alphabets (d = max).
+TEST(EditCuda, BandedCigarsEqualFullDp) {
+  DPX_REQUIRE_GPU();
+  auto rng = dpx::test::seeded_rng();
+  const std::vector<std::size_t> lengths = {0, 1, 31, 32, 33, 63, 64, 65, 1000};
+  auto p = dpx::test::random_sequence_pairs(rng, lengths, 4);
+  for (std::size_t n : lengths) {
+    const std::string s = dpx::test::random_letters(rng, n, 26);
+    p.queries.add(s);
+    p.targets.add(s);
+    std::string other(n + 7, 'Z');
+    for (auto& c : other) c = static_cast<char>('0' + rng() % 10);
+    p.queries.add(s);
+    p.targets.add(other);
+  }
+  dpx::Stream stream;
+  ASSERT_TRUE(stream.create().is_ok());
+  dpx::DeviceSequenceBatch dq, dt;
+  ASSERT_TRUE(dq.upload(p.queries, stream.get()).is_ok());
+  ASSERT_TRUE(dt.upload(p.targets, stream.get()).is_ok());
+  const std::size_t pairs = p.queries.size();
+  std::vector<EditResult> banded(pairs, EditResult{-7, "poison"}), full(pairs, EditResult{-9, "poison"});
+  using dpx::align::CigarPath;
+  ASSERT_TRUE(dpx::align::edit_cigar_cuda(p.queries, p.targets, Pairing::kPairwise, dq, dt, CigarPath::kBanded, &banded,
+                                          stream.get()).is_ok());
+  ASSERT_TRUE(dpx::align::edit_cigar_cuda(p.queries, p.targets, Pairing::kPairwise, dq, dt, CigarPath::kFullDp, &full,
+                                          stream.get()).is_ok());
+  for (std::size_t i = 0; i < pairs; ++i) {
+    EXPECT_EQ(banded[i].distance, full[i].distance) << "pair " << i;
+    EXPECT_EQ(banded[i].cigar, full[i].cigar) << "pair " << i << " (" << p.queries.length(i) << "x"
+                                              << p.targets.length(i) << ")";
+  }
+  expect_gpu_equals_cpu(p.queries, p.targets, Pairing::kPairwise, true);
+}
+
 TEST(EditCuda, AsyncFormWritesEveryPairAndMarksOverDeclaredLengths) {
   DPX_REQUIRE_GPU();
   auto rng = dpx::test::seeded_rng();
