@@ -17,6 +17,7 @@ namespace dpx {
 namespace motion_detail {
 
 constexpr int kPredictiveWindow = 2;  // +-2 pixels exhaustive around every start
+constexpr int kDescentSteps = 8;      // then at most 8 moves to a better one of the 8 neighbours
 
 // Everything the second stage reads, computed once on the host.
 struct RefineJob {
@@ -111,6 +112,14 @@ DPX_HD Choice predictive_search(const RefineJob& j, const BlockSpan& b, int c, i
     for (int dy = sy - kPredictiveWindow; dy <= sy + kPredictiveWindow; ++dy)
       for (int dx = sx - kPredictiveWindow; dx <= sx + kPredictiveWindow; ++dx)
         consider<T>(j, b, pen, dx, dy, 1, sum, &best);
+  }
+  // The starts are only as good as the 4x coarse search: walk downhill from the best.
+  for (int step = 0; step < kDescentSteps; ++step) {
+    const Choice centre = best;
+    for (int ny = -1; ny <= 1; ++ny)
+      for (int nx = -1; nx <= 1; ++nx)
+        if (nx != 0 || ny != 0) consider<T>(j, b, pen, centre.x / j.scale + nx, centre.y / j.scale + ny, 1, sum, &best);
+    if (best.x == centre.x && best.y == centre.y) break;
   }
   return best;
 }
