@@ -193,13 +193,21 @@ JsonLine parse_line(const std::string& line) {
   return j;
 }
 
+// A new empty file under /tmp ("" when none can be made).
+std::string temporary_file() {
+  char path[] = "/tmp/dpxmotionest-XXXXXX";
+  const int fd = mkstemp(path);
+  if (fd < 0) return "";
+  close(fd);
+  return path;
+}
+
 TEST_P(MotionEst, FileAndMessagesAgreeWithTheMeta) {
   auto rng = seeded_rng();
   const std::vector<TestPlane> frames = panned_frames(rng, SampleType::kU8, 5);
-  char path[] = "/tmp/dpxmotionest-XXXXXX";
-  const int fd = mkstemp(path);
-  ASSERT_GE(fd, 0);
-  close(fd);
+  const std::string file = temporary_file();
+  ASSERT_FALSE(file.empty());
+  const char* path = file.c_str();
   std::vector<MotionField> metas;
   std::vector<GstClockTime> pts;
   {
@@ -316,10 +324,9 @@ TEST_P(MotionEst, NoMetaWithoutAReference) {
 TEST_P(MotionEst, SearchSettingsAndScaleFollowTheProperties) {
   auto rng = seeded_rng();
   const std::vector<TestPlane> frames = panned_frames(rng, SampleType::kU8, 5);
-  char path[] = "/tmp/dpxmotionest-XXXXXX";
-  const int fd = mkstemp(path);
-  ASSERT_GE(fd, 0);
-  close(fd);
+  const std::string file = temporary_file();
+  ASSERT_FALSE(file.empty());
+  const char* path = file.c_str();
   Harness hz("dpxmotionest");
   gst_util_set_object_arg(G_OBJECT(hz.h->element), "backend", GetParam());
   gst_util_set_object_arg(G_OBJECT(hz.h->element), "subpel", "quarter");

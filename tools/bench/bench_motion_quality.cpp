@@ -114,13 +114,7 @@ struct Camera {
 };
 
 MotionParams params(int block, int range, MotionSubpel subpel, MotionSearch search, int lambda) {
-  MotionParams p;
-  p.block_size = block;
-  p.search_range = range;
-  p.subpel = subpel;
-  p.search = search;
-  p.lambda = lambda;
-  return p;
+  return MotionCase{0, 0, block, range, subpel, search, lambda}.params();
 }
 
 double seconds_since(std::chrono::steady_clock::time_point t0) {
