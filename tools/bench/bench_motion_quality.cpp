@@ -1,6 +1,6 @@
 // dpx-bench motion, quality rows (the CPU implementation, so they exist in every build; the GPU
 // returns the same bits). Pictures come from --image=FILE.pgm (a binary PGM, 8-bit) when given,
-// else from the texture canvas. Three measurements:
+// else from the texture canvas; --dump=DIR writes the frames measured. Three measurements:
 //   * endpoint error (EPE, pixels) on exact sub-pixel shifts: the picture sampled at 4x, shifted
 //     by whole pixels there and box-averaged 4x4; integer, half and quarter vectors;
 //   * smoothness with lambda on a panned and zoomed picture with sensor noise: mean |dv| between
@@ -72,6 +72,17 @@ struct Frame {
   PlaneView view() const { return PlaneView{pixels.data(), width, height, static_cast<std::size_t>(width), 1, SampleType::kU8}; }
 };
 
+// With --dump=DIR the frames of every measurement are written there as binary PGMs, so other
+// estimators (scripts/mestimate_vectors.c: FFmpeg's mestimate) can run on the same pictures.
+std::string dump_dir;
+
+void dump(const Frame& f, const std::string& name) {
+  if (dump_dir.empty()) return;
+  std::ofstream out(dump_dir + "/" + name + ".pgm", std::ios::binary);
+  out << "P5\n" << f.width << " " << f.height << "\n255\n";
+  out.write(reinterpret_cast<const char*>(f.pixels.data()), static_cast<std::streamsize>(f.pixels.size()));
+}
+
 // The picture at 4x density (every source pixel split into 4x4 by bilinear sampling), shifted by
 // (qx, qy) there, then box-averaged: a shift of exactly (qx / 4, qy / 4) pixels.
 Frame quarter_shifted(const Picture& pic, int width, int height, int qx, int qy) {
@@ -138,12 +149,14 @@ const char* subpel_name(MotionSubpel s) {
 void endpoint_error_rows(const Picture& pic, bool quick, Report& report) {
   const int w = quick ? 320 : 640, h = quick ? 180 : 360, b = 16;
   const Frame ref = quarter_shifted(pic, w, h, 0, 0);
+  dump(ref, "epe_ref");
   const int shifts[][2] = {{5, -3}, {-10, 7}, {2, 1}, {13, -14}};
   for (MotionSubpel subpel : {MotionSubpel::kNone, MotionSubpel::kHalf, MotionSubpel::kQuarter}) {
     double total = 0, us_total = 0;
     long blocks = 0, exact = 0;
     for (const auto& q : shifts) {
       const Frame cur = quarter_shifted(pic, w, h, q[0], q[1]);
+      dump(cur, "epe_q" + std::to_string(q[0]) + "_" + std::to_string(q[1]));
       double us;
       const MotionField f = estimate(cur, ref, params(b, 16, subpel, MotionSearch::kFull, 0), &us);
       us_total += us;
@@ -194,6 +207,8 @@ void lambda_rows(const Picture& pic, bool quick, Report& report) {
   const Camera cam{2.3, -1.4, 1.01, 10, quick ? 320 : 640, quick ? 180 : 360};
   std::mt19937_64 rng(7);
   const Frame a = cam.frame(pic, 0, rng), b = cam.frame(pic, 1, rng);
+  dump(a, "smooth_0");
+  dump(b, "smooth_1");
   for (int lambda : {0, 1, 2, 4, 8, 16}) {
     double us;
     const MotionField f = estimate(b, a, params(8, 16, MotionSubpel::kQuarter, MotionSearch::kFull, lambda), &us);
@@ -208,6 +223,8 @@ void predictive_rows(const Picture& pic, bool quick, Report& report) {
   const Camera cam{-19.6, 9.3, 1.015, 2, quick ? 320 : 640, quick ? 180 : 360};
   std::mt19937_64 rng(11);
   const Frame a = cam.frame(pic, 0, rng), b = cam.frame(pic, 1, rng);
+  dump(a, "pred_0");
+  dump(b, "pred_1");
   for (int range : {32, 64}) {
     double full_us, fast_us;
     const MotionField full = estimate(b, a, params(16, range, MotionSubpel::kNone, MotionSearch::kFull, 0), &full_us);
@@ -228,6 +245,8 @@ void predictive_rows(const Picture& pic, bool quick, Report& report) {
 }  // namespace
 
 int run_motion_quality(const Options& opts, Report& report) {
+  const auto dir = opts.extra.find("dump");
+  dump_dir = dir != opts.extra.end() ? dir->second : "";
   const Picture pic = source_picture(opts);
   endpoint_error_rows(pic, opts.quick, report);
   lambda_rows(pic, opts.quick, report);
