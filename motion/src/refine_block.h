@@ -136,9 +136,9 @@ DPX_HD void refine_block(const RefineJob& j, int c, int r, int lane, int lanes, 
   if (j.predictive) {
     best = predictive_search<T>(j, b, c, r, pen, sum);
   } else {
+    // The full search ranked its candidates by this very cost, and stored the winner's.
     const MotionVector start = j.start[index];
-    best = Choice{UINT32_MAX, 0, 0};
-    consider<T>(j, b, pen, start.dx, start.dy, 1, sum, &best);
+    best = Choice{start.sad, start.dx * j.scale, start.dy * j.scale};
   }
   // Half then quarter pixels: the 8 neighbours of the best at half the previous step.
   for (int step = j.scale / 2; step >= 1; step /= 2) {
