@@ -202,8 +202,9 @@ TEST(MotionModes, EdgesAndTinyFramesInEveryMode) {
             EXPECT_GE(y0 + ly, 0);
             EXPECT_LE(y0 + ly + bh + (v.dy != ly * s), size.second);
           }
-        if (p.search == MotionSearch::kFull)
+        if (p.search == MotionSearch::kFull) {
           EXPECT_EQ(dpx::test::first_difference(dpx::test::reference_motion(cur, ref, p), f), "");
+        }
       }
     }
 }
