@@ -3,10 +3,13 @@
  * @title: dpxmotionest
  *
  * Block-matching motion estimation: every frame's luma plane is cut into blocks (4, 8, 16 or 32
- * pixels) and each block is searched exhaustively in the previous frame within ±search-range
- * pixels for the smallest sum of absolute differences. Runs on CUDA (the running best kept with
- * the DPX instruction __vibmin_u32 on Hopper GPUs) when a device is usable and on the CPU
- * otherwise, with bit-identical vectors; frames in CUDA memory stay on the GPU.
+ * pixels) and each block is searched in the previous frame within ±search-range pixels for the
+ * smallest sum of absolute differences — exhaustively (`search=full`), or from predictors and a
+ * 4× downsampled coarse search for ranges up to ±128 (`search=predictive`). `subpel` refines the
+ * vectors to half or quarter pixels on a bilinearly interpolated reference, and `lambda` favours
+ * vectors close to their neighbours' (H.264's median predictor) for coherent fields. Runs on CUDA
+ * (the running best kept with the DPX instruction __vibmin_u32 on Hopper GPUs) when a device is
+ * usable and on the CPU otherwise, with bit-identical vectors; frames in CUDA memory stay on the GPU.
  *
  * The video passes through unchanged, unless `draw` is on. Each frame that has a reference
  * carries a GstDpxMotionMeta (gstdpxmotionmeta.h) with one vector and SAD per block; the vectors
@@ -26,6 +29,9 @@
  * gst-launch-1.0 filesrc location=in.mp4 ! qtdemux ! h264parse ! nvh264dec ! cudaupload ! dpxmotionest search-range=32 location=vectors.jsonl post-messages=true ! fakesink
  * ]| Writes every frame's vectors of decoded NV12 (in CUDA memory) to vectors.jsonl and posts
  * motion-detection messages on the bus.
+ * |[
+ * gst-launch-1.0 filesrc location=in.mp4 ! decodebin ! dpxmotionest search=predictive search-range=128 subpel=quarter lambda=4 location=vectors.jsonl ! fakesink
+ * ]| Quarter-pel vectors of a coherent field over a ±128 pixel range.
  */
 #define GST_DPX_PLUGIN_BUILD  /* the plugin-side declarations of gstdpxmotionmeta.h */
 #include "gstdpxmotionest.h"
@@ -59,6 +65,9 @@ enum
   PROP_LOCATION,
   PROP_MOTION_THRESHOLD,
   PROP_POST_MESSAGES,
+  PROP_SUBPEL,
+  PROP_LAMBDA,
+  PROP_SEARCH,
 };
 
 #define DEFAULT_BLOCK_SIZE GST_DPX_MOTION_BLOCK_16
@@ -68,6 +77,9 @@ enum
 #define DEFAULT_MOTION_THRESHOLD 1.0
 #define MAX_MOTION_THRESHOLD 1000.0
 #define DEFAULT_POST_MESSAGES FALSE
+#define DEFAULT_SUBPEL GST_DPX_MOTION_SUBPEL_NONE
+#define DEFAULT_LAMBDA 0
+#define DEFAULT_SEARCH GST_DPX_MOTION_SEARCH_FULL
 
 #define DPX_MOTION_FORMATS \
   "{ GRAY8, GRAY16_LE, I420, YV12, NV12, NV21, Y42B, Y444, P010_10LE, P016_LE }"
@@ -79,6 +91,15 @@ struct MotionSettings
   std::string location;
   double threshold = DEFAULT_MOTION_THRESHOLD;
   bool post_messages = DEFAULT_POST_MESSAGES;
+};
+
+/* The last frame's vectors, a start of the predictive search: on the grid `grid` (empty when the
+ * last frame had none), in the memory of the search that made them. */
+struct PreviousField
+{
+  dpx::MotionGrid grid;
+  std::vector<dpx::MotionVector> host;
+  dpx::DeviceBuffer device;
 };
 
 /* The previous frame's luma plane, kept where the search runs (host or device memory). */
@@ -108,10 +129,44 @@ struct _GstDpxMotionEstPrivate
   dpx::MotionField field;       /* the CPU's output */
   dpx::DeviceBuffer device_vectors;     /* the CUDA output ... */
   dpx::PinnedBuffer pinned_vectors;     /* ... and its host copy */
+  PreviousField previous;
   const dpx::MotionVector *vectors = nullptr;
   FILE *file = nullptr;
   std::string file_path;
 };
+
+GType
+gst_dpx_motion_subpel_get_type (void)
+{
+  static GType type = 0;
+  static const GEnumValue values[] = {
+    {GST_DPX_MOTION_SUBPEL_NONE, "Whole pixels", "none"},
+    {GST_DPX_MOTION_SUBPEL_HALF, "Half pixels (vectors in 1/2 pixel)", "half"},
+    {GST_DPX_MOTION_SUBPEL_QUARTER, "Quarter pixels (vectors in 1/4 pixel)", "quarter"},
+    {0, nullptr, nullptr},
+  };
+  if (g_once_init_enter (&type)) {
+    GType t = g_enum_register_static ("GstDpxMotionSubpel", values);
+    g_once_init_leave (&type, t);
+  }
+  return type;
+}
+
+GType
+gst_dpx_motion_search_get_type (void)
+{
+  static GType type = 0;
+  static const GEnumValue values[] = {
+    {GST_DPX_MOTION_SEARCH_FULL, "Exhaustive search of every candidate", "full"},
+    {GST_DPX_MOTION_SEARCH_PREDICTIVE, "Predictors and a 4x downsampled coarse search", "predictive"},
+    {0, nullptr, nullptr},
+  };
+  if (g_once_init_enter (&type)) {
+    GType t = g_enum_register_static ("GstDpxMotionSearch", values);
+    g_once_init_leave (&type, t);
+  }
+  return type;
+}
 
 GType
 gst_dpx_motion_block_size_get_type (void)
@@ -166,6 +221,16 @@ gst_dpx_motion_est_set_property (GObject * object, guint prop_id, const GValue *
     case PROP_POST_MESSAGES:
       s.post_messages = g_value_get_boolean (value);
       break;
+    case PROP_SUBPEL:
+      s.params.subpel = static_cast<dpx::MotionSubpel> (g_value_get_enum (value));
+      break;
+    case PROP_LAMBDA:
+      s.params.lambda = g_value_get_int (value);
+      break;
+    case PROP_SEARCH:
+      s.params.search = g_value_get_enum (value) == GST_DPX_MOTION_SEARCH_PREDICTIVE ?
+          dpx::MotionSearch::kPredictive : dpx::MotionSearch::kFull;
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
@@ -196,6 +261,16 @@ gst_dpx_motion_est_get_property (GObject * object, guint prop_id, GValue * value
       break;
     case PROP_POST_MESSAGES:
       g_value_set_boolean (value, s.post_messages);
+      break;
+    case PROP_SUBPEL:
+      g_value_set_enum (value, static_cast<gint> (s.params.subpel));
+      break;
+    case PROP_LAMBDA:
+      g_value_set_int (value, s.params.lambda);
+      break;
+    case PROP_SEARCH:
+      g_value_set_enum (value, s.params.search == dpx::MotionSearch::kPredictive ?
+          GST_DPX_MOTION_SEARCH_PREDICTIVE : GST_DPX_MOTION_SEARCH_FULL);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -235,6 +310,8 @@ gst_dpx_motion_est_reset (GstDpxFilter * filter)
   priv->reference.host.clear ();
   priv->device_vectors.reset ();
   priv->pinned_vectors.reset ();
+  priv->previous.grid = dpx::MotionGrid ();
+  priv->previous.device.reset ();
   priv->vectors = nullptr;
 }
 
@@ -267,17 +344,35 @@ search (GstDpxMotionEstPrivate * priv, const GstDpxPlaneJob * job)
 {
   const dpx::MotionParams & p = priv->frame.params;
   priv->grid = dpx::motion_grid (job->src.width, job->src.height, p.block_size);
+  priv->grid.scale = dpx::motion_scale (p);
+  /* The last frame's field is a start of the predictive search when it covers the same blocks. */
+  PreviousField & last = priv->previous;
+  const bool same_grid = last.grid.block_size == priv->grid.block_size &&
+      last.grid.columns == priv->grid.columns && last.grid.rows == priv->grid.rows;
+  dpx::MotionPrevious previous;
+  previous.scale = last.grid.scale;
   if (job->backend == dpx::Backend::kCpu) {
-    DPX_RETURN_IF_ERROR (dpx::motion_estimate_cpu (job->src, priv->reference.view, p, &priv->field));
+    previous.vectors = same_grid && !last.host.empty () ? last.host.data () : nullptr;
+    DPX_RETURN_IF_ERROR (dpx::motion_estimate_cpu (job->src, priv->reference.view, p, &priv->field, 0,
+            previous));
     priv->vectors = priv->field.vectors.data ();
+    last.host = priv->field.vectors;
+    last.grid = priv->grid;
     return dpx::Status::ok ();
   }
 #if DPX_HAVE_CUDA
   const std::size_t bytes = priv->grid.count () * sizeof (dpx::MotionVector);
+  previous.vectors = same_grid && last.device.size () >= bytes ? last.device.as < dpx::MotionVector > () : nullptr;
   DPX_RETURN_IF_ERROR (ensure_size (priv->device_vectors, bytes));
   DPX_RETURN_IF_ERROR (ensure_size (priv->pinned_vectors, bytes));
   DPX_RETURN_IF_ERROR (dpx::motion_estimate_cuda (job->src, priv->reference.view, p,
-          priv->device_vectors.as < dpx::MotionVector > (), priv->grid.count (), job->stream));
+          priv->device_vectors.as < dpx::MotionVector > (), priv->grid.count (), job->stream, previous));
+  /* This field is the next frame's previous one (copied once it is written, on the same stream). */
+  DPX_RETURN_IF_ERROR (ensure_size (last.device, bytes));
+  GSTDPX_CUDA_TRY (cudaMemcpyAsync (last.device.data (), priv->device_vectors.data (), bytes,
+          cudaMemcpyDeviceToDevice, job->stream));
+  last.grid = priv->grid;
+  last.host.clear ();
   GSTDPX_CUDA_TRY (cudaMemcpyAsync (priv->pinned_vectors.data (), priv->device_vectors.data (), bytes,
           cudaMemcpyDeviceToHost, job->stream));
   priv->vectors = priv->pinned_vectors.as < dpx::MotionVector > ();
@@ -321,6 +416,8 @@ gst_dpx_motion_est_process_plane (GstDpxFilter * filter, const GstDpxPlaneJob * 
   const bool usable = ref.valid && !priv->discont &&
       ref.view.width == job->src.width && ref.view.height == job->src.height &&
       ref.view.type == job->src.type;
+  if (!usable)
+    priv->previous.grid = dpx::MotionGrid ();   /* a new chain starts without a previous field */
   if (usable) {
     DPX_RETURN_IF_ERROR (search (priv, job));
     priv->searched = true;
@@ -416,7 +513,7 @@ gst_dpx_motion_est_frame_done (GstDpxFilter * filter, GstBuffer * buffer)
     priv->grid, priv->vectors
   };
   gst_buffer_add_dpx_motion_meta (buffer, priv->grid.block_size, priv->grid.columns, priv->grid.rows,
-      reinterpret_cast<const GstDpxMotionVector *> (priv->vectors), priv->searched_reference_pts);
+      priv->grid.scale, reinterpret_cast<const GstDpxMotionVector *> (priv->vectors), priv->searched_reference_pts);
   if (!write_line (self, report))
     return GST_FLOW_ERROR;
   if (priv->frame.post_messages) {
@@ -481,8 +578,25 @@ gst_dpx_motion_est_class_init (GstDpxMotionEstClass * klass)
           GST_TYPE_DPX_MOTION_BLOCK_SIZE, DEFAULT_BLOCK_SIZE, controllable));
   g_object_class_install_property (gobject_class, PROP_SEARCH_RANGE,
       g_param_spec_int ("search-range", "Search range",
-          "Largest |dx| and |dy| searched, in pixels (exhaustive search)", 1, dpx::kMotionMaxRange,
-          DEFAULT_SEARCH_RANGE, controllable));
+          "Largest |dx| and |dy| searched, in pixels (up to 64 with search=full, 128 with "
+          "search=predictive; a larger value with search=full makes the frame an element error)", 1,
+          dpx::kMotionMaxPredictiveRange, DEFAULT_SEARCH_RANGE, controllable));
+  g_object_class_install_property (gobject_class, PROP_SEARCH,
+      g_param_spec_enum ("search", "Search",
+          "full: every candidate within the range; predictive: from predictors (zero, the median of "
+          "the neighbours, the co-located vector of the last frame) and a 4x downsampled coarse "
+          "search, refined by a small exhaustive window", GST_TYPE_DPX_MOTION_SEARCH, DEFAULT_SEARCH,
+          controllable));
+  g_object_class_install_property (gobject_class, PROP_SUBPEL,
+      g_param_spec_enum ("subpel", "Sub-pixel refinement",
+          "Refine each vector to half or quarter pixels on a bilinearly interpolated reference; "
+          "vectors are then in 1/2 or 1/4 pixel (the meta's scale, the JSON's \"scale\")",
+          GST_TYPE_DPX_MOTION_SUBPEL, DEFAULT_SUBPEL, controllable));
+  g_object_class_install_property (gobject_class, PROP_LAMBDA,
+      g_param_spec_int ("lambda", "Lambda",
+          "Weight of a vector's distance to the median of its neighbours' (per vector unit) in the "
+          "cost SAD + lambda * distance; 0 ranks by SAD alone. The reported SAD is never the cost",
+          0, dpx::kMotionMaxLambda, DEFAULT_LAMBDA, controllable));
   g_object_class_install_property (gobject_class, PROP_DRAW,
       g_param_spec_boolean ("draw", "Draw",
           "Draw each block's vector onto the luma plane (from the block centre to where its content "
@@ -490,7 +604,7 @@ gst_dpx_motion_est_class_init (GstDpxMotionEstClass * klass)
   g_object_class_install_property (gobject_class, PROP_LOCATION,
       g_param_spec_string ("location", "Location",
           "File to write every frame's vectors to, one JSON object per line (frame, pts, "
-          "reference_pts, block_size, columns, rows, vectors [[dx, dy, sad], ...]); none when unset",
+          "reference_pts, block_size, columns, rows, scale, vectors [[dx, dy, sad], ...]); none when unset",
           DEFAULT_LOCATION, flags));
   g_object_class_install_property (gobject_class, PROP_MOTION_THRESHOLD,
       g_param_spec_double ("motion-threshold", "Motion threshold",
@@ -508,8 +622,8 @@ gst_dpx_motion_est_class_init (GstDpxMotionEstClass * klass)
           GST_PAD_ALWAYS, caps));
   gst_caps_unref (caps);
   gst_element_class_set_static_metadata (element_class, "DPX motion estimation",
-      "Filter/Analyzer/Video", "Block-matching motion vectors of the luma plane (exhaustive SAD "
-      "search) as buffer metadata, a JSON-lines file and motion messages, on CUDA or the CPU",
+      "Filter/Analyzer/Video", "Block-matching motion vectors of the luma plane (exhaustive or "
+      "predictive SAD search, sub-pixel refinement) as buffer metadata, a JSON-lines file and motion messages, on CUDA or the CPU",
       "gst-dpx developers");
 
   trans_class->sink_event = GST_DEBUG_FUNCPTR (gst_dpx_motion_est_sink_event);
@@ -526,6 +640,8 @@ gst_dpx_motion_est_class_init (GstDpxMotionEstClass * klass)
   gst_dpx_motion_meta_get_info ();
 
   gst_type_mark_as_plugin_api (GST_TYPE_DPX_MOTION_BLOCK_SIZE, static_cast<GstPluginAPIFlags> (0));
+  gst_type_mark_as_plugin_api (GST_TYPE_DPX_MOTION_SUBPEL, static_cast<GstPluginAPIFlags> (0));
+  gst_type_mark_as_plugin_api (GST_TYPE_DPX_MOTION_SEARCH, static_cast<GstPluginAPIFlags> (0));
   GST_DEBUG_CATEGORY_INIT (gst_dpx_motion_est_debug, "dpxmotionest", 0, "dpxmotionest");
 }
 

@@ -18,6 +18,25 @@ typedef enum {
   GST_DPX_MOTION_BLOCK_32 = 32,
 } GstDpxMotionBlockSize;
 
+#define GST_TYPE_DPX_MOTION_SUBPEL (gst_dpx_motion_subpel_get_type ())
+GType gst_dpx_motion_subpel_get_type (void);
+
+/* Values of the `subpel` property: the vector unit is 1/value pixel. */
+typedef enum {
+  GST_DPX_MOTION_SUBPEL_NONE = 1,
+  GST_DPX_MOTION_SUBPEL_HALF = 2,
+  GST_DPX_MOTION_SUBPEL_QUARTER = 4,
+} GstDpxMotionSubpel;
+
+#define GST_TYPE_DPX_MOTION_SEARCH (gst_dpx_motion_search_get_type ())
+GType gst_dpx_motion_search_get_type (void);
+
+/* Values of the `search` property. */
+typedef enum {
+  GST_DPX_MOTION_SEARCH_FULL = 0,
+  GST_DPX_MOTION_SEARCH_PREDICTIVE = 1,
+} GstDpxMotionSearch;
+
 #define GST_TYPE_DPX_MOTION_EST (gst_dpx_motion_est_get_type ())
 #define GST_DPX_MOTION_EST(obj) (G_TYPE_CHECK_INSTANCE_CAST ((obj), GST_TYPE_DPX_MOTION_EST, GstDpxMotionEst))
 

@@ -37,6 +37,9 @@ static_assert (offsetof (GstDpxMotionMeta, vectors) ==
     after (offsetof (GstDpxMotionMeta, rows) + sizeof (guint), alignof (gpointer)), "vectors");
 static_assert (offsetof (GstDpxMotionMeta, reference_pts) ==
     after (offsetof (GstDpxMotionMeta, vectors) + sizeof (gpointer), alignof (GstClockTime)), "reference_pts");
+/* Added last, so the fields before it keep their places for readers built without it. */
+static_assert (offsetof (GstDpxMotionMeta, scale) ==
+    offsetof (GstDpxMotionMeta, reference_pts) + sizeof (GstClockTime), "scale");
 
 GType
 gst_dpx_motion_meta_api_get_type (void)
@@ -60,6 +63,7 @@ motion_meta_init (GstMeta * meta, gpointer, GstBuffer *)
   m->block_size = m->columns = m->rows = 0;
   m->vectors = nullptr;
   m->reference_pts = GST_CLOCK_TIME_NONE;
+  m->scale = 1;
   return TRUE;
 }
 
@@ -85,7 +89,7 @@ motion_meta_transform (GstBuffer * dest, GstMeta * meta, GstBuffer *, GQuark typ
   }
   if (!keep)
     return FALSE;
-  return gst_buffer_add_dpx_motion_meta (dest, m->block_size, m->columns, m->rows, m->vectors,
+  return gst_buffer_add_dpx_motion_meta (dest, m->block_size, m->columns, m->rows, m->scale, m->vectors,
       m->reference_pts) != nullptr;
 }
 
@@ -104,7 +108,7 @@ gst_dpx_motion_meta_get_info (void)
 
 GstDpxMotionMeta *
 gst_buffer_add_dpx_motion_meta (GstBuffer * buffer, guint block_size, guint columns, guint rows,
-    const GstDpxMotionVector * vectors, GstClockTime reference_pts)
+    guint scale, const GstDpxMotionVector * vectors, GstClockTime reference_pts)
 {
   g_return_val_if_fail (GST_IS_BUFFER (buffer), nullptr);
   g_return_val_if_fail (vectors != nullptr || columns * rows == 0, nullptr);
@@ -116,6 +120,7 @@ gst_buffer_add_dpx_motion_meta (GstBuffer * buffer, guint block_size, guint colu
   m->block_size = block_size;
   m->columns = columns;
   m->rows = rows;
+  m->scale = scale;
   m->vectors = count ? g_new (GstDpxMotionVector, count) : nullptr;
   if (count)
     std::memcpy (m->vectors, vectors, count * sizeof (GstDpxMotionVector));

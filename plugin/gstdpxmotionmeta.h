@@ -3,8 +3,11 @@
  * One vector per block of the luma plane, row-major (index = row * columns + column):
  * (dx, dy) says that the block's pixels at (x, y) are matched with the reference frame's pixels at
  * (x + dx, y + dy) — it points from the block to where its content was; `sad` is the sum of
- * absolute differences of that match. Blocks tile the frame from the top-left corner; those in the
- * last column and row may be cut by the frame edge. `reference_pts` is the PTS of the frame the
+ * absolute differences of that match. dx and dy are in units of 1/scale pixel: `scale` is 1 for
+ * whole pixels (the default), 2 or 4 when dpxmotionest refines to half or quarter pixels (`scale`
+ * is the last field, so code built against the older header still reads every other field).
+ * Blocks tile the frame from the top-left corner; those in the last column and row may be cut by
+ * the frame edge. `reference_pts` is the PTS of the frame the
  * vectors point into (the previous frame). The first frame of a stream, and the first after a
  * flush, a DISCONT buffer or a caps change, have no reference and carry no meta.
  *
@@ -44,6 +47,7 @@ typedef struct {
   guint rows;                   /* block rows: ceil (height / block_size) */
   GstDpxMotionVector *vectors;  /* columns * rows vectors, row-major; owned by the meta */
   GstClockTime reference_pts;   /* PTS of the reference frame (GST_CLOCK_TIME_NONE if it had none) */
+  guint scale;                  /* vectors are in 1/scale pixel: 1, 2 (half-pel) or 4 (quarter-pel) */
 } GstDpxMotionMeta;
 
 /* The meta's API type, 0 while the dpx plugin is not loaded. */
@@ -77,7 +81,8 @@ const GstMetaInfo *gst_dpx_motion_meta_get_info (void);
 
 /* Adds a meta with a copy of `count` = columns * rows vectors. */
 GstDpxMotionMeta *gst_buffer_add_dpx_motion_meta (GstBuffer * buffer, guint block_size,
-    guint columns, guint rows, const GstDpxMotionVector * vectors, GstClockTime reference_pts);
+    guint columns, guint rows, guint scale, const GstDpxMotionVector * vectors,
+    GstClockTime reference_pts);
 #endif
 
 G_END_DECLS

@@ -20,11 +20,12 @@ struct MotionReport {
 };
 
 // One line of JSON (with its newline): frame, pts, reference_pts (nanoseconds or null),
-// block_size, columns, rows and vectors as [[dx, dy, sad], ...] in row-major block order.
+// block_size, columns, rows, scale (vectors in 1/scale pixel) and vectors as [[dx, dy, sad], ...]
+// in row-major block order.
 std::string motion_json_line(const MotionReport& r);
 
 // The structure of the `dpx-motion` element message: frame-number, pts, reference-pts, block-size,
-// columns, rows, mean-length, moving-fraction and motion-threshold.
+// columns, rows, scale, mean-length (pixels), moving-fraction and motion-threshold.
 GstStructure* motion_message_structure(const MotionReport& r, double threshold);
 
 }  // namespace gstdpx

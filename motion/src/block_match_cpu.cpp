@@ -1,7 +1,7 @@
-// CPU block matching: every block visits the candidates in tie order (match_key.h), so the running
-// best keeps the earlier candidate on equal SADs — the update is the predicate-returning min of
+// CPU full search: every block visits the candidates in tie order (match_key.h), so the running
+// best keeps the earlier candidate on equal costs — the update is the predicate-returning min of
 // dpx_ops.cuh (its host side), the same operation the CUDA kernel uses. Block rows are spread over
-// threads.
+// threads. The cost is the SAD plus the penalty of motion_cost.h (zero when lambda is 0).
 #include <algorithm>
 #include <cstdint>
 #include <cstdlib>
@@ -9,9 +9,11 @@
 #include <thread>
 #include <vector>
 
+#include "block_match_cpu.h"
 #include "dpx/motion.h"
 #include "dpx_ops.cuh"
 #include "match_key.h"
+#include "motion_cost.h"
 
 namespace dpx {
 
@@ -57,7 +59,8 @@ std::uint32_t block_sad(const PlaneView& cur, const PlaneView& ref, int x0, int 
 
 template <typename T>
 MotionVector match_block(const PlaneView& cur, const PlaneView& ref, int b, int range,
-                         const std::vector<Offset>& order, int column, int row) {
+                         const motion_detail::Penalty& pen, const std::vector<Offset>& order, int column,
+                         int row) {
   const int x0 = column * b, y0 = row * b;
   const int bw = std::min(b, cur.width - x0), bh = std::min(b, cur.height - y0);
   const auto xr = motion_detail::offset_range(x0, bw, cur.width, range);
@@ -67,9 +70,11 @@ MotionVector match_block(const PlaneView& cur, const PlaneView& ref, int b, int 
   for (std::size_t i = 0; i < order.size(); ++i) {
     const Offset d = order[i];
     if (d.dx < xr.lo || d.dx > xr.hi || d.dy < yr.lo || d.dy > yr.hi) continue;
-    const std::uint32_t sad = block_sad<T>(cur, ref, x0, y0, bw, bh, d, best);
-    bool keep;  // true when the best so far is <= sad: on a tie the earlier candidate stays
-    best = ops::Dpx::bmin_u32(best, sad, &keep);
+    const std::uint32_t extra = pen.pixels(d.dx, d.dy);
+    if (extra >= best) continue;  // its cost is at least the best's: an earlier candidate stays
+    const std::uint32_t cost = block_sad<T>(cur, ref, x0, y0, bw, bh, d, best - extra) + extra;
+    bool keep;  // true when the best so far is <= cost: on a tie the earlier candidate stays
+    best = ops::Dpx::bmin_u32(best, cost, &keep);
     best_index = keep ? best_index : i;
   }
   MotionVector v;
@@ -81,21 +86,21 @@ MotionVector match_block(const PlaneView& cur, const PlaneView& ref, int b, int 
 
 template <typename T>
 void match_rows(const PlaneView& cur, const PlaneView& ref, const MotionParams& params,
-                const std::vector<Offset>& order, int first_row, int row_step, MotionField* field) {
+                const motion_detail::CostModel& cost, const std::vector<Offset>& order, int first_row,
+                int row_step, MotionField* field) {
   const MotionGrid& g = field->grid;
   for (int r = first_row; r < g.rows; r += row_step)
     for (int c = 0; c < g.columns; ++c)
-      field->vectors[static_cast<std::size_t>(r) * g.columns + c] =
-          match_block<T>(cur, ref, params.block_size, params.search_range, order, c, r);
+      field->vectors[static_cast<std::size_t>(r) * g.columns + c] = match_block<T>(
+          cur, ref, params.block_size, params.search_range, cost.at(c, r, g.columns), order, c, r);
 }
 
 }  // namespace
 
-Status motion_estimate_cpu(const PlaneView& current, const PlaneView& reference,
-                           const MotionParams& params, MotionField* field, int threads) {
-  DPX_RETURN_IF_ERROR(motion_validate(current, reference, params));
-  if (field == nullptr) return invalid_argument("motion_estimate_cpu: null output field");
-  if (threads < 0) return invalid_argument("motion_estimate_cpu: negative thread count");
+namespace motion_detail {
+
+Status full_search_cpu(const PlaneView& current, const PlaneView& reference, const MotionParams& params,
+                       const CostModel& cost, MotionField* field, int threads) {
   field->resize(motion_grid(current.width, current.height, params.block_size));
   const std::vector<Offset> order = candidates_in_tie_order(params.search_range);
 
@@ -103,9 +108,9 @@ Status motion_estimate_cpu(const PlaneView& current, const PlaneView& reference,
   n = std::max(1, std::min(n, field->grid.rows));
   auto work = [&](int first) {
     if (current.type == SampleType::kU8)
-      match_rows<std::uint8_t>(current, reference, params, order, first, n, field);
+      match_rows<std::uint8_t>(current, reference, params, cost, order, first, n, field);
     else
-      match_rows<std::uint16_t>(current, reference, params, order, first, n, field);
+      match_rows<std::uint16_t>(current, reference, params, cost, order, first, n, field);
   };
   // Slices whose thread cannot be started run here instead, so a thread limit costs time only.
   std::vector<std::thread> pool;
@@ -122,4 +127,5 @@ Status motion_estimate_cpu(const PlaneView& current, const PlaneView& reference,
   return Status::ok();
 }
 
+}  // namespace motion_detail
 }  // namespace dpx

@@ -1,5 +1,5 @@
-// CUDA block matcher: public entry (checks) -> launcher (tile shape, shared memory, grid) -> the
-// kernel in block_match_kernel.cuh.
+// CUDA full search: launcher (tile shape, shared memory, grid) -> the kernel in
+// block_match_kernel.cuh. The public entry and its checks are in motion_estimate_cuda.cu.
 #include <cuda_runtime.h>
 
 #include <string>
@@ -8,7 +8,6 @@
 #include "block_match_kernel.cuh"
 #include "block_match_plan.h"
 #include "cuda_check.h"
-#include "device_pointer.h"
 #include "dpx/motion.h"
 #include "dpx_ops.cuh"
 
@@ -47,35 +46,21 @@ Status launch_for_block(int block_size, const SearchGeometry& g, cudaStream_t st
 
 }  // namespace
 
-template <typename Ops>
-Status motion_estimate_cuda_with(const PlaneView& current, const PlaneView& reference,
-                                 const MotionParams& params, MotionVector* vectors,
-                                 std::size_t capacity, cudaStream_t stream) {
-  DPX_RETURN_IF_ERROR(motion_validate(current, reference, params));
-  const MotionGrid grid = motion_grid(current.width, current.height, params.block_size);
-  if (vectors == nullptr) return invalid_argument("motion_estimate_cuda: null output array");
-  if (capacity < grid.count()) {
-    return invalid_argument("motion_estimate_cuda: output holds " + std::to_string(capacity) +
-                            " vectors, the grid needs " + std::to_string(grid.count()));
-  }
-  DPX_RETURN_IF_ERROR(motion_detail::check_device_pointer(current.data, "motion_estimate_cuda: current"));
-  DPX_RETURN_IF_ERROR(motion_detail::check_device_pointer(reference.data, "motion_estimate_cuda: reference"));
-  DPX_RETURN_IF_ERROR(motion_detail::check_device_pointer(vectors, "motion_estimate_cuda: output"));
+namespace motion_detail {
 
-  const SearchGeometry g = motion_detail::search_geometry(current, reference, params, vectors);
+template <typename Ops>
+Status full_search_cuda(const PlaneView& current, const PlaneView& reference, const MotionParams& params,
+                        const CostModel& cost, MotionVector* vectors, cudaStream_t stream) {
+  SearchGeometry g = search_geometry(current, reference, params, vectors);
+  g.cost = cost;
   if (current.type == SampleType::kU8) return launch_for_block<Ops, std::uint8_t>(params.block_size, g, stream);
   return launch_for_block<Ops, std::uint16_t>(params.block_size, g, stream);
 }
 
-template Status motion_estimate_cuda_with<ops::Dpx>(const PlaneView&, const PlaneView&, const MotionParams&,
-                                                    MotionVector*, std::size_t, cudaStream_t);
-template Status motion_estimate_cuda_with<ops::PlainOps>(const PlaneView&, const PlaneView&,
-                                                         const MotionParams&, MotionVector*, std::size_t,
-                                                         cudaStream_t);
+template Status full_search_cuda<ops::Dpx>(const PlaneView&, const PlaneView&, const MotionParams&, const CostModel&,
+                                           MotionVector*, cudaStream_t);
+template Status full_search_cuda<ops::PlainOps>(const PlaneView&, const PlaneView&, const MotionParams&,
+                                                const CostModel&, MotionVector*, cudaStream_t);
 
-Status motion_estimate_cuda(const PlaneView& current, const PlaneView& reference, const MotionParams& params,
-                            MotionVector* vectors, std::size_t capacity, cudaStream_t stream) {
-  return motion_estimate_cuda_with<ops::Dpx>(current, reference, params, vectors, capacity, stream);
-}
-
+}  // namespace motion_detail
 }  // namespace dpx

@@ -1,18 +1,35 @@
 // The CUDA block matcher with its op policy exposed, for the benchmark and the tests: the public
 // motion_estimate_cuda() is motion_estimate_cuda_with<dpx::ops::Dpx>; dpx::ops::PlainOps runs the
-// same kernel with a plain compare-and-select in place of __vibmin_u32.
+// same kernels with a plain compare-and-select in place of __vibmin_u32.
 // Instantiated for dpx::ops::Dpx and dpx::ops::PlainOps.
 #pragma once
 
 #include <cstddef>
 
 #include "dpx/motion.h"
+#include "motion_cost.h"
+#include "refine_block.h"
 
 namespace dpx {
 
 template <typename Ops>
 Status motion_estimate_cuda_with(const PlaneView& current, const PlaneView& reference,
                                  const MotionParams& params, MotionVector* vectors,
-                                 std::size_t capacity, cudaStream_t stream);
+                                 std::size_t capacity, cudaStream_t stream, const MotionPrevious& previous = {});
 
+namespace motion_detail {
+
+// One exhaustive integer search on checked device planes, ranked by `cost` (params.subpel, search
+// and lambda are not read), into `vectors`.
+template <typename Ops>
+Status full_search_cuda(const PlaneView& current, const PlaneView& reference, const MotionParams& params,
+                        const CostModel& cost, MotionVector* vectors, cudaStream_t stream);
+
+// The second stage (refine_block.h), one warp per block.
+Status refine_cuda(const RefineJob& job, SampleType type, cudaStream_t stream);
+
+// The 4x box average of `src` into `dst` (its size: ceil(src / 4)).
+Status box_average_cuda(const PlaneView& src, const MutablePlaneView& dst, cudaStream_t stream);
+
+}  // namespace motion_detail
 }  // namespace dpx

@@ -18,6 +18,9 @@
 //   4. The run's winner enters the block's best with a 64-bit shared-memory atomicMin on
 //      match_key (SAD, then the tie key), which is the complete order; the minimum decodes to the
 //      vector.
+//   With lambda > 0 (kPenalty) every SAD gets the penalty of motion_cost.h before step 3, so the
+//   same order ranks costs, and the stored `sad` is the winner's cost (the refinement that
+//   follows replaces it with the SAD).
 #pragma once
 
 #include <cstdint>
@@ -240,7 +243,7 @@ __device__ __forceinline__ std::uint32_t lane_mask(int w, int bw) {
 }
 
 // Every unit of the tile: group (runs above, runs below, then dy = 0) x block x dx.
-template <typename Ops, typename T, int B, bool kPartial>
+template <typename Ops, typename T, int B, bool kPartial, bool kPenalty>
 __device__ void search_tile(const SearchGeometry& g, const Tile& t) {
   using S = Shape<T, B>;
   constexpr int K = S::kRun;
@@ -263,11 +266,14 @@ __device__ void search_tile(const SearchGeometry& g, const Tile& t) {
     const std::uint32_t* column = t.window + m * B + dxi;
     const std::uint32_t* current = t.current + m * B * S::kWords;
     const int stride = g.window_stride;
+    Penalty pen;
+    if constexpr (kPenalty) pen = g.cost.at(t.first_column + m, static_cast<int>(blockIdx.y), g.columns);
 
     std::uint64_t key;
     if (group == center_group) {
       std::uint32_t sad[1];
       run_sads<Ops, T, B, 1, kPartial>(column + g.reach * stride, stride, current, t.bh, mask, sad);
+      if constexpr (kPenalty) sad[0] += pen.pixels(dx, 0);
       key = match_key(sad[0], dx, 0, g.range);
     } else {
       const bool downwards = (group & 1) == 0;  // even groups: dy < 0
@@ -275,6 +281,10 @@ __device__ void search_tile(const SearchGeometry& g, const Tile& t) {
       const int dy0 = downwards ? -(run + 1) * K : 1 + run * K;
       std::uint32_t sad[K];
       run_sads<Ops, T, B, K, kPartial>(column + (dy0 + g.reach) * stride, stride, current, t.bh, mask, sad);
+      if constexpr (kPenalty) {
+#pragma unroll
+        for (int k = 0; k < K; ++k) sad[k] += pen.pixels(dx, dy0 + k);
+      }
       const RunBest<Ops> best = best_in_run<Ops, K>(sad, dy0, dy_ok, downwards);
       if (best.sad == UINT32_MAX) continue;  // every dy of this run leaves the frame
       key = match_key(best.sad, dx, dy0 + best.k, g.range);
@@ -299,10 +309,16 @@ struct TileSteps {
     for (int m = threadIdx.x; m < g.blocks_per_cta; m += blockDim.x) t.best[m] = ~0ull;
   }
   static __device__ void search(const SearchGeometry& g, const Tile& t) {
-    if (t.partial)
-      search_tile<Ops, T, B, true>(g, t);
-    else
-      search_tile<Ops, T, B, false>(g, t);
+    if (g.cost.lambda > 0) {
+      if (t.partial)
+        search_tile<Ops, T, B, true, true>(g, t);
+      else
+        search_tile<Ops, T, B, false, true>(g, t);
+    } else if (t.partial) {
+      search_tile<Ops, T, B, true, false>(g, t);
+    } else {
+      search_tile<Ops, T, B, false, false>(g, t);
+    }
   }
   static __device__ void store(const SearchGeometry& g, const Tile& t) { store_vectors<T, B>(g, t); }
 };

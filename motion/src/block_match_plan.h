@@ -7,6 +7,7 @@
 #include <cstdint>
 
 #include "dpx/motion.h"
+#include "motion_cost.h"
 
 namespace dpx {
 namespace motion_detail {
@@ -31,6 +32,7 @@ struct SearchGeometry {
   int range;           // R
   int columns, rows;   // the block grid
   MotionVector* out;
+  CostModel cost;      // lambda 0: candidates ranked by SAD alone
   // Filled by plan_search:
   int side_runs;       // runs per side of dy = 0 at each dx: ceil(R / kRun)
   int reach;           // side_runs * kRun >= R: rows the window extends above and below the strip

@@ -15,7 +15,7 @@ void draw(const MutablePlaneView& plane, const MotionGrid& grid, const MotionVec
     for (int c = 0; c < grid.columns; ++c) {
       const MotionVector v = vectors[static_cast<std::size_t>(r) * grid.columns + c];
       motion_detail::walk_segment(
-          motion_detail::block_segment(grid.block_size, plane.width, plane.height, c, r, v), plane.width,
+          motion_detail::block_segment(grid, plane.width, plane.height, c, r, v), plane.width,
           plane.height, plot);
     }
 }

@@ -19,7 +19,7 @@ __global__ void draw_kernel(motion_detail::PlotMax<T> plot, int width, int heigh
   const int idx = blockIdx.x * blockDim.x + threadIdx.x;
   if (idx >= grid.columns * grid.rows) return;
   const int r = idx / grid.columns, c = idx - r * grid.columns;
-  motion_detail::walk_segment(motion_detail::block_segment(grid.block_size, width, height, c, r, vectors[idx]),
+  motion_detail::walk_segment(motion_detail::block_segment(grid, width, height, c, r, vectors[idx]),
                               width, height, plot);
 }
 

@@ -7,21 +7,24 @@
 
 #include "dpx/motion.h"
 #include "dpx_ops.cuh"
+#include "motion_cost.h"
 
 namespace dpx {
 namespace motion_detail {
 
-// From the centre of the block's in-frame part to centre + (dx, dy), ends included.
+// From the centre of the block's in-frame part to centre + (dx, dy) / scale (rounded, halves away
+// from zero), ends included.
 struct Segment {
   int x0, y0, x1, y1;
 };
 
-DPX_HD Segment block_segment(int block_size, int width, int height, int column, int row, MotionVector v) {
+DPX_HD Segment block_segment(const MotionGrid& grid, int width, int height, int column, int row, MotionVector v) {
+  const int block_size = grid.block_size;
   const int bx = column * block_size, by = row * block_size;
   const int bw = width - bx < block_size ? width - bx : block_size;
   const int bh = height - by < block_size ? height - by : block_size;
   const int cx = bx + bw / 2, cy = by + bh / 2;
-  return Segment{cx, cy, cx + v.dx, cy + v.dy};
+  return Segment{cx, cy, cx + round_div(v.dx, grid.scale), cy + round_div(v.dy, grid.scale)};
 }
 
 // Sets a pixel to the sample type's largest value.

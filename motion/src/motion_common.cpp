@@ -36,7 +36,8 @@ Status validate_luma(const PlaneView& plane, const char* what) {
 
 }  // namespace
 
-Status motion_validate(const PlaneView& current, const PlaneView& reference, const MotionParams& params) {
+Status motion_validate(const PlaneView& current, const PlaneView& reference, const MotionParams& params,
+                       const MotionPrevious& previous) {
   DPX_RETURN_IF_ERROR(validate_luma(current, "current"));
   DPX_RETURN_IF_ERROR(validate_luma(reference, "reference"));
   if (current.width != reference.width || current.height != reference.height ||
@@ -47,10 +48,24 @@ Status motion_validate(const PlaneView& current, const PlaneView& reference, con
   if (b != 4 && b != 8 && b != 16 && b != 32) {
     return invalid_argument("motion: block size " + std::to_string(b) + " (4, 8, 16 or 32)");
   }
-  if (params.search_range < 1 || params.search_range > kMotionMaxRange) {
+  const bool predictive = params.search == MotionSearch::kPredictive;
+  if (!predictive && params.search != MotionSearch::kFull)
+    return invalid_argument("motion: unknown search mode (full or predictive)");
+  const int max_range = predictive ? kMotionMaxPredictiveRange : kMotionMaxRange;
+  if (params.search_range < 1 || params.search_range > max_range) {
     return invalid_argument("motion: search range " + std::to_string(params.search_range) + " (1.." +
-                            std::to_string(kMotionMaxRange) + ")");
+                            std::to_string(max_range) + (predictive ? " for the predictive search)" :
+                            " for the full search; up to " + std::to_string(kMotionMaxPredictiveRange) +
+                            " with the predictive search)"));
   }
+  const int s = motion_scale(params);
+  if (s != 1 && s != 2 && s != 4) return invalid_argument("motion: unknown subpel mode (none, half or quarter)");
+  if (params.lambda < 0 || params.lambda > kMotionMaxLambda) {
+    return invalid_argument("motion: lambda " + std::to_string(params.lambda) + " (0.." +
+                            std::to_string(kMotionMaxLambda) + ")");
+  }
+  if (previous.vectors != nullptr && previous.scale != 1 && previous.scale != 2 && previous.scale != 4)
+    return invalid_argument("motion: previous field scale " + std::to_string(previous.scale) + " (1, 2 or 4)");
   return Status::ok();
 }
 
@@ -69,18 +84,20 @@ Status validate_draw(const MutablePlaneView& plane, const MotionGrid& grid, cons
                             std::to_string(expected.rows) + " blocks)");
   }
   if (vectors == nullptr) return invalid_argument("motion: draw with null vectors");
+  if (grid.scale != 1 && grid.scale != 2 && grid.scale != 4)
+    return invalid_argument("motion: draw grid scale " + std::to_string(grid.scale) + " (1, 2 or 4)");
   return Status::ok();
 }
 
 }  // namespace motion_detail
 
-MotionStats motion_stats(const MotionVector* vectors, std::size_t count, double threshold) {
+MotionStats motion_stats(const MotionVector* vectors, std::size_t count, double threshold, int scale) {
   MotionStats s;
-  if (vectors == nullptr || count == 0) return s;
+  if (vectors == nullptr || count == 0 || scale < 1) return s;
   double total = 0;
   std::size_t moving = 0;
   for (std::size_t i = 0; i < count; ++i) {
-    const double len = std::hypot(static_cast<double>(vectors[i].dx), static_cast<double>(vectors[i].dy));
+    const double len = std::hypot(static_cast<double>(vectors[i].dx), static_cast<double>(vectors[i].dy)) / scale;
     total += len;
     moving += len > threshold ? 1 : 0;
   }

@@ -10,8 +10,8 @@ Status not_built() { return Status(StatusCode::kNotBuilt, "libdpxmotion was buil
 }  // namespace
 
 Status motion_estimate_cuda(const PlaneView& current, const PlaneView& reference, const MotionParams& params,
-                            MotionVector*, std::size_t, cudaStream_t) {
-  DPX_RETURN_IF_ERROR(motion_validate(current, reference, params));
+                            MotionVector*, std::size_t, cudaStream_t, const MotionPrevious& previous) {
+  DPX_RETURN_IF_ERROR(motion_validate(current, reference, params, previous));
   return not_built();
 }
 

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <climits>
 #include <cmath>
 #include <cstring>
 #include <string>
@@ -166,9 +167,119 @@ std::vector<ComparisonCase> comparison_cases(std::mt19937_64& rng) {
   return cases;
 }
 
+namespace {
+
+int median_of_three(int a, int b, int c) { return std::max(std::min(a, b), std::min(std::max(a, b), c)); }
+
+// The bilinear reference sample at (x + fx/4, y + fy/4).
+int bilinear(const TestPlane& ref, int x, int y, int fx, int fy) {
+  const int a = ref.get(x, y), b = fx ? ref.get(x + 1, y) : a;
+  const int c = fy ? ref.get(x, y + 1) : a, d = fx && fy ? ref.get(x + 1, y + 1) : (fx ? b : c);
+  return ((4 - fx) * (4 - fy) * a + fx * (4 - fy) * b + (4 - fx) * fy * c + fx * fy * d + 8) >> 4;
+}
+
+int floor_div(int v, int s) { return static_cast<int>(std::floor(double(v) / s)); }
+
+}  // namespace
+
+MotionField reference_motion(const TestPlane& cur, const TestPlane& ref, const MotionParams& params) {
+  const int b = params.block_size, range = params.search_range, s = static_cast<int>(params.subpel);
+  const long lambda = params.lambda;
+  const MotionField first = brute_force_motion(cur, ref, motion_params(b, range));
+  MotionField out;
+  out.resize(first.grid);
+  out.grid.scale = s;
+  const int cols = first.grid.columns;
+  for (int r = 0; r < first.grid.rows; ++r)
+    for (int c = 0; c < cols; ++c) {
+      // H.264's median of left, top, top-right (top-left at the right edge); the left in the top row.
+      int px = 0, py = 0;
+      if (lambda > 0) {
+        auto at = [&](int cc, int rr, bool ok) { return ok ? first.at(cc, rr) : MotionVector{}; };
+        const MotionVector a = at(c - 1, r, c > 0);
+        if (r == 0) {
+          px = a.dx, py = a.dy;
+        } else {
+          const MotionVector t = first.at(c, r - 1);
+          const MotionVector tr = c + 1 < cols ? first.at(c + 1, r - 1) : at(c - 1, r - 1, c > 0);
+          px = median_of_three(a.dx, t.dx, tr.dx), py = median_of_three(a.dy, t.dy, tr.dy);
+        }
+      }
+      const int x0 = c * b, y0 = r * b, bw = std::min(b, cur.width() - x0), bh = std::min(b, cur.height() - y0);
+      // A candidate in units of 1/s: inside the range and the frame (interpolation taps included).
+      auto sad_at = [&](int vx, int vy, long* sad) {
+        const int ix = floor_div(vx, s), iy = floor_div(vy, s), fx = (vx - ix * s) * 4 / s, fy = (vy - iy * s) * 4 / s;
+        if (std::abs(vx) > s * range || std::abs(vy) > s * range) return false;
+        if (x0 + ix < 0 || x0 + ix + bw + (fx ? 1 : 0) > cur.width()) return false;
+        if (y0 + iy < 0 || y0 + iy + bh + (fy ? 1 : 0) > cur.height()) return false;
+        *sad = 0;
+        for (int y = 0; y < bh; ++y)
+          for (int x = 0; x < bw; ++x) *sad += std::abs(cur.get(x0 + x, y0 + y) - bilinear(ref, x0 + x + ix, y0 + y + iy, fx, fy));
+        return true;
+      };
+      using Key = std::tuple<long, int, int, int>;  // cost, |vx| + |vy|, vy, vx
+      auto key = [&](int vx, int vy, long sad) {
+        return Key{sad + lambda * (std::abs(vx - s * px) + std::abs(vy - s * py)), std::abs(vx) + std::abs(vy), vy, vx};
+      };
+      Key best{LONG_MAX, 0, 0, 0};
+      for (int dy = -range; dy <= range; ++dy)
+        for (int dx = -range; dx <= range; ++dx) {
+          long sad;
+          if (sad_at(s * dx, s * dy, &sad)) best = std::min(best, key(s * dx, s * dy, sad));
+        }
+      for (int step = s / 2; step >= 1; step /= 2) {
+        const int cx = std::get<3>(best), cy = std::get<2>(best);
+        for (int ny = -1; ny <= 1; ++ny)
+          for (int nx = -1; nx <= 1; ++nx) {
+            long sad;
+            if (sad_at(cx + nx * step, cy + ny * step, &sad)) best = std::min(best, key(cx + nx * step, cy + ny * step, sad));
+          }
+      }
+      long sad = 0;
+      sad_at(std::get<3>(best), std::get<2>(best), &sad);
+      MotionVector& v = out.vectors[static_cast<std::size_t>(r) * cols + c];
+      v.dx = static_cast<std::int16_t>(std::get<3>(best));
+      v.dy = static_cast<std::int16_t>(std::get<2>(best));
+      v.sad = static_cast<std::uint32_t>(sad);
+    }
+  return out;
+}
+
+TestPlane quarter_shifted_frame(const Texture& fine, int width, int height, int qx, int qy) {
+  const TestPlane big = fine.frame(4 * width, 4 * height, 64 + qx, 64 + qy);
+  TestPlane out(width, height, big.type());
+  for (int y = 0; y < height; ++y)
+    for (int x = 0; x < width; ++x) {
+      int sum = 0;
+      for (int i = 0; i < 4; ++i)
+        for (int k = 0; k < 4; ++k) sum += big.get(4 * x + k, 4 * y + i);
+      out.set(x, y, (sum + 8) / 16);
+    }
+  return out;
+}
+
+std::vector<MotionParams> mode_variants(int block_size, int search_range) {
+  std::vector<MotionParams> v;
+  auto add = [&](MotionSubpel subpel, MotionSearch search, int lambda, int range) {
+    MotionParams p = motion_params(block_size, range);
+    p.subpel = subpel;
+    p.search = search;
+    p.lambda = lambda;
+    v.push_back(p);
+  };
+  add(MotionSubpel::kHalf, MotionSearch::kFull, 0, search_range);
+  add(MotionSubpel::kQuarter, MotionSearch::kFull, 0, search_range);
+  add(MotionSubpel::kNone, MotionSearch::kFull, 3, search_range);
+  add(MotionSubpel::kQuarter, MotionSearch::kFull, 2, search_range);
+  add(MotionSubpel::kNone, MotionSearch::kPredictive, 0, search_range);
+  add(MotionSubpel::kQuarter, MotionSearch::kPredictive, 4, search_range);
+  add(MotionSubpel::kHalf, MotionSearch::kPredictive, 1, 2 * search_range + 3);
+  return v;
+}
+
 std::string first_difference(const MotionField& expected, const MotionField& actual) {
   if (expected.grid.columns != actual.grid.columns || expected.grid.rows != actual.grid.rows ||
-      expected.grid.block_size != actual.grid.block_size) {
+      expected.grid.block_size != actual.grid.block_size || expected.grid.scale != actual.grid.scale) {
     return "grids differ";
   }
   for (int row = 0; row < expected.grid.rows; ++row)

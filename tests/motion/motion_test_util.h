@@ -80,6 +80,18 @@ struct ComparisonCase {
 // the largest range; tiny frames; misaligned rows; shifted textures.
 std::vector<ComparisonCase> comparison_cases(std::mt19937_64& rng);
 
+// The sub-pel and lambda settings of dpx/motion.h for the full search, computed the slow obvious
+// way from brute_force_motion: every integer candidate ranked by SAD + penalty, then the half- and
+// quarter-pel neighbours on the bilinear reference; the SAD of the chosen vector.
+MotionField reference_motion(const TestPlane& current, const TestPlane& reference, const MotionParams& params);
+
+// A frame shifted by (qx, qy) quarter pixels exactly: the texture sampled at 4x, moved by whole
+// pixels there and box-averaged 4x4 (the texture's canvas is at least 4 * (size + margin)).
+TestPlane quarter_shifted_frame(const Texture& fine, int width, int height, int qx, int qy);
+
+// The settings beyond the default the CUDA pipeline must answer exactly as the CPU does.
+std::vector<MotionParams> mode_variants(int block_size, int search_range);
+
 // The first block whose vector or SAD differs, as text ("" when the fields are equal).
 std::string first_difference(const MotionField& expected, const MotionField& actual);
 

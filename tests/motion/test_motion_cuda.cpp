@@ -5,6 +5,8 @@
 #include <cuda_runtime_api.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -47,16 +49,18 @@ struct DevicePlane {
 
 // Runs the CUDA matcher with policy Ops on a poisoned output on its own stream.
 template <typename Ops>
-MotionField run_cuda(const dpx::PlaneView& cur, const dpx::PlaneView& ref, const MotionParams& p) {
+MotionField run_cuda(const dpx::PlaneView& cur, const dpx::PlaneView& ref, const MotionParams& p,
+                     const dpx::MotionPrevious& previous = {}) {
   MotionField f;
   f.resize(dpx::motion_grid(cur.width, cur.height, p.block_size));
+  f.grid.scale = dpx::motion_scale(p);
   dpx::DeviceBuffer out;
   dpx::Stream stream;
   EXPECT_TRUE(stream.create().is_ok());
   EXPECT_TRUE(out.allocate(f.vectors.size() * sizeof(MotionVector)).is_ok());
   EXPECT_EQ(cudaMemset(out.data(), dpx::test::kPoisonByte, out.size()), cudaSuccess);
   const dpx::Status s =
-      dpx::motion_estimate_cuda_with<Ops>(cur, ref, p, out.as<MotionVector>(), f.vectors.size(), stream.get());
+      dpx::motion_estimate_cuda_with<Ops>(cur, ref, p, out.as<MotionVector>(), f.vectors.size(), stream.get(), previous);
   EXPECT_TRUE(s.is_ok()) << s.message();
   EXPECT_TRUE(stream.synchronize().is_ok());
   EXPECT_EQ(cudaMemcpy(f.vectors.data(), out.data(), out.size(), cudaMemcpyDeviceToHost), cudaSuccess);
@@ -73,6 +77,54 @@ TEST(MotionCuda, MatchesCpuOnEveryComparisonCase) {
     EXPECT_EQ(dpx::test::first_difference(want, run_cuda<dpx::ops::Dpx>(cur.view, ref.view, c.params)), "") << "dpx";
     EXPECT_EQ(dpx::test::first_difference(want, run_cuda<dpx::ops::PlainOps>(cur.view, ref.view, c.params)), "")
         << "plain";
+  }
+}
+
+// Sub-pel, lambda and predictive settings (mode_variants) on a subset of the comparison cases:
+// every type, block size, edge and tiny frame.
+TEST(MotionCuda, EveryModeMatchesCpu) {
+  DPX_REQUIRE_GPU();
+  auto rng = dpx::test::seeded_rng();
+  const std::vector<dpx::test::ComparisonCase> cases = dpx::test::comparison_cases(rng);
+  for (std::size_t i = 0; i < cases.size(); i += 3) {
+    const dpx::test::ComparisonCase& c = cases[i];
+    const DevicePlane cur = DevicePlane::upload(c.current, c.offset), ref = DevicePlane::upload(c.reference, c.offset);
+    for (const MotionParams& p : dpx::test::mode_variants(c.params.block_size, std::min(c.params.search_range, 20))) {
+      SCOPED_TRACE(c.name + " scale " + std::to_string(dpx::motion_scale(p)) + " lambda " + std::to_string(p.lambda) +
+                   (p.search == dpx::MotionSearch::kPredictive ? " predictive" : " full"));
+      const MotionField want = dpx::test::run_motion_cpu(c.current, c.reference, p);
+      EXPECT_EQ(dpx::test::first_difference(want, run_cuda<dpx::ops::Dpx>(cur.view, ref.view, p)), "") << "dpx";
+      EXPECT_EQ(dpx::test::first_difference(want, run_cuda<dpx::ops::PlainOps>(cur.view, ref.view, p)), "") << "plain";
+    }
+  }
+}
+
+// The previous field as a device array gives the predictive search the same start as on the CPU.
+TEST(MotionCuda, PredictiveWithPreviousFieldMatchesCpu) {
+  DPX_REQUIRE_GPU();
+  auto rng = dpx::test::seeded_rng();
+  const int w = 333, h = 190, margin = 100;
+  const dpx::test::Texture tex(rng, w + 2 * margin, h + 2 * margin, SampleType::kU8);
+  const TestPlane ref = tex.frame(w, h, margin, margin, 3), cur = tex.frame(w, h, margin + 71, margin - 40, 3);
+  for (int block : {4, 8, 16, 32}) {
+    MotionParams p = motion_params(block, 100);
+    p.search = dpx::MotionSearch::kPredictive;
+    p.subpel = dpx::MotionSubpel::kQuarter;
+    p.lambda = 2;
+    std::vector<MotionVector> last(dpx::motion_grid(w, h, block).count());
+    std::uniform_int_distribution<int> any(-400, 400);
+    for (MotionVector& v : last) v.dx = static_cast<std::int16_t>(any(rng)), v.dy = static_cast<std::int16_t>(any(rng));
+    dpx::DeviceBuffer d_last;
+    ASSERT_TRUE(d_last.allocate(last.size() * sizeof(MotionVector)).is_ok());
+    ASSERT_EQ(cudaMemcpy(d_last.data(), last.data(), d_last.size(), cudaMemcpyHostToDevice), cudaSuccess);
+    MotionField want;
+    ASSERT_TRUE(dpx::motion_estimate_cpu(cur.view(), ref.view(), p, &want, 0, dpx::MotionPrevious{last.data(), 4}).is_ok());
+    const DevicePlane dcur = DevicePlane::upload(cur), dref = DevicePlane::upload(ref);
+    EXPECT_EQ(dpx::test::first_difference(
+                  want, run_cuda<dpx::ops::Dpx>(dcur.view, dref.view, p,
+                                                dpx::MotionPrevious{d_last.as<MotionVector>(), 4})),
+              "")
+        << "block " << block;
   }
 }
 
@@ -119,6 +171,16 @@ TEST(MotionCuda, RejectsBadInputWithoutLaunching) {
   EXPECT_NE(small.message().find("needs " + std::to_string(count)), std::string::npos) << small.message();
   EXPECT_EQ(call(da.view, db.view, motion_params(7, 8), vectors, count).code(), dpx::StatusCode::kInvalidArgument);
   EXPECT_EQ(call(da.view, db.view, motion_params(16, 99), vectors, count).code(), dpx::StatusCode::kInvalidArgument);
+  MotionParams bad_lambda = motion_params(16, 8);
+  bad_lambda.lambda = -3;
+  EXPECT_EQ(call(da.view, db.view, bad_lambda, vectors, count).code(), dpx::StatusCode::kInvalidArgument);
+  MotionParams predictive = motion_params(16, 8);
+  predictive.search = dpx::MotionSearch::kPredictive;
+  std::vector<MotionVector> host_previous(count);
+  const dpx::Status host_prev = dpx::motion_estimate_cuda(da.view, db.view, predictive, vectors, count, nullptr,
+                                                          dpx::MotionPrevious{host_previous.data(), 1});
+  EXPECT_EQ(host_prev.code(), dpx::StatusCode::kInvalidArgument);
+  EXPECT_NE(host_prev.message().find("previous"), std::string::npos) << host_prev.message();
   // Host memory where device memory belongs: an error, and the context stays usable.
   const dpx::Status host = call(a.view(), db.view, motion_params(16, 8), vectors, count);
   EXPECT_EQ(host.code(), dpx::StatusCode::kInvalidArgument);

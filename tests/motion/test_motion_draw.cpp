@@ -39,6 +39,20 @@ std::set<std::pair<int, int>> changed(const TestPlane& before, const TestPlane& 
   return s;
 }
 
+// Quarter-pel vectors are drawn at their length in pixels (rounded, halves away from zero).
+TEST(MotionDraw, SubpelVectorsAreDrawnAtTheirTrueLength) {
+  TestPlane plane(32, 16, SampleType::kU8);
+  const TestPlane before = plane;
+  dpx::MotionGrid grid = dpx::motion_grid(32, 16, 16);
+  grid.scale = 4;
+  const std::vector<MotionVector> v = {vec(14, 0), vec(-2, -5)};  // 3.5 -> 4; (-0.5, -1.25) -> (-1, -1)
+  ASSERT_TRUE(dpx::draw_motion_cpu(plane.mutable_view(), grid, v.data()).is_ok());
+  const std::set<std::pair<int, int>> want = {{8, 8}, {9, 8}, {10, 8}, {11, 8}, {12, 8}, {24, 8}, {23, 7}};
+  EXPECT_EQ(changed(before, plane), want);
+  grid.scale = 3;
+  EXPECT_EQ(dpx::draw_motion_cpu(plane.mutable_view(), grid, v.data()).code(), dpx::StatusCode::kInvalidArgument);
+}
+
 TEST(MotionDraw, MarksEachSegmentFromTheBlockCentre) {
   for (SampleType type : {SampleType::kU8, SampleType::kU16}) {
     // 2 x 2 blocks of 16 over 32 x 28: the bottom row is 12 rows tall, so its centre row is 16 + 6.

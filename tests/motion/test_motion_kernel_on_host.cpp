@@ -10,7 +10,9 @@
 #include <vector>
 
 #include "block_match_kernel.cuh"
+#include "block_match_cpu.h"
 #include "block_match_plan.h"
+#include "motion_pipeline.h"
 #include "dpx/motion.h"
 #include "dpx_ops.cuh"
 #include "motion_test_util.h"
@@ -59,7 +61,7 @@ void run_for_block(int block, const md::SearchGeometry& g) {
 
 // Runs the kernel's steps with policy Ops over the case's frames, rows `offset` bytes into a copy.
 template <typename Ops>
-MotionField emulate(const dpx::test::ComparisonCase& c) {
+MotionField emulate(const dpx::test::ComparisonCase& c, const md::CostModel& cost = {}) {
   auto shifted = [&c](const TestPlane& p, std::vector<std::uint8_t>* store) {
     store->assign(p.bytes().size() + c.offset, 0);
     std::copy(p.bytes().begin(), p.bytes().end(), store->begin() + c.offset);
@@ -75,7 +77,8 @@ MotionField emulate(const dpx::test::ComparisonCase& c) {
   poison.dx = poison.dy = -32000;
   poison.sad = 0xA5A5A5A5u;
   std::fill(f.vectors.begin(), f.vectors.end(), poison);
-  const md::SearchGeometry g = md::search_geometry(cur, ref, c.params, f.vectors.data());
+  md::SearchGeometry g = md::search_geometry(cur, ref, c.params, f.vectors.data());
+  g.cost = cost;
   if (cur.type == SampleType::kU8)
     run_for_block<Ops, std::uint8_t>(c.params.block_size, g);
   else
@@ -90,6 +93,28 @@ TEST(MotionKernelOnHost, MatchesCpuOnEveryComparisonCase) {
     const MotionField want = dpx::test::run_motion_cpu(c.current, c.reference, c.params);
     EXPECT_EQ(dpx::test::first_difference(want, emulate<dpx::ops::Dpx>(c)), "") << "dpx";
     EXPECT_EQ(dpx::test::first_difference(want, emulate<dpx::ops::PlainOps>(c)), "") << "plain";
+  }
+}
+
+// lambda > 0: the kernel ranks SAD + penalty (predictors from a first pass) as the CPU full search
+// does; both store the winner's cost.
+TEST(MotionKernelOnHost, RanksCostsLikeTheCpuWithLambda) {
+  auto rng = dpx::test::seeded_rng();
+  const std::vector<dpx::test::ComparisonCase> cases = dpx::test::comparison_cases(rng);
+  for (std::size_t i = 0; i < cases.size(); i += 3) {
+    const dpx::test::ComparisonCase& c = cases[i];
+    if (c.params.search_range > 16) continue;  // the CPU suite keeps to seconds
+    SCOPED_TRACE(c.name + " offset " + std::to_string(c.offset));
+    const MotionField first = dpx::test::run_motion_cpu(c.current, c.reference, c.params);
+    for (int lambda : {1, 200}) {
+      dpx::MotionParams p = c.params;
+      p.lambda = lambda;
+      p.subpel = dpx::MotionSubpel::kQuarter;
+      const md::CostModel cost = md::cost_model(p, first.vectors.data(), first.grid.columns);
+      MotionField want;
+      ASSERT_TRUE(md::full_search_cpu(c.current.view(), c.reference.view(), p, cost, &want, 0).is_ok());
+      EXPECT_EQ(dpx::test::first_difference(want, emulate<dpx::ops::Dpx>(c, cost)), "") << "lambda " << lambda;
+    }
   }
 }
 

@@ -92,6 +92,7 @@ MotionField field_of(const GstDpxMotionMeta* meta) {
   g.columns = static_cast<int>(meta->columns);
   g.rows = static_cast<int>(meta->rows);
   f.resize(g);
+  f.grid.scale = static_cast<int>(meta->scale);
   for (std::size_t i = 0; i < g.count(); ++i) {
     f.vectors[i].dx = meta->vectors[i].dx;
     f.vectors[i].dy = meta->vectors[i].dy;
@@ -192,13 +193,21 @@ JsonLine parse_line(const std::string& line) {
   return j;
 }
 
+// A new empty file under /tmp ("" when none can be made).
+std::string temporary_file() {
+  char path[] = "/tmp/dpxmotionest-XXXXXX";
+  const int fd = mkstemp(path);
+  if (fd < 0) return "";
+  close(fd);
+  return path;
+}
+
 TEST_P(MotionEst, FileAndMessagesAgreeWithTheMeta) {
   auto rng = seeded_rng();
   const std::vector<TestPlane> frames = panned_frames(rng, SampleType::kU8, 5);
-  char path[] = "/tmp/dpxmotionest-XXXXXX";
-  const int fd = mkstemp(path);
-  ASSERT_GE(fd, 0);
-  close(fd);
+  const std::string file = temporary_file();
+  ASSERT_FALSE(file.empty());
+  const char* path = file.c_str();
   std::vector<MotionField> metas;
   std::vector<GstClockTime> pts;
   {
@@ -307,6 +316,66 @@ TEST_P(MotionEst, NoMetaWithoutAReference) {
                              field_of(gst_buffer_get_dpx_motion_meta(c.out[1]))),
             "");
   EXPECT_EQ(hz.pop_error(), "");
+}
+
+// Sub-pel, lambda and predictive settings reach the library (the last frame's field as the
+// predictive start), the meta and the JSON line say the unit, and a change applies from the
+// next frame.
+TEST_P(MotionEst, SearchSettingsAndScaleFollowTheProperties) {
+  auto rng = seeded_rng();
+  const std::vector<TestPlane> frames = panned_frames(rng, SampleType::kU8, 5);
+  const std::string file = temporary_file();
+  ASSERT_FALSE(file.empty());
+  const char* path = file.c_str();
+  Harness hz("dpxmotionest");
+  gst_util_set_object_arg(G_OBJECT(hz.h->element), "backend", GetParam());
+  gst_util_set_object_arg(G_OBJECT(hz.h->element), "subpel", "quarter");
+  gst_util_set_object_arg(G_OBJECT(hz.h->element), "search", "predictive");
+  g_object_set(hz.h->element, "block-size", 8, "search-range", 100, "lambda", 3, "location", path, nullptr);
+  gst_harness_set_src_caps(hz.h, caps_of(GST_VIDEO_FORMAT_GRAY8, kW, kH));
+  Pushed pushed;
+  push_all(hz, GST_VIDEO_FORMAT_GRAY8, {frames[0], frames[1], frames[2]}, &pushed);
+  MotionParams p = motion_params(8, 100);
+  p.subpel = MotionSubpel::kQuarter;
+  p.search = MotionSearch::kPredictive;
+  p.lambda = 3;
+  MotionField want1, want2;
+  ASSERT_TRUE(motion_estimate_cpu(frames[1].view(), frames[0].view(), p, &want1).is_ok());
+  ASSERT_TRUE(motion_estimate_cpu(frames[2].view(), frames[1].view(), p, &want2, 0,
+                                  MotionPrevious{want1.vectors.data(), 4}).is_ok());
+  const GstDpxMotionMeta* m1 = gst_buffer_get_dpx_motion_meta(pushed.out[1]);
+  const GstDpxMotionMeta* m2 = gst_buffer_get_dpx_motion_meta(pushed.out[2]);
+  ASSERT_TRUE(m1 != nullptr && m2 != nullptr);
+  EXPECT_EQ(m1->scale, 4u);
+  EXPECT_EQ(first_difference(want1, field_of(m1)), "");
+  EXPECT_EQ(first_difference(want2, field_of(m2)), "");
+  const GstDpxMotionVector* mid = gst_dpx_motion_meta_get_vector(m2, m2->columns / 2, m2->rows / 2);
+  EXPECT_EQ(mid->dx, 4 * kVx);
+  EXPECT_EQ(mid->dy, 4 * kVy);
+
+  // Back to the default while playing: whole pixels from the next frame on.
+  gst_util_set_object_arg(G_OBJECT(hz.h->element), "subpel", "none");
+  gst_util_set_object_arg(G_OBJECT(hz.h->element), "search", "full");
+  g_object_set(hz.h->element, "search-range", 6, "lambda", 0, nullptr);
+  push_all(hz, GST_VIDEO_FORMAT_GRAY8, {frames[3]}, &pushed, 3);
+  const GstDpxMotionMeta* m3 = gst_buffer_get_dpx_motion_meta(pushed.out[3]);
+  ASSERT_NE(m3, nullptr);
+  EXPECT_EQ(m3->scale, 1u);
+  EXPECT_EQ(first_difference(run_motion_cpu(frames[3], frames[2], motion_params(8, 6)), field_of(m3)), "");
+
+  // A range only the predictive search takes is an element error under the full search.
+  g_object_set(hz.h->element, "search-range", 100, nullptr);
+  EXPECT_EQ(gst_harness_push(hz.h, make_buffer(GST_VIDEO_FORMAT_GRAY8, frames[4], 4)), GST_FLOW_ERROR);
+  EXPECT_NE(hz.pop_error().find("predictive"), std::string::npos);
+
+  std::ifstream in(path);
+  std::string line;
+  std::vector<std::string> lines;
+  while (std::getline(in, line)) lines.push_back(line);
+  std::remove(path);
+  ASSERT_EQ(lines.size(), 3u);
+  EXPECT_NE(lines[0].find("\"scale\":4"), std::string::npos) << lines[0];
+  EXPECT_NE(lines[2].find("\"scale\":1"), std::string::npos) << lines[2];
 }
 
 TEST_P(MotionEst, DrawsTheLibrarysSegmentsOnlyWhenAsked) {
@@ -452,7 +521,7 @@ TEST(MotionEstProperties, RangesAndDefaults) {
   GObjectClass* klass = G_OBJECT_GET_CLASS(e);
   auto spec = [klass](const char* name) { return g_object_class_find_property(klass, name); };
   for (const char* name : {"block-size", "search-range", "backend", "cuda-device-id", "draw", "location",
-                           "motion-threshold", "post-messages"}) {
+                           "motion-threshold", "post-messages", "subpel", "search", "lambda"}) {
     GParamSpec* p = spec(name);
     ASSERT_NE(p, nullptr) << name;
     EXPECT_TRUE(p->flags & G_PARAM_STATIC_NAME) << name;
@@ -464,7 +533,12 @@ TEST(MotionEstProperties, RangesAndDefaults) {
   }
   const GParamSpecInt* range = G_PARAM_SPEC_INT(spec("search-range"));
   EXPECT_EQ(range->minimum, 1);
-  EXPECT_EQ(range->maximum, kMotionMaxRange);
+  EXPECT_EQ(range->maximum, kMotionMaxPredictiveRange);
+  EXPECT_EQ(G_PARAM_SPEC_ENUM(spec("subpel"))->default_value, 1);  // none
+  EXPECT_EQ(G_PARAM_SPEC_ENUM(spec("search"))->default_value, 0);  // full
+  const GParamSpecInt* lambda = G_PARAM_SPEC_INT(spec("lambda"));
+  EXPECT_EQ(lambda->default_value, 0);
+  EXPECT_EQ(lambda->maximum, kMotionMaxLambda);
   EXPECT_EQ(range->default_value, 16);
   EXPECT_EQ(G_PARAM_SPEC_ENUM(spec("block-size"))->default_value, 16);
   EXPECT_DOUBLE_EQ(G_PARAM_SPEC_DOUBLE(spec("motion-threshold"))->default_value, 1.0);

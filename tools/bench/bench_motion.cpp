@@ -1,5 +1,5 @@
-// dpx-bench motion: full-search block matching, 16x16 blocks, +-16 and +-32, on 1920x1080 and
-// 3840x2160 GRAY8 frames of a moving texture held in device memory (rotated over more than the
+// dpx-bench motion: block matching, 16x16 blocks — full search +-16..+-64, quarter-pel, lambda,
+// predictive +-64 and +-128 — on 1920x1080 and 3840x2160 GRAY8 frames of a moving texture held in device memory (rotated over more than the
 // 60 MB L2). Rows: the kernel with __vibmin_u32 (dpx) and with a plain compare-and-select (plain),
 // a device copy of the frame, and the CPU implementation (1080p +-16, few reps). Throughput is SAD
 // work: candidates searched x block pixels per second.
@@ -18,8 +18,22 @@ namespace dpx {
 namespace bench {
 
 std::string MotionCase::section() const {
-  return "motion " + std::to_string(width) + "x" + std::to_string(height) + " b" + std::to_string(block) + " r" +
-         std::to_string(range);
+  std::string s = "motion " + std::to_string(width) + "x" + std::to_string(height) + " b" + std::to_string(block) +
+                  " r" + std::to_string(range);
+  if (search == MotionSearch::kPredictive) s += " predictive";
+  if (subpel != MotionSubpel::kNone) s += subpel == MotionSubpel::kHalf ? " half" : " quarter";
+  if (lambda > 0) s += " lambda" + std::to_string(lambda);
+  return s;
+}
+
+MotionParams MotionCase::params() const {
+  MotionParams p;
+  p.block_size = block;
+  p.search_range = range;
+  p.subpel = subpel;
+  p.search = search;
+  p.lambda = lambda;
+  return p;
 }
 
 double MotionCase::sad_pixels() const {
@@ -36,17 +50,7 @@ double MotionCase::sad_pixels() const {
   return total;
 }
 
-namespace {
-
-// A textured canvas (two octaves of value noise with grain) panned by (3, 2) pixels per frame:
-// every frame is a real-looking picture and each pair has a known global motion.
-MotionFrames make_frames(int width, int height, std::size_t min_total_bytes) {
-  MotionFrames f;
-  f.width = width;
-  f.height = height;
-  const int count = static_cast<int>(std::max<std::size_t>(2, (min_total_bytes + f.frame_bytes() - 1) / f.frame_bytes()));
-  const int vx = 3, vy = 2;
-  const int cw = width + vx * count + 1, ch = height + vy * count + 1;
+std::vector<std::uint8_t> texture_canvas(int cw, int ch) {
   std::mt19937_64 rng(20261129);
   std::uniform_real_distribution<double> unit(0, 1);
   auto lattice = [&](int step) {
@@ -70,6 +74,21 @@ MotionFrames make_frames(int width, int height, std::size_t min_total_bytes) {
       const double v = 255 * (0.65 * noise(g1, s1, x, y) + 0.3 * noise(g2, s2, x, y)) + grain(rng);
       canvas[static_cast<std::size_t>(y) * cw + x] = static_cast<std::uint8_t>(std::clamp(v, 0.0, 255.0));
     }
+  return canvas;
+}
+
+namespace {
+
+// The texture canvas panned by (3, 2) pixels per frame: every frame is a real-looking picture and
+// each pair has a known global motion.
+MotionFrames make_frames(int width, int height, std::size_t min_total_bytes) {
+  MotionFrames f;
+  f.width = width;
+  f.height = height;
+  const int count = static_cast<int>(std::max<std::size_t>(2, (min_total_bytes + f.frame_bytes() - 1) / f.frame_bytes()));
+  const int vx = 3, vy = 2;
+  const int cw = width + vx * count + 1, ch = height + vy * count + 1;
+  const std::vector<std::uint8_t> canvas = texture_canvas(cw, ch);
   f.bytes.resize(f.frame_bytes() * count);
   for (int i = 0; i < count; ++i)
     for (int y = 0; y < height; ++y)
@@ -78,17 +97,10 @@ MotionFrames make_frames(int width, int height, std::size_t min_total_bytes) {
   return f;
 }
 
-MotionParams params_of(const MotionCase& c) {
-  MotionParams p;
-  p.block_size = c.block;
-  p.search_range = c.range;
-  return p;
-}
-
 // The CPU field of frames 0 -> 1 (what the GPU is checked against); empty when the search fails.
 MotionField cpu_field(const MotionCase& c, const MotionFrames& frames) {
   MotionField field;
-  const Status status = motion_estimate_cpu(frames.frame(1), frames.frame(0), params_of(c), &field);
+  const Status status = motion_estimate_cpu(frames.frame(1), frames.frame(0), c.params(), &field);
   if (!status.is_ok()) std::fprintf(stderr, "motion: CPU search failed: %s\n", status.message().c_str());
   return status.is_ok() ? field : MotionField{};
 }
@@ -99,7 +111,7 @@ void add_cpu_row(const Options& opts, const MotionCase& c, const MotionFrames& f
   cpu_opts.warmup = 1;
   MotionField field;
   const double us = time_host_us(cpu_opts, [&](int i) {
-    (void)motion_estimate_cpu(frames.frame((i + 1) % frames.count()), frames.frame(i % frames.count()), params_of(c),
+    (void)motion_estimate_cpu(frames.frame((i + 1) % frames.count()), frames.frame(i % frames.count()), c.params(),
                               &field);
   });
   Row row;
@@ -115,8 +127,18 @@ void add_cpu_row(const Options& opts, const MotionCase& c, const MotionFrames& f
 
 int run_motion_bench(const Options& opts, Report& report) {
   const std::size_t rotate_bytes = 66u << 20;  // beyond the 60 MB L2
-  std::vector<MotionCase> cases = {{1920, 1080, 16, 16}};
-  if (!opts.quick) cases.insert(cases.end(), {{1920, 1080, 16, 32}, {3840, 2160, 16, 16}, {3840, 2160, 16, 32}});
+  const auto quarter = MotionSubpel::kQuarter;
+  const auto predictive = MotionSearch::kPredictive;
+  std::vector<MotionCase> cases = {{1920, 1080, 16, 16}, {1920, 1080, 16, 16, quarter}};
+  if (!opts.quick)
+    cases.insert(cases.end(), {{1920, 1080, 16, 16, MotionSubpel::kNone, MotionSearch::kFull, 4},
+                               {1920, 1080, 16, 32},
+                               {3840, 2160, 16, 16},
+                               {3840, 2160, 16, 32},
+                               {3840, 2160, 16, 64},
+                               {3840, 2160, 16, 64, MotionSubpel::kNone, predictive},
+                               {3840, 2160, 16, 64, quarter, predictive, 4},
+                               {3840, 2160, 16, 128, MotionSubpel::kNone, predictive}});
   int rc = 0;
   MotionFrames frames;
   const MotionFrames small = make_frames(640, 360, 1);
@@ -124,10 +146,13 @@ int run_motion_bench(const Options& opts, Report& report) {
     if (frames.width != c.width) frames = make_frames(c.width, c.height, rotate_bytes);
     // The CPU is timed at 1080p +-16 (seconds per frame elsewhere) and checks the GPU at full size
     // there; the other cases are checked on a 640x360 pair of the same kind.
-    const bool cpu_row = c.width == 1920 && c.range == 16;
+    const bool cpu_row = c.width == 1920 && c.range == 16 && c.params().subpel == MotionSubpel::kNone && c.lambda == 0;
     if (cpu_row) add_cpu_row(opts, c, frames, report);
     const MotionFrames& check_frames = cpu_row ? frames : small;
-    const MotionField check = cpu_field(MotionCase{check_frames.width, check_frames.height, c.block, c.range}, check_frames);
+    MotionCase check_case = c;
+    check_case.width = check_frames.width;
+    check_case.height = check_frames.height;
+    const MotionField check = cpu_field(check_case, check_frames);
     if (check.vectors.empty()) {
       rc = 1;
       continue;
@@ -141,10 +166,13 @@ int run_motion_bench(const Options& opts, Report& report) {
     std::fprintf(stderr, "motion: built without CUDA, GPU rows skipped\n");
 #endif
   }
-  return rc;
+  return rc | run_motion_quality(opts, report);
 }
 
-const Registration registration("motion", "block matching 16x16, +-16/+-32, 1080p and 4K GRAY8 (dpx, plain, copy, cpu)",
+const Registration registration("motion",
+                                "block matching 16x16: full +-16..+-64, quarter-pel, lambda, predictive +-64/+-128, "
+                                "1080p and 4K GRAY8 (dpx, plain, copy, cpu); quality (EPE, smoothness, predictive "
+                                "vs full; --image=FILE.pgm)",
                                 run_motion_bench);
 
 }  // namespace

@@ -24,10 +24,21 @@ struct MotionFrames {
   }
 };
 
+// A cw x ch GRAY8 picture of two octaves of value noise with grain (fixed seed).
+std::vector<std::uint8_t> texture_canvas(int cw, int ch);
+
+// The quality rows (CPU, every build): endpoint error on exact sub-pixel shifts, smoothness with
+// lambda, predictive against full search.
+int run_motion_quality(const Options& opts, Report& report);
+
 struct MotionCase {
   int width, height, block, range;
+  MotionSubpel subpel = MotionSubpel::kNone;
+  MotionSearch search = MotionSearch::kFull;
+  int lambda = 0;
   std::string section() const;
-  // Candidates searched (inside the frame) times block pixels, summed over the blocks.
+  MotionParams params() const;
+  // Candidates of the full search (inside the frame) times block pixels, summed over the blocks.
   double sad_pixels() const;
 };
 

@@ -1,5 +1,6 @@
-// Block-matching motion estimation: one integer motion vector per block of a luma plane, found by
-// exhaustive (full) search of the sum of absolute differences (SAD) against a reference plane.
+// Block-matching motion estimation: one motion vector per block of a luma plane, found by
+// exhaustive (full) or predictive search of the sum of absolute differences (SAD) against a
+// reference plane, optionally refined to half or quarter pixels and smoothed by a vector cost.
 //
 //   dpx::MotionParams p;  p.block_size = 16;  p.search_range = 16;
 //   dpx::MotionField field;
@@ -37,12 +38,23 @@
 
 namespace dpx {
 
-constexpr int kMotionMaxRange = 64;
+constexpr int kMotionMaxRange = 64;             // full search
+constexpr int kMotionMaxPredictiveRange = 128;  // predictive search
+constexpr int kMotionMaxLambda = 4096;
+
+enum class MotionSubpel { kNone = 1, kHalf = 2, kQuarter = 4 };  // the value is the scale s
+enum class MotionSearch { kFull, kPredictive };
 
 struct MotionParams {
   int block_size = 16;    // B: 4, 8, 16 or 32 pixels
-  int search_range = 16;  // R: candidates with |dx|, |dy| <= R, 1..kMotionMaxRange
+  int search_range = 16;  // R: |dx|, |dy| <= R pixels, 1..kMotionMaxRange (full) or ..128 (predictive)
+  MotionSubpel subpel = MotionSubpel::kNone;
+  MotionSearch search = MotionSearch::kFull;
+  int lambda = 0;  // 0..kMotionMaxLambda: weight of the distance to the predictor, per vector unit
 };
+
+// Vectors are in units of 1 / scale pixel.
+inline int motion_scale(const MotionParams& p) { return static_cast<int>(p.subpel); }
 
 // One block's result: 8 bytes, the layout of the device output arrays.
 struct MotionVector {
@@ -57,6 +69,7 @@ struct MotionGrid {
   int block_size = 0;
   int columns = 0;
   int rows = 0;
+  int scale = 1;  // vectors are in units of 1 / scale pixel: 1, 2 or 4
 
   std::size_t count() const { return static_cast<std::size_t>(columns) * static_cast<std::size_t>(rows); }
 };
@@ -78,32 +91,46 @@ struct MotionField {
   }
 };
 
-// Checks planes and parameters (both backends call it first): valid views, one channel, equal size
-// and type, block size in {4, 8, 16, 32}, search range in 1..kMotionMaxRange.
-Status motion_validate(const PlaneView& current, const PlaneView& reference, const MotionParams& params);
+// The previous frame's field, a start of the predictive search (ignored by the full search):
+// the same grid as this search, vectors in units of 1 / scale pixel (rounded to whole pixels,
+// halves away from zero). A host array for the CPU, a device array for CUDA; null: none.
+struct MotionPrevious {
+  const MotionVector* vectors = nullptr;
+  int scale = 1;
+};
 
-// CPU implementation on host planes; fills `field` (resized to the grid). `threads` = 0 uses
-// every hardware thread.
+// Checks planes and parameters (both backends call it first): valid views, one channel, equal size
+// and type, block size in {4, 8, 16, 32}, search range in 1..kMotionMaxRange (full) or
+// 1..kMotionMaxPredictiveRange (predictive), a known subpel and search, lambda in
+// 0..kMotionMaxLambda, a previous scale of 1, 2 or 4.
+Status motion_validate(const PlaneView& current, const PlaneView& reference, const MotionParams& params,
+                       const MotionPrevious& previous = {});
+
+// CPU implementation on host planes; fills `field` (resized to the grid, scale set). `threads` = 0
+// uses every hardware thread.
 Status motion_estimate_cpu(const PlaneView& current, const PlaneView& reference,
-                           const MotionParams& params, MotionField* field, int threads = 0);
+                           const MotionParams& params, MotionField* field, int threads = 0,
+                           const MotionPrevious& previous = {});
 
 // CUDA implementation on device planes; writes motion_grid(...).count() vectors to the device
-// array `vectors` (`capacity` elements available), asynchronously on `stream`.
+// array `vectors` (`capacity` elements available), asynchronously on `stream`. Modes beyond the
+// default take their scratch memory stream-ordered (cudaMallocAsync) for the call.
 Status motion_estimate_cuda(const PlaneView& current, const PlaneView& reference,
                             const MotionParams& params, MotionVector* vectors, std::size_t capacity,
-                            cudaStream_t stream);
+                            cudaStream_t stream, const MotionPrevious& previous = {});
 
-// Motion detection figures over a field: the mean Euclidean vector length (pixels) and the
-// fraction of blocks whose vector is longer than `threshold` pixels. Zeros for an empty field.
+// Motion detection figures over a field whose vectors are in units of 1 / scale pixel: the mean
+// Euclidean vector length (pixels) and the fraction of blocks whose vector is longer than
+// `threshold` pixels. Zeros for an empty field.
 struct MotionStats {
   double mean_length = 0;
   double moving_fraction = 0;
 };
-MotionStats motion_stats(const MotionVector* vectors, std::size_t count, double threshold);
+MotionStats motion_stats(const MotionVector* vectors, std::size_t count, double threshold, int scale = 1);
 
 // Draws the field onto a one-channel plane so a person can see it: for every block, the segment
-// from its centre to centre + (dx, dy) (where its content came from) in the plane's brightest
-// value, the centre pixel included. Pixels outside the plane are skipped. The CUDA version writes
+// from its centre to centre + (dx, dy) / grid.scale rounded to whole pixels (halves away from
+// zero; where its content came from) in the plane's brightest value, the centre pixel included. Pixels outside the plane are skipped. The CUDA version writes
 // the same pixels; `vectors` is a host array for the CPU version and a device array for CUDA.
 Status draw_motion_cpu(const MutablePlaneView& plane, const MotionGrid& grid, const MotionVector* vectors);
 Status draw_motion_cuda(const MutablePlaneView& plane, const MotionGrid& grid,
