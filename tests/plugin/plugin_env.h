@@ -12,7 +12,7 @@
 namespace dpx {
 namespace test {
 
-// A harness around a new `factory` ("dpxdilate", "dpxerode") with a bus to collect its messages;
+// A harness around a new `factory` ("dpxdilate", "dpxerode", "dpxmorph") with a bus to collect its messages;
 // `backend` ("cpu", "cuda", "auto") is set when given.
 struct Harness {
   explicit Harness(const char* factory, const char* backend = nullptr);
@@ -20,7 +20,8 @@ struct Harness {
   Harness(const Harness&) = delete;
   Harness& operator=(const Harness&) = delete;
 
-  // Sets the element's morphology properties from `p` (not the operation: that is the factory).
+  // Sets the element's morphology properties from `p`: the operation, width and height where the
+  // element has them (dpxmorph), else `size` (the operation is the factory's).
   void set_params(const MorphParams& p);
   // The first error message posted so far, "" when none.
   std::string pop_error();
@@ -32,7 +33,7 @@ struct Harness {
 // True when `factory` is registered (e.g. nvcodec's cudaupload, which needs a CUDA driver).
 bool have_factory(const char* factory);
 
-// The factory name for an operation.
+// The factory name for an operation: dpxdilate, dpxerode, or dpxmorph for the compound ones.
 const char* factory_for(MorphOp op);
 
 }  // namespace test

@@ -134,6 +134,76 @@ TEST_P(MorphCudaMatrix, MatchesCpuOnEdgeGeometries) {
 
 INSTANTIATE_TEST_SUITE_P(AllCases, MorphCudaMatrix, ::testing::ValuesIn(all_morph_cases()));
 
+// Every operation, shape, size class and border (the CPU matrix's cases), default variant and
+// schedule, both dst layouts, with and without reused scratch.
+class MorphCudaOperations : public ::testing::TestWithParam<MorphCase> {};
+
+TEST_P(MorphCudaOperations, MatchCpu) {
+  DPX_REQUIRE_GPU();
+  std::mt19937_64 rng = seeded_rng();
+  MorphCase c = GetParam();
+  DeviceBuffer scratch;
+  for (const Geometry& g : operation_geometries(c.params)) {
+    HostPlane src = make_plane(g, c.channels, c.type);
+    fill_random(src, rng);
+    const HostPlane same = make_plane(g, c.channels, c.type);
+    const HostPlane other = other_layout(g, c.channels, c.type);
+    for (int iterations : {1, 2, 3}) {
+      c.params.iterations = iterations;
+      const std::string what = describe(c) + " " + std::to_string(g.width) + "x" + std::to_string(g.height);
+      const HostPlane want = cpu_result(src, c.params);
+      const MorphKernel k = c.type == SampleType::kU8 ? detail::kMorphDefaultU8 : MorphKernel::kDpx;
+      expect_gpu_matches(want, src, same, c.params, k, detail::kMorphDefaultSchedule, nullptr, what);
+      expect_gpu_matches(want, src, other, c.params, k, detail::kMorphDefaultSchedule, &scratch,
+                         what + " (other dst layout)");
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(AllOperations, MorphCudaOperations, ::testing::ValuesIn(operation_cases()));
+
+// The separable passes on full frames: many row tiles and column strips, long windows, every
+// channel count, tight and odd pitches.
+TEST(MorphCuda, LargeElementsOnFramesMatchCpu) {
+  DPX_REQUIRE_GPU();
+  std::mt19937_64 rng = seeded_rng();
+  struct Case {
+    MorphOp op;
+    MorphShape shape;
+    int width, height, channels;
+    SampleType type;
+    Geometry g;
+  };
+  const Case cases[] = {
+      {MorphOp::kDilate, MorphShape::kRect, 31, 31, 1, SampleType::kU8, {3840, 2160, 0, 0, false}},
+      {MorphOp::kErode, MorphShape::kRect, 255, 255, 1, SampleType::kU16, {1921, 1083, 13, 1, false}},
+      {MorphOp::kOpen, MorphShape::kEllipse, 63, 63, 4, SampleType::kU8, {1280, 720, 0, 0, true}},
+      {MorphOp::kTopHat, MorphShape::kRect, 1, 255, 2, SampleType::kU16, {999, 777, 7, 0, true}},
+      {MorphOp::kGradient, MorphShape::kCross, 63, 7, 1, SampleType::kU8, {3840, 2160, 3, 1, false}},
+      {MorphOp::kClose, MorphShape::kRect, 3, 3, 1, SampleType::kU8, {3840, 2160, 0, 0, true}},
+      {MorphOp::kBlackHat, MorphShape::kRect, 5, 5, 1, SampleType::kU16, {3840, 2160, 0, 0, true}},
+  };
+  for (const Case& c : cases) {
+    for (BorderMode border : {BorderMode::kReplicate, BorderMode::kReflect101, BorderMode::kNeutral}) {
+      MorphCase mc;
+      mc.params.op = c.op;
+      mc.params.shape = c.shape;
+      mc.params.width = c.width;
+      mc.params.height = c.height;
+      mc.params.border = border;
+      mc.channels = c.channels;
+      mc.type = c.type;
+      HostPlane src = make_plane(c.g, c.channels, c.type);
+      fill_random(src, rng);
+      const HostPlane want = cpu_result(src, mc.params);
+      const std::string what = describe(mc) + " " + std::to_string(c.g.width) + "x" + std::to_string(c.g.height);
+      const MorphKernel k = c.type == SampleType::kU8 ? detail::kMorphDefaultU8 : MorphKernel::kDpx;
+      expect_gpu_matches(want, src, make_plane(c.g, c.channels, c.type), mc.params, k, detail::kMorphDefaultSchedule,
+                         nullptr, what);
+    }
+  }
+}
+
 // Full frames, tight and odd pitches, every variant and schedule; dilate and erode. Here the
 // streaming schedule's bands are several groups long, so its ring wraps.
 TEST(MorphCuda, Frames4kMatchCpu) {
