@@ -105,14 +105,12 @@ HostPlane other_layout(const Geometry& g, int channels, SampleType type) {
   return make_plane(Geometry{g.width, g.height, g.pitch_pad + 16 / sample_bytes(type), 0, true}, channels, type);
 }
 
-class MorphCudaMatrix : public ::testing::TestWithParam<MorphCase> {};
-
-TEST_P(MorphCudaMatrix, MatchesCpuOnEdgeGeometries) {
-  DPX_REQUIRE_GPU();
+// For each geometry and 1, 2, 3 iterations: a random source, a dst of the same layout and one of
+// another, the CPU result; check(want, src, same, other, iterations, what) runs the GPU variants.
+template <class Check>
+void for_each_frame(const std::vector<Geometry>& geometries, MorphCase c, const Check& check) {
   std::mt19937_64 rng = seeded_rng();
-  MorphCase c = GetParam();
-  DeviceBuffer scratch;  // reused across the calls, grown as needed
-  for (const Geometry& g : edge_geometries()) {
+  for (const Geometry& g : geometries) {
     HostPlane src = make_plane(g, c.channels, c.type);
     fill_random(src, rng);
     const HostPlane same = make_plane(g, c.channels, c.type);
@@ -121,15 +119,27 @@ TEST_P(MorphCudaMatrix, MatchesCpuOnEdgeGeometries) {
       c.params.iterations = iterations;
       const std::string what = describe(c) + " " + std::to_string(g.width) + "x" + std::to_string(g.height) +
                                " pitch " + std::to_string(src.pitch) + " offset " + std::to_string(src.offset);
-      const HostPlane want = cpu_result(src, c.params);
-      for (MorphKernel k : kernels_for(c.type)) {
-        for (MorphSchedule sched : schedules_for(k, c.channels, c.params)) {
-          expect_gpu_matches(want, src, same, c.params, k, sched, iterations == 2 ? nullptr : &scratch, what);
-          expect_gpu_matches(want, src, other, c.params, k, sched, &scratch, what + " (other dst layout)");
-        }
-      }
+      check(cpu_result(src, c.params), src, same, other, c.params, what);
     }
   }
+}
+
+class MorphCudaMatrix : public ::testing::TestWithParam<MorphCase> {};
+
+TEST_P(MorphCudaMatrix, MatchesCpuOnEdgeGeometries) {
+  DPX_REQUIRE_GPU();
+  const MorphCase c = GetParam();
+  DeviceBuffer scratch;  // reused across the calls, grown as needed
+  for_each_frame(edge_geometries(), c,
+                 [&](const HostPlane& want, const HostPlane& src, const HostPlane& same, const HostPlane& other,
+                     const MorphParams& p, const std::string& what) {
+                   for (MorphKernel k : kernels_for(c.type)) {
+                     for (MorphSchedule sched : schedules_for(k, c.channels, p)) {
+                       expect_gpu_matches(want, src, same, p, k, sched, p.iterations == 2 ? nullptr : &scratch, what);
+                       expect_gpu_matches(want, src, other, p, k, sched, &scratch, what + " (other dst layout)");
+                     }
+                   }
+                 });
 }
 
 INSTANTIATE_TEST_SUITE_P(AllCases, MorphCudaMatrix, ::testing::ValuesIn(all_morph_cases()));
@@ -140,24 +150,16 @@ class MorphCudaOperations : public ::testing::TestWithParam<MorphCase> {};
 
 TEST_P(MorphCudaOperations, MatchCpu) {
   DPX_REQUIRE_GPU();
-  std::mt19937_64 rng = seeded_rng();
-  MorphCase c = GetParam();
+  const MorphCase c = GetParam();
+  const MorphKernel k = c.type == SampleType::kU8 ? detail::kMorphDefaultU8 : MorphKernel::kDpx;
   DeviceBuffer scratch;
-  for (const Geometry& g : operation_geometries(c.params)) {
-    HostPlane src = make_plane(g, c.channels, c.type);
-    fill_random(src, rng);
-    const HostPlane same = make_plane(g, c.channels, c.type);
-    const HostPlane other = other_layout(g, c.channels, c.type);
-    for (int iterations : {1, 2, 3}) {
-      c.params.iterations = iterations;
-      const std::string what = describe(c) + " " + std::to_string(g.width) + "x" + std::to_string(g.height);
-      const HostPlane want = cpu_result(src, c.params);
-      const MorphKernel k = c.type == SampleType::kU8 ? detail::kMorphDefaultU8 : MorphKernel::kDpx;
-      expect_gpu_matches(want, src, same, c.params, k, detail::kMorphDefaultSchedule, nullptr, what);
-      expect_gpu_matches(want, src, other, c.params, k, detail::kMorphDefaultSchedule, &scratch,
-                         what + " (other dst layout)");
-    }
-  }
+  for_each_frame(operation_geometries(c.params), c,
+                 [&](const HostPlane& want, const HostPlane& src, const HostPlane& same, const HostPlane& other,
+                     const MorphParams& p, const std::string& what) {
+                   expect_gpu_matches(want, src, same, p, k, detail::kMorphDefaultSchedule, nullptr, what);
+                   expect_gpu_matches(want, src, other, p, k, detail::kMorphDefaultSchedule, &scratch,
+                                      what + " (other dst layout)");
+                 });
 }
 
 INSTANTIATE_TEST_SUITE_P(AllOperations, MorphCudaOperations, ::testing::ValuesIn(operation_cases()));
