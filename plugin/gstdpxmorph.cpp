@@ -2,8 +2,8 @@
  * SECTION:element-dpxdilate
  * @title: dpxdilate
  *
- * Grayscale dilation (the local maximum over a 3×3 or 5×5 structuring element) of each plane of
- * a video frame, every channel on its own. Runs on CUDA (DPX instructions on Hopper GPUs) when a
+ * Grayscale dilation (the local maximum over a square structuring element: rectangles of odd
+ * sides up to 255, crosses and ellipses up to 63) of each plane of a video frame, every channel on its own. Runs on CUDA (DPX instructions on Hopper GPUs) when a
  * device is usable and on the CPU otherwise, with bit-identical output. Frames in CUDA memory
  * stay on the GPU.
  *
@@ -19,7 +19,7 @@
  * SECTION:element-dpxerode
  * @title: dpxerode
  *
- * Grayscale erosion (the local minimum over a 3×3 or 5×5 structuring element) of each plane of a
+ * Grayscale erosion (the local minimum over a square structuring element) of each plane of a
  * video frame; the counterpart of dpxdilate with the same properties.
  *
  * ## Example launch lines
@@ -29,6 +29,28 @@
  * |[
  * gst-launch-1.0 videotestsrc ! video/x-raw,format=NV12,width=3840,height=2160 ! cudaupload ! dpxerode backend=cuda ! cudadownload ! fakesink
  * ]| Erodes 4K NV12 in CUDA memory.
+ */
+/**
+ * SECTION:element-dpxmorph
+ * @title: dpxmorph
+ *
+ * Every morphological operation of OpenCV's morphologyEx on each plane of a video frame, every
+ * channel on its own: dilate, erode, open, close, gradient (dilate − erode), tophat
+ * (frame − open) and blackhat (close − frame), over a rectangle of any odd width and height up to
+ * 255 or a cross or ellipse up to 63. `iterations` means what it means in morphologyEx: open with
+ * 2 iterations is erode, erode, dilate, dilate. Same backends, formats and memory types as
+ * dpxdilate, with byte-identical CPU and CUDA output.
+ *
+ * ## Example launch lines
+ * |[
+ * gst-launch-1.0 videotestsrc pattern=ball ! video/x-raw,format=GRAY8 ! dpxmorph operation=gradient shape=ellipse width=7 height=7 ! videoconvert ! autovideosink
+ * ]| Outlines the ball: the difference of its dilation and erosion.
+ * |[
+ * gst-launch-1.0 videotestsrc ! video/x-raw,format=NV12,width=1920,height=1080 ! dpxmorph operation=tophat width=31 height=31 planes=1 ! videoconvert ! autovideosink
+ * ]| Keeps the bright details smaller than 31×31 of the luma plane.
+ * |[
+ * gst-launch-1.0 videotestsrc ! video/x-raw,format=GRAY8 ! dpxmorph operation=close width=15 height=1 ! videoconvert ! autovideosink
+ * ]| Closes horizontal gaps up to 14 pixels wide with a 15×1 line.
  */
 #include "gstdpxmorph.h"
 
@@ -42,6 +64,9 @@ GST_DEBUG_CATEGORY_STATIC (gst_dpx_morph_debug);
 enum
 {
   PROP_0,
+  PROP_OPERATION,
+  PROP_WIDTH,
+  PROP_HEIGHT,
   PROP_SIZE,
   PROP_SHAPE,
   PROP_ITERATIONS,
@@ -50,6 +75,7 @@ enum
 };
 
 #define DEFAULT_SIZE 3
+#define DEFAULT_OPERATION GST_DPX_MORPH_OPERATION_DILATE
 #define DEFAULT_SHAPE GST_DPX_MORPH_SHAPE_RECT
 #define DEFAULT_ITERATIONS 1
 #define MAX_ITERATIONS 64
@@ -76,13 +102,37 @@ struct _GstDpxMorphPrivate
 };
 
 GType
+gst_dpx_morph_operation_get_type (void)
+{
+  static GType type = 0;
+  static const GEnumValue values[] = {
+    {GST_DPX_MORPH_OPERATION_DILATE, "Dilate: the local maximum", "dilate"},
+    {GST_DPX_MORPH_OPERATION_ERODE, "Erode: the local minimum", "erode"},
+    {GST_DPX_MORPH_OPERATION_OPEN, "Open: erode, then dilate (removes bright details smaller than the element)",
+        "open"},
+    {GST_DPX_MORPH_OPERATION_CLOSE, "Close: dilate, then erode (fills dark details smaller than the element)",
+        "close"},
+    {GST_DPX_MORPH_OPERATION_GRADIENT, "Gradient: dilate minus erode (the outlines)", "gradient"},
+    {GST_DPX_MORPH_OPERATION_TOPHAT, "Top-hat: the frame minus its opening (the bright details)", "tophat"},
+    {GST_DPX_MORPH_OPERATION_BLACKHAT, "Black-hat: the closing minus the frame (the dark details)", "blackhat"},
+    {0, nullptr, nullptr},
+  };
+  if (g_once_init_enter (&type)) {
+    GType t = g_enum_register_static ("GstDpxMorphOperation", values);
+    g_once_init_leave (&type, t);
+  }
+  return type;
+}
+
+GType
 gst_dpx_morph_shape_get_type (void)
 {
   static GType type = 0;
   static const GEnumValue values[] = {
-    {GST_DPX_MORPH_SHAPE_RECT, "Rectangle: the full size x size square", "rect"},
-    {GST_DPX_MORPH_SHAPE_CROSS, "Cross: the centre row and column", "cross"},
-    {GST_DPX_MORPH_SHAPE_ELLIPSE, "Ellipse inscribed in the square (OpenCV's mask)", "ellipse"},
+    {GST_DPX_MORPH_SHAPE_RECT, "Rectangle: every pixel of the element (odd sides up to 255)", "rect"},
+    {GST_DPX_MORPH_SHAPE_CROSS, "Cross: the centre row and column (odd sides up to 63)", "cross"},
+    {GST_DPX_MORPH_SHAPE_ELLIPSE, "Ellipse inscribed in the element, OpenCV's mask (odd sides up to 63)",
+        "ellipse"},
     {0, nullptr, nullptr},
   };
   if (g_once_init_enter (&type)) {
@@ -114,6 +164,19 @@ gst_dpx_morph_border_get_type (void)
 #define gst_dpx_morph_parent_class parent_class
 G_DEFINE_ABSTRACT_TYPE (GstDpxMorph, gst_dpx_morph, GST_TYPE_DPX_FILTER);
 
+/* The ranges let even sides through; keep the working value rather than fail every frame. */
+static void
+set_odd (GstDpxMorph * self, GParamSpec * pspec, const GValue * value, int *field)
+{
+  const gint v = g_value_get_int (value);
+  if (v % 2 == 0) {
+    g_warning ("%s: %s %d is even (odd sides only); keeping %d", GST_OBJECT_NAME (self), pspec->name, v,
+        *field);
+    return;
+  }
+  *field = v;
+}
+
 static void
 gst_dpx_morph_set_property (GObject * object, guint prop_id, const GValue * value, GParamSpec * pspec)
 {
@@ -121,17 +184,18 @@ gst_dpx_morph_set_property (GObject * object, guint prop_id, const GValue * valu
   std::lock_guard < std::mutex > lk (self->priv->lock);
   dpx::MorphParams & s = self->priv->settings;
   switch (prop_id) {
-    case PROP_SIZE:{
-      const gint size = g_value_get_int (value);
-      if (size != 3 && size != 5) {
-        /* The range [3, 5] lets 4 through; keep the working value rather than fail later. */
-        g_warning ("%s: size %d is not supported (3 or 5); keeping %d", GST_OBJECT_NAME (self), size,
-            s.size);
-        break;
-      }
-      s.size = size;
+    case PROP_OPERATION:
+      s.op = static_cast<dpx::MorphOp> (g_value_get_enum (value));
       break;
-    }
+    case PROP_SIZE:
+      set_odd (self, pspec, value, &s.size);
+      break;
+    case PROP_WIDTH:
+      set_odd (self, pspec, value, &s.width);
+      break;
+    case PROP_HEIGHT:
+      set_odd (self, pspec, value, &s.height);
+      break;
     case PROP_SHAPE:
       s.shape = static_cast<dpx::MorphShape> (g_value_get_enum (value));
       break;
@@ -157,8 +221,17 @@ gst_dpx_morph_get_property (GObject * object, guint prop_id, GValue * value, GPa
   std::lock_guard < std::mutex > lk (self->priv->lock);
   const dpx::MorphParams & s = self->priv->settings;
   switch (prop_id) {
+    case PROP_OPERATION:
+      g_value_set_enum (value, static_cast<gint> (s.op));
+      break;
     case PROP_SIZE:
       g_value_set_int (value, s.size);
+      break;
+    case PROP_WIDTH:
+      g_value_set_int (value, s.width);
+      break;
+    case PROP_HEIGHT:
+      g_value_set_int (value, s.height);
       break;
     case PROP_SHAPE:
       g_value_set_enum (value, static_cast<gint> (s.shape));
@@ -195,7 +268,8 @@ gst_dpx_morph_begin_frame (GstDpxFilter * filter, const GstVideoInfo * info, Gst
   (void) inbuf;
   std::lock_guard < std::mutex > lk (self->priv->lock);
   self->priv->frame_params = self->priv->settings;
-  self->priv->frame_params.op = GST_DPX_MORPH_GET_CLASS (self)->op;
+  if (!GST_DPX_MORPH_GET_CLASS (self)->op_is_property)
+    self->priv->frame_params.op = GST_DPX_MORPH_GET_CLASS (self)->op;
   return self->priv->planes;
 }
 
@@ -232,23 +306,22 @@ gst_dpx_morph_reset (GstDpxFilter * filter)
   priv->frame_scratch.reset ();
 }
 
+/* Every setting may change while playing, and follow a GstControlBinding. */
+static const GParamFlags setting_flags = static_cast<GParamFlags> (G_PARAM_READWRITE |
+    GST_PARAM_MUTABLE_PLAYING | GST_PARAM_CONTROLLABLE | G_PARAM_STATIC_STRINGS);
+
 static void
 gst_dpx_morph_class_init (GstDpxMorphClass * klass)
 {
   GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
   GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
   GstDpxFilterClass *filter_class = GST_DPX_FILTER_CLASS (klass);
-  /* Every setting may change while playing, and follow a GstControlBinding. */
-  const GParamFlags flags = static_cast<GParamFlags> (G_PARAM_READWRITE | GST_PARAM_MUTABLE_PLAYING |
-      GST_PARAM_CONTROLLABLE | G_PARAM_STATIC_STRINGS);
+  const GParamFlags flags = setting_flags;
 
   gobject_class->set_property = gst_dpx_morph_set_property;
   gobject_class->get_property = gst_dpx_morph_get_property;
   gobject_class->finalize = gst_dpx_morph_finalize;
 
-  g_object_class_install_property (gobject_class, PROP_SIZE,
-      g_param_spec_int ("size", "Size",
-          "Width and height of the structuring element: 3 or 5", 3, 5, DEFAULT_SIZE, flags));
   g_object_class_install_property (gobject_class, PROP_SHAPE,
       g_param_spec_enum ("shape", "Shape", "Shape of the structuring element",
           GST_TYPE_DPX_MORPH_SHAPE, DEFAULT_SHAPE, flags));
@@ -278,7 +351,8 @@ gst_dpx_morph_class_init (GstDpxMorphClass * klass)
   gst_type_mark_as_plugin_api (GST_TYPE_DPX_MORPH, static_cast<GstPluginAPIFlags> (0));
   gst_type_mark_as_plugin_api (GST_TYPE_DPX_MORPH_SHAPE, static_cast<GstPluginAPIFlags> (0));
   gst_type_mark_as_plugin_api (GST_TYPE_DPX_MORPH_BORDER, static_cast<GstPluginAPIFlags> (0));
-  GST_DEBUG_CATEGORY_INIT (gst_dpx_morph_debug, "dpxmorph", 0, "dpxdilate / dpxerode");
+  gst_type_mark_as_plugin_api (GST_TYPE_DPX_MORPH_OPERATION, static_cast<GstPluginAPIFlags> (0));
+  GST_DEBUG_CATEGORY_INIT (gst_dpx_morph_debug, "dpxmorph", 0, "dpxdilate / dpxerode / dpxmorph");
 }
 
 static void
@@ -288,25 +362,59 @@ gst_dpx_morph_init (GstDpxMorph * self)
 }
 
 /* ------------------------------------------------------------------------------------------ */
-/* The two registered elements: only the operation and the description differ. */
+/* The registered elements: dpxdilate and dpxerode fix the operation and take a square `size`;
+ * dpxmorph takes the operation, width and height. */
 
 typedef struct { GstDpxMorph parent; } GstDpxDilate;
 typedef struct { GstDpxMorphClass parent_class; } GstDpxDilateClass;
 typedef struct { GstDpxMorph parent; } GstDpxErode;
 typedef struct { GstDpxMorphClass parent_class; } GstDpxErodeClass;
+typedef struct { GstDpxMorph parent; } GstDpxMorphAny;
+typedef struct { GstDpxMorphClass parent_class; } GstDpxMorphAnyClass;
 
 G_DEFINE_TYPE (GstDpxDilate, gst_dpx_dilate, GST_TYPE_DPX_MORPH);
 G_DEFINE_TYPE (GstDpxErode, gst_dpx_erode, GST_TYPE_DPX_MORPH);
+G_DEFINE_TYPE (GstDpxMorphAny, gst_dpx_morph_any, GST_TYPE_DPX_MORPH);
 GST_ELEMENT_REGISTER_DEFINE (dpxdilate, "dpxdilate", GST_RANK_NONE, GST_TYPE_DPX_DILATE);
 GST_ELEMENT_REGISTER_DEFINE (dpxerode, "dpxerode", GST_RANK_NONE, GST_TYPE_DPX_ERODE);
+GST_ELEMENT_REGISTER_DEFINE (dpxmorph, "dpxmorph", GST_RANK_NONE, GST_TYPE_DPX_MORPH_ANY);
+
+/* GObject does not inherit set_property / get_property: a class that installs properties of its
+ * own names the family's handlers again. */
+static void
+use_family_handlers (GObjectClass * gobject_class)
+{
+  gobject_class->set_property = gst_dpx_morph_set_property;
+  gobject_class->get_property = gst_dpx_morph_get_property;
+}
+
+static GParamSpec *
+side_spec (const char *name, const char *nick, const char *blurb)
+{
+  return g_param_spec_int (name, nick, blurb, 1, dpx::kMorphMaxRectSize, DEFAULT_SIZE, setting_flags);
+}
+
+/* dpxdilate / dpxerode: the operation and the square `size`. */
+static void
+fixed_op_class_init (GstDpxMorphClass * klass, dpx::MorphOp op, const char *longname, const char *what)
+{
+  klass->op = op;
+  use_family_handlers (G_OBJECT_CLASS (klass));
+  g_object_class_install_property (G_OBJECT_CLASS (klass), PROP_SIZE, side_spec ("size", "Size",
+          "Width and height of the structuring element: odd, up to 255 for rect and 63 for cross and "
+          "ellipse (even values are refused with a warning)"));
+  gchar *description = g_strdup_printf ("Grayscale %s over a square structuring element (rectangles up to "
+      "255x255, crosses and ellipses up to 63x63), on CUDA or the CPU", what);
+  gst_element_class_set_metadata (GST_ELEMENT_CLASS (klass), longname, "Filter/Effect/Video", description,
+      "gst-dpx developers");
+  g_free (description);
+}
 
 static void
 gst_dpx_dilate_class_init (GstDpxDilateClass * klass)
 {
-  reinterpret_cast<GstDpxMorphClass *> (klass)->op = dpx::MorphOp::kDilate;
-  gst_element_class_set_static_metadata (GST_ELEMENT_CLASS (klass), "DPX dilation",
-      "Filter/Effect/Video", "Grayscale dilation (local maximum) over a 3x3 or 5x5 structuring "
-      "element, on CUDA or the CPU", "gst-dpx developers");
+  fixed_op_class_init (reinterpret_cast<GstDpxMorphClass *> (klass), dpx::MorphOp::kDilate, "DPX dilation",
+      "dilation (local maximum)");
 }
 
 static void
@@ -318,14 +426,40 @@ gst_dpx_dilate_init (GstDpxDilate * self)
 static void
 gst_dpx_erode_class_init (GstDpxErodeClass * klass)
 {
-  reinterpret_cast<GstDpxMorphClass *> (klass)->op = dpx::MorphOp::kErode;
-  gst_element_class_set_static_metadata (GST_ELEMENT_CLASS (klass), "DPX erosion",
-      "Filter/Effect/Video", "Grayscale erosion (local minimum) over a 3x3 or 5x5 structuring "
-      "element, on CUDA or the CPU", "gst-dpx developers");
+  fixed_op_class_init (reinterpret_cast<GstDpxMorphClass *> (klass), dpx::MorphOp::kErode, "DPX erosion",
+      "erosion (local minimum)");
 }
 
 static void
 gst_dpx_erode_init (GstDpxErode * self)
 {
   (void) self;
+}
+
+static void
+gst_dpx_morph_any_class_init (GstDpxMorphAnyClass * klass)
+{
+  GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
+  reinterpret_cast<GstDpxMorphClass *> (klass)->op_is_property = TRUE;
+  use_family_handlers (gobject_class);
+  g_object_class_install_property (gobject_class, PROP_OPERATION,
+      g_param_spec_enum ("operation", "Operation", "The morphological operation (OpenCV's morphologyEx)",
+          GST_TYPE_DPX_MORPH_OPERATION, DEFAULT_OPERATION, setting_flags));
+  g_object_class_install_property (gobject_class, PROP_WIDTH, side_spec ("width", "Width",
+          "Width of the structuring element: odd, up to 255 for rect and 63 for cross and ellipse "
+          "(even values are refused with a warning)"));
+  g_object_class_install_property (gobject_class, PROP_HEIGHT, side_spec ("height", "Height",
+          "Height of the structuring element: odd, up to 255 for rect and 63 for cross and ellipse "
+          "(even values are refused with a warning)"));
+  gst_element_class_set_static_metadata (GST_ELEMENT_CLASS (klass), "DPX morphology", "Filter/Effect/Video",
+      "Dilate, erode, open, close, gradient, top-hat or black-hat over a rectangle up to 255x255 or a "
+      "cross or ellipse up to 63x63, on CUDA or the CPU", "gst-dpx developers");
+}
+
+static void
+gst_dpx_morph_any_init (GstDpxMorphAny * self)
+{
+  dpx::MorphParams & s = reinterpret_cast<GstDpxMorph *> (self)->priv->settings;
+  s.width = DEFAULT_SIZE;
+  s.height = DEFAULT_SIZE;
 }

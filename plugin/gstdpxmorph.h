@@ -1,6 +1,7 @@
-/* dpxdilate and dpxerode: grayscale / per-channel morphology on every plane of a video frame,
- * through libdpx on the CPU or on CUDA. One family: GstDpxMorph holds the properties and the
- * work, the two registered types only choose the operation. */
+/* dpxdilate, dpxerode and dpxmorph: grayscale / per-channel morphology on every plane of a video
+ * frame, through libdpx on the CPU or on CUDA. One family: GstDpxMorph holds the properties and
+ * the work; dpxdilate and dpxerode fix the operation and take a square `size`, dpxmorph takes the
+ * operation and the element's width and height as properties. */
 #pragma once
 
 #include "gstdpxfilter.h"
@@ -15,11 +16,15 @@ GType gst_dpx_morph_shape_get_type (void);
 #define GST_TYPE_DPX_MORPH_BORDER (gst_dpx_morph_border_get_type ())
 GType gst_dpx_morph_border_get_type (void);
 
+#define GST_TYPE_DPX_MORPH_OPERATION (gst_dpx_morph_operation_get_type ())
+GType gst_dpx_morph_operation_get_type (void);
+
 #define GST_TYPE_DPX_MORPH           (gst_dpx_morph_get_type ())
 #define GST_DPX_MORPH(obj)           (G_TYPE_CHECK_INSTANCE_CAST ((obj), GST_TYPE_DPX_MORPH, GstDpxMorph))
 #define GST_DPX_MORPH_GET_CLASS(obj) (G_TYPE_INSTANCE_GET_CLASS ((obj), GST_TYPE_DPX_MORPH, GstDpxMorphClass))
 #define GST_TYPE_DPX_DILATE          (gst_dpx_dilate_get_type ())
 #define GST_TYPE_DPX_ERODE           (gst_dpx_erode_get_type ())
+#define GST_TYPE_DPX_MORPH_ANY       (gst_dpx_morph_any_get_type ())
 
 typedef struct _GstDpxMorph GstDpxMorph;
 typedef struct _GstDpxMorphClass GstDpxMorphClass;
@@ -35,10 +40,21 @@ struct _GstDpxMorph {
 struct _GstDpxMorphClass {
   GstDpxFilterClass parent_class;
 
-  dpx::MorphOp op;   /* set by dpxdilate / dpxerode */
+  dpx::MorphOp op;            /* set by dpxdilate / dpxerode */
+  gboolean op_is_property;    /* dpxmorph: the operation comes from the properties */
 };
 
 /* The libdpx enums in the order of the GEnum values. */
+typedef enum {
+  GST_DPX_MORPH_OPERATION_DILATE = 0,
+  GST_DPX_MORPH_OPERATION_ERODE = 1,
+  GST_DPX_MORPH_OPERATION_OPEN = 2,
+  GST_DPX_MORPH_OPERATION_CLOSE = 3,
+  GST_DPX_MORPH_OPERATION_GRADIENT = 4,
+  GST_DPX_MORPH_OPERATION_TOPHAT = 5,
+  GST_DPX_MORPH_OPERATION_BLACKHAT = 6,
+} GstDpxMorphOperation;
+
 typedef enum {
   GST_DPX_MORPH_SHAPE_RECT = 0,
   GST_DPX_MORPH_SHAPE_CROSS = 1,
@@ -54,8 +70,10 @@ typedef enum {
 GType gst_dpx_morph_get_type (void);
 GType gst_dpx_dilate_get_type (void);
 GType gst_dpx_erode_get_type (void);
+GType gst_dpx_morph_any_get_type (void);
 
 GST_ELEMENT_REGISTER_DECLARE (dpxdilate);
 GST_ELEMENT_REGISTER_DECLARE (dpxerode);
+GST_ELEMENT_REGISTER_DECLARE (dpxmorph);
 
 G_END_DECLS

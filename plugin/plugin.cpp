@@ -10,6 +10,7 @@ plugin_init (GstPlugin * plugin)
   gboolean ok = FALSE;
   ok |= GST_ELEMENT_REGISTER (dpxdilate, plugin);
   ok |= GST_ELEMENT_REGISTER (dpxerode, plugin);
+  ok |= GST_ELEMENT_REGISTER (dpxmorph, plugin);
   ok |= GST_ELEMENT_REGISTER (dpxmotionest, plugin);
   return ok;
 }

@@ -1,10 +1,11 @@
-// CPU morphology: row bands on std::threads; per band, each source row is reduced horizontally
-// once (the rows of every mask are centred runs of width 1 or size, see morph_geometry.h), then
-// each output row is the vertical reduction of up to `size` such rows. Rectangles are thus
-// separable (size + size operations per sample, not size * size). Every reduction is one pass
-// of element-wise max/min over up to five contiguous inputs, which the compiler vectorises; the
-// border rule only touches the first and last `r` pixels of a row, through a small padded
-// segment. Channels are independent because a neighbour is always `channels` samples away.
+// CPU morphology: row bands on std::threads. The element is a union of centred rectangles
+// (morph_bars.h); per rectangle and band, each input row is reduced horizontally once, then each
+// output row is the vertical reduction of those rows and merged into dst. Small windows (up to 5)
+// reduce their inputs directly, in passes of element-wise max/min over contiguous rows that the
+// compiler vectorises, with the border rule touching only the first and last `r` pixels of a row
+// through a small padded segment; wider windows run van Herk/Gil-Werman, so the cost per sample
+// does not grow with the size. Channels are independent because a neighbour is always `channels`
+// samples away. Compound operations are sequences of these passes (morph_compound.h).
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
@@ -16,6 +17,8 @@
 #include <vector>
 
 #include "dpx/morphology.h"
+#include "morph_bars.h"
+#include "morph_compound.h"
 #include "morph_geometry.h"
 
 namespace dpx {
@@ -72,39 +75,55 @@ struct PassArgs {
   std::uint8_t* dst;
   std::size_t dst_pitch;
   int width, height, channels;
-  MorphShape shape;
-  int size;
+  const std::vector<morph::Bar>* bars;
   BorderMode border;
 };
 
 // The work of one band of output rows, with its own row buffers (allocated on construction, in
-// the calling thread, so an allocation failure never happens inside a worker).
+// the calling thread, so an allocation failure never happens inside a worker). Per bar of the
+// element: the band's input rows (and the bar's halo rows) reduced horizontally, then each
+// output row reduced vertically from them and merged into dst.
 template <typename T, typename Op>
 class BandPass {
  public:
-  BandPass(int width, int channels, int size)
-      : r_(size / 2),
-        n_(static_cast<std::size_t>(width) * channels),
-        segment_(static_cast<std::size_t>(width + 2 * r_) * channels),
-        ring_(static_cast<std::size_t>(2 * r_ + 1) * n_),
-        ring_row_(2 * r_ + 1) {}
+  BandPass(int width, int channels, int max_rows, const std::vector<morph::Bar>& bars)
+      : n_(static_cast<std::size_t>(width) * channels) {
+    int hw = 0, hh = 0;
+    for (const morph::Bar& b : bars) {
+      hw = std::max(hw, b.half_width);
+      hh = std::max(hh, b.half_height);
+    }
+    const std::size_t padded = static_cast<std::size_t>(width + 2 * hw) * channels;
+    segment_.resize(padded);
+    if (hw > kDirectRadius) {
+      prefix_.resize(padded);
+      suffix_.resize(padded);
+    }
+    const std::size_t rows = static_cast<std::size_t>(max_rows) + 2 * hh;
+    hrows_.resize(rows * n_);
+    if (hh > kDirectRadius) vprefix_.resize(rows * n_);
+    if (bars.size() > 1) acc_.resize(n_);
+  }
 
   void run(const PassArgs& a, int y0, int y1) {
     a_ = &a;
-    std::fill(ring_row_.begin(), ring_row_.end(), -1);
-    for (int y = y0; y < y1; ++y) {
-      const T* in[5];
-      int count = 0;
-      for (int dy = -r_; dy <= r_; ++dy) {
-        const int sy = source_row(y + dy);
-        if (sy < 0) continue;  // neutral border: an outside row never wins
-        in[count++] = morph::row_half_width(a.shape, a.size, dy) == 0 ? src_row(sy) : reduced_row(sy);
-      }
-      reduce<T, Op>(reinterpret_cast<T*>(a.dst + static_cast<std::size_t>(y) * a.dst_pitch), in, count, n_);
+    for (std::size_t i = 0; i < a.bars->size(); ++i) {
+      const morph::Bar& bar = (*a.bars)[i];
+      const int d = bar.half_height;
+      for (int v = y0 - d; v < y1 + d; ++v) reduce_row_horizontally(v, bar.half_width, hrow(v - (y0 - d)));
+      reduce_vertically(y0, y1, d, i > 0);
     }
   }
 
  private:
+  // Windows up to this radius reduce their inputs directly (at most 5 per sample); wider ones
+  // run van Herk/Gil-Werman: prefix and suffix maxima in blocks of the window's length, two
+  // operations per sample whatever the length.
+  static constexpr int kDirectRadius = 2;
+
+  T* hrow(int j) { return hrows_.data() + static_cast<std::size_t>(j) * n_; }
+  T* dst_row(int y) const { return reinterpret_cast<T*>(a_->dst + static_cast<std::size_t>(y) * a_->dst_pitch); }
+
   // The source row a virtual row index reads, or -1 for an outside row under kNeutral.
   int source_row(int v) const {
     if (a_->border == BorderMode::kNeutral) return v >= 0 && v < a_->height ? v : -1;
@@ -115,34 +134,33 @@ class BandPass {
     return reinterpret_cast<const T*>(a_->src + static_cast<std::size_t>(sy) * a_->src_pitch);
   }
 
-  // Source row sy reduced horizontally over the full run (half-width r), cached in a ring of
-  // 2r + 1 rows keyed by the row index: the rows one output row needs never share a slot, and
-  // as the band walks down each row is reduced once.
-  const T* reduced_row(int sy) {
-    const int slot = sy % (2 * r_ + 1);
-    T* out = ring_.data() + static_cast<std::size_t>(slot) * n_;
-    if (ring_row_[slot] != sy) {
-      reduce_row_horizontally(src_row(sy), out);
-      ring_row_[slot] = sy;
-    }
-    return out;
-  }
-
-  // Interior pixels straight from the row; the r pixels at each end (or a whole row narrower
-  // than the window) through a padded segment built with the border rule.
-  void reduce_row_horizontally(const T* row, T* out) {
-    const int c = a_->channels, w = a_->width;
-    const std::size_t edge = static_cast<std::size_t>(r_) * c;
-    if (w <= 2 * r_) {
-      pad_segment(row, -r_, w + 2 * r_);
-      window<T, Op>(out, segment_.data() + edge, r_, c, n_);
+  // Virtual row v reduced over the run of half-width r. Interior pixels of narrow runs straight
+  // from the row, the r pixels at each end (or a whole row narrower than the window) through a
+  // padded segment built with the border rule; wide runs through the padded row.
+  void reduce_row_horizontally(int v, int r, T* out) {
+    const int sy = source_row(v);
+    if (sy < 0) {
+      std::fill(out, out + n_, Op::kNeutral);  // an outside row never wins
       return;
     }
-    window<T, Op>(out + edge, row + edge, r_, c, n_ - 2 * edge);
-    pad_segment(row, -r_, 3 * r_);
-    window<T, Op>(out, segment_.data() + edge, r_, c, edge);
-    pad_segment(row, w - 2 * r_, 3 * r_);
-    window<T, Op>(out + n_ - edge, segment_.data() + edge, r_, c, edge);
+    const T* row = src_row(sy);
+    const int c = a_->channels, w = a_->width;
+    const std::size_t edge = static_cast<std::size_t>(r) * c;
+    if (r == 0) {
+      std::memcpy(out, row, n_ * sizeof(T));
+    } else if (r > kDirectRadius) {
+      pad_segment(row, -r, w + 2 * r);
+      running_window(segment_.data(), out, r, c, w);
+    } else if (w <= 2 * r) {
+      pad_segment(row, -r, w + 2 * r);
+      window<T, Op>(out, segment_.data() + edge, r, c, n_);
+    } else {
+      window<T, Op>(out + edge, row + edge, r, c, n_ - 2 * edge);
+      pad_segment(row, -r, 3 * r);
+      window<T, Op>(out, segment_.data() + edge, r, c, edge);
+      pad_segment(row, w - 2 * r, 3 * r);
+      window<T, Op>(out + n_ - edge, segment_.data() + edge, r, c, edge);
+    }
   }
 
   // segment_ = pixels first .. first + count - 1 of the row, outside ones by the border rule.
@@ -160,12 +178,73 @@ class BandPass {
     }
   }
 
+  // out[x] = op over padded pixels x .. x + 2r (van Herk/Gil-Werman along the row, c channels).
+  void running_window(const T* pad, T* out, int r, int c, int w) {
+    const int k = 2 * r + 1, len = w + 2 * r;
+    for (int p = 0; p < len; ++p) {
+      for (int ch = 0; ch < c; ++ch) {
+        const std::size_t i = static_cast<std::size_t>(p) * c + ch;
+        prefix_[i] = p % k == 0 ? pad[i] : Op::apply(prefix_[i - c], pad[i]);
+      }
+    }
+    for (int p = len - 1; p >= 0; --p) {
+      for (int ch = 0; ch < c; ++ch) {
+        const std::size_t i = static_cast<std::size_t>(p) * c + ch;
+        suffix_[i] = p % k == k - 1 || p == len - 1 ? pad[i] : Op::apply(pad[i], suffix_[i + c]);
+      }
+    }
+    const std::size_t span = static_cast<std::size_t>(k - 1) * c;
+    for (std::size_t i = 0; i < static_cast<std::size_t>(w) * c; ++i) out[i] = Op::apply(suffix_[i], prefix_[i + span]);
+  }
+
+  // Output rows y0 .. y1 - 1 from hrow(0 ..): row y takes hrow(y - y0 .. y - y0 + 2d); merged
+  // into dst (op with what an earlier bar left there) when `merge`.
+  void reduce_vertically(int y0, int y1, int d, bool merge) {
+    const int k = 2 * d + 1;
+    if (d > kDirectRadius) {
+      // Prefix maxima in blocks of k rows into vprefix_, suffix maxima in place in hrows_.
+      const int m = y1 - y0 + 2 * d;
+      for (int j = 0; j < m; ++j) {
+        T* g = vprefix_.data() + static_cast<std::size_t>(j) * n_;
+        if (j % k == 0) {
+          std::memcpy(g, hrow(j), n_ * sizeof(T));
+        } else {
+          const T* in[2] = {g - n_, hrow(j)};
+          reduce<T, Op>(g, in, 2, n_);
+        }
+      }
+      for (int j = m - 2; j >= 0; --j) {
+        if (j % k == k - 1) continue;
+        T* h = hrow(j);
+        const T* next = hrow(j + 1);
+        for (std::size_t i = 0; i < n_; ++i) h[i] = Op::apply(h[i], next[i]);
+      }
+    }
+    for (int y = y0; y < y1; ++y) {
+      const int j = y - y0;
+      const T* in[5];
+      int count = 0;
+      if (d > kDirectRadius) {
+        in[count++] = hrow(j);
+        in[count++] = vprefix_.data() + static_cast<std::size_t>(j + k - 1) * n_;
+      } else {
+        for (int t = 0; t < k; ++t) in[count++] = hrow(j + t);
+      }
+      if (!merge) {
+        reduce<T, Op>(dst_row(y), in, count, n_);
+        continue;
+      }
+      reduce<T, Op>(acc_.data(), in, count, n_);
+      T* out = dst_row(y);
+      for (std::size_t i = 0; i < n_; ++i) out[i] = Op::apply(out[i], acc_[i]);
+    }
+  }
+
   const PassArgs* a_ = nullptr;
-  const int r_;
   const std::size_t n_;  // samples per row
-  std::vector<T> segment_;
-  std::vector<T> ring_;
-  std::vector<int> ring_row_;  // which source row each ring slot holds, -1 for none
+  std::vector<T> segment_, prefix_, suffix_;  // one padded row
+  std::vector<T> hrows_, vprefix_;            // the band's rows and halo
+  std::vector<T> acc_;                        // one bar's output row before the merge
 };
 
 int band_count(const PlaneView& src, int threads) {
@@ -183,9 +262,11 @@ int band_count(const PlaneView& src, int threads) {
 template <typename T, typename Op>
 void run_morph(const PlaneView& src, const MutablePlaneView& dst, const MorphParams& params, int threads) {
   const int bands = band_count(src, threads);
+  const std::vector<morph::Bar> bars = morph::mask_bars(params.shape, morph_width(params), morph_height(params));
+  const int max_rows = (src.height + bands - 1) / bands;
   std::vector<BandPass<T, Op>> passes;
   passes.reserve(bands);
-  for (int b = 0; b < bands; ++b) passes.emplace_back(src.width, src.channels, params.size);
+  for (int b = 0; b < bands; ++b) passes.emplace_back(src.width, src.channels, max_rows, bars);
   const std::size_t tmp_pitch = src.row_bytes();
   std::vector<std::uint8_t> tmp(params.iterations > 1 ? tmp_pitch * src.height : 0);
 
@@ -195,8 +276,7 @@ void run_morph(const PlaneView& src, const MutablePlaneView& dst, const MorphPar
     const bool to_dst = (params.iterations - it) % 2 == 0;
     std::uint8_t* out = to_dst ? static_cast<std::uint8_t*>(dst.data) : tmp.data();
     const std::size_t out_pitch = to_dst ? dst.pitch : tmp_pitch;
-    const PassArgs args{in,         in_pitch,     out,          out_pitch,   src.width,
-                        src.height, src.channels, params.shape, params.size, params.border};
+    const PassArgs args{in, in_pitch, out, out_pitch, src.width, src.height, src.channels, &bars, params.border};
     std::vector<std::thread> workers;
     int next = 0;
     for (int b = 0; b + 1 < bands; ++b) {
@@ -215,6 +295,53 @@ void run_morph(const PlaneView& src, const MutablePlaneView& dst, const MorphPar
   }
 }
 
+// max(a - b, 0) sample by sample; `out` may be `a` or `b`.
+template <typename T>
+void subtract_rows(const PlaneView& a, const PlaneView& b, const MutablePlaneView& out) {
+  const std::size_t n = static_cast<std::size_t>(a.width) * a.channels;
+  for (int y = 0; y < a.height; ++y) {
+    const T* pa = reinterpret_cast<const T*>(a.row(y));
+    const T* pb = reinterpret_cast<const T*>(b.row(y));
+    T* po = reinterpret_cast<T*>(out.row(y));
+    for (std::size_t i = 0; i < n; ++i) po[i] = static_cast<T>(pa[i] > pb[i] ? pa[i] - pb[i] : 0);
+  }
+}
+
+// The host side of run_operation() (morph_compound.h).
+class CpuEngine {
+ public:
+  CpuEngine(const PlaneView& frame, const MorphParams& params, int threads)
+      : frame_(frame), params_(params), threads_(threads) {}
+
+  Status run(const PlaneView& in, const MutablePlaneView& out, bool dilate) {
+    if (in.type == SampleType::kU8) {
+      dilate ? run_morph<std::uint8_t, MaxOp<std::uint8_t>>(in, out, params_, threads_)
+             : run_morph<std::uint8_t, MinOp<std::uint8_t>>(in, out, params_, threads_);
+    } else {
+      dilate ? run_morph<std::uint16_t, MaxOp<std::uint16_t>>(in, out, params_, threads_)
+             : run_morph<std::uint16_t, MinOp<std::uint16_t>>(in, out, params_, threads_);
+    }
+    return Status::ok();
+  }
+
+  Status subtract(const PlaneView& a, const PlaneView& b, const MutablePlaneView& out) {
+    a.type == SampleType::kU8 ? subtract_rows<std::uint8_t>(a, b, out) : subtract_rows<std::uint16_t>(a, b, out);
+    return Status::ok();
+  }
+
+  MutablePlaneView stage() {
+    stage_.resize(frame_.row_bytes() * frame_.height);
+    return MutablePlaneView{stage_.data(), frame_.width, frame_.height, frame_.row_bytes(), frame_.channels,
+                            frame_.type};
+  }
+
+ private:
+  const PlaneView frame_;
+  const MorphParams& params_;
+  const int threads_;
+  std::vector<std::uint8_t> stage_;
+};
+
 }  // namespace
 
 Status morph_cpu(const PlaneView& src, const MutablePlaneView& dst, const MorphParams& params,
@@ -224,18 +351,11 @@ Status morph_cpu(const PlaneView& src, const MutablePlaneView& dst, const MorphP
     return invalid_argument("morphology: threads " + std::to_string(threads) + " (0 = all, or >= 1)");
   }
   try {
-    const bool dilate = params.op == MorphOp::kDilate;
-    if (src.type == SampleType::kU8) {
-      dilate ? run_morph<std::uint8_t, MaxOp<std::uint8_t>>(src, dst, params, threads)
-             : run_morph<std::uint8_t, MinOp<std::uint8_t>>(src, dst, params, threads);
-    } else {
-      dilate ? run_morph<std::uint16_t, MaxOp<std::uint16_t>>(src, dst, params, threads)
-             : run_morph<std::uint16_t, MinOp<std::uint16_t>>(src, dst, params, threads);
-    }
+    CpuEngine engine(src, params, threads);
+    return morph::run_operation(engine, src, dst, params.op);
   } catch (const std::bad_alloc&) {
     return Status(StatusCode::kOutOfMemory, "morphology: host allocation failed (row buffers)");
   }
-  return Status::ok();
 }
 
 }  // namespace dpx

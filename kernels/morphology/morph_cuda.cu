@@ -1,16 +1,20 @@
 // CUDA morphology: the kernel (thin), the compile-time dispatch and the launcher (schedule, grid,
-// iterations, intermediate plane, stream). The device code is in morph_band.cuh / morph_tile.cuh.
+// iterations, operations, intermediate planes, stream). The device code is in morph_band.cuh /
+// morph_tile.cuh (square 3x3 and 5x5, fused) and morph_separable.cuh (every other element).
 #include <cuda_runtime.h>
 
 #include <climits>
 #include <string>
 #include <type_traits>
+#include <vector>
 
 #include "cuda_check.h"
 #include "dpx_ops.cuh"
 #include "morph_lanes.cuh"
 #include "morph_launch.h"
 #include "morph_band.cuh"
+#include "morph_compound.h"
+#include "morph_separable.h"
 
 namespace dpx {
 namespace morph {
@@ -112,6 +116,87 @@ TileArgs tile_args(const std::uint8_t* src, std::size_t src_pitch, std::uint8_t*
                   vector_ok(dst, dst_pitch)};
 }
 
+// The device side of run_operation() (morph_compound.h): all iterations of one dilation or
+// erosion, ping-ponging between the output and an intermediate plane so that the last lands in
+// the output, through the fused tile kernel (square 3x3 / 5x5) or the separable passes; the
+// intermediate planes carved from one allocation.
+class CudaEngine {
+ public:
+  CudaEngine(const PlaneView& frame, const MorphParams& params, cudaStream_t stream, const BandPlan* plan)
+      : frame_(frame), params_(params), stream_(stream), plan_(plan),
+        bars_(plan == nullptr ? mask_bars(params.shape, morph_width(params), morph_height(params))
+                              : std::vector<Bar>{}),
+        pitch_((frame.row_bytes() + 255) / 256 * 256) {}
+
+  void set_fused(bool dilate, PassFn pass) { (dilate ? dilate_ : erode_) = pass; }
+
+  // One plane each: the iterations' ping-pong, the first stage of a compound operation, the
+  // separable passes' rows.
+  Status allocate(DeviceBuffer* scratch) {
+    ping_ = params_.iterations > 1 ? planes_++ : -1;
+    stage_ = is_compound(params_.op) ? planes_++ : -1;
+    rows_ = plan_ == nullptr ? planes_++ : -1;
+    const std::size_t bytes = pitch_ * frame_.height * planes_;
+    if (bytes == 0) return Status::ok();
+    if (scratch != nullptr) {
+      if (scratch->size() < bytes) DPX_RETURN_IF_ERROR(scratch->allocate(bytes));
+      base_ = static_cast<std::uint8_t*>(scratch->data());
+      return Status::ok();
+    }
+    void* p = nullptr;
+    DPX_CUDA_TRY(cudaMallocAsync(&p, bytes, stream_));
+    base_ = static_cast<std::uint8_t*>(p);
+    owned_ = true;
+    return Status::ok();
+  }
+
+  Status release() {
+    if (!owned_) return Status::ok();
+    owned_ = false;
+    return detail::cuda_status(cudaFreeAsync(base_, stream_), "cudaFreeAsync", __FILE__, __LINE__);
+  }
+
+  Status run(const PlaneView& in, const MutablePlaneView& out, bool dilate) {
+    PlaneView from = in;
+    for (int it = 1; it <= params_.iterations; ++it) {
+      const MutablePlaneView to = (params_.iterations - it) % 2 == 0 ? out : plane(ping_);
+      DPX_RETURN_IF_ERROR(pass(from, to, dilate));
+      from = to.as_const();
+    }
+    return Status::ok();
+  }
+
+  Status subtract(const PlaneView& a, const PlaneView& b, const MutablePlaneView& out) {
+    return subtract_cuda(a, b, out, stream_);
+  }
+
+  MutablePlaneView stage() { return plane(stage_); }
+
+ private:
+  MutablePlaneView plane(int index) const {
+    return MutablePlaneView{base_ + pitch_ * frame_.height * index, frame_.width, frame_.height, pitch_,
+                            frame_.channels, frame_.type};
+  }
+
+  Status pass(const PlaneView& in, const MutablePlaneView& out, bool dilate) {
+    if (plan_ == nullptr) return separable_pass(in, out, plane(rows_), bars_, dilate, params_.border, stream_);
+    const TileArgs a = tile_args(static_cast<const std::uint8_t*>(in.data), in.pitch,
+                                 static_cast<std::uint8_t*>(out.data), out.pitch, frame_, params_.border);
+    return (dilate ? dilate_ : erode_)(a, *plan_, stream_);
+  }
+
+  const PlaneView frame_;
+  const MorphParams& params_;
+  const cudaStream_t stream_;
+  const BandPlan* plan_;  // the fused kernels' plan, nullptr for the separable passes
+  const std::vector<Bar> bars_;
+  const std::size_t pitch_;
+  PassFn dilate_ = nullptr, erode_ = nullptr;
+  int planes_ = 0, ping_ = -1, stage_ = -1, rows_ = -1;
+  std::uint8_t* base_ = nullptr;
+  bool owned_ = false;
+};
+
 }  // namespace
 }  // namespace morph
 
@@ -137,46 +222,29 @@ Status morph_cuda_launch(const PlaneView& src, const MutablePlaneView& dst, cons
   if (src.row_bytes() > static_cast<std::size_t>(INT_MAX / 2)) return Status(StatusCode::kUnsupported, too_large);
   int sms = 1;
   if (schedule == MorphSchedule::kStream) DPX_RETURN_IF_ERROR(morph::sm_count(&sms));
+  const int side = morph_width(params);
+  const bool fused = side == morph_height(params) && (side == 3 || side == 5);
   const morph::BandPlan plan =
-      morph::plan_band(schedule, src.height, static_cast<int>(src.row_bytes()), params.size / 2, sms);
+      morph::plan_band(schedule, src.height, static_cast<int>(src.row_bytes()), fused ? side / 2 : 0, sms);
   if (plan.blocks_y > 65535) return Status(StatusCode::kUnsupported, too_large);
-  const morph::PassFn pass = morph::pick_pass(src.type, src.channels, params, kernel, plan.rows_per_thread);
-  if (pass == nullptr) {
-    return Status(StatusCode::kUnsupported, std::string("morphology: no CUDA kernel for this combination with the ") +
-                                                morph_schedule_name(schedule) + " schedule");
+  morph::CudaEngine engine(src, params, stream, fused ? &plan : nullptr);
+  if (fused) {
+    MorphParams p = params;
+    p.size = side;
+    for (const MorphOp op : {MorphOp::kDilate, MorphOp::kErode}) {
+      p.op = op;
+      const morph::PassFn pass = morph::pick_pass(src.type, src.channels, p, kernel, plan.rows_per_thread);
+      if (pass == nullptr) {
+        return Status(StatusCode::kUnsupported, std::string("morphology: no CUDA kernel for this combination with the ") +
+                                                    morph_schedule_name(schedule) + " schedule");
+      }
+      engine.set_fused(op == MorphOp::kDilate, pass);
+    }
   }
-  const auto* src_bytes = static_cast<const std::uint8_t*>(src.data);
-  auto* dst_bytes = static_cast<std::uint8_t*>(dst.data);
-  if (params.iterations == 1) {
-    return pass(morph::tile_args(src_bytes, src.pitch, dst_bytes, dst.pitch, src, params.border), plan, stream);
-  }
-
-  // Iterations ping-pong between dst and an intermediate plane, ordered so the last lands in dst.
-  const std::size_t mid_pitch = (src.row_bytes() + 255) / 256 * 256;
-  const std::size_t mid_size = mid_pitch * src.height;
-  void* mid = nullptr;
-  if (scratch != nullptr) {
-    if (scratch->size() < mid_size) DPX_RETURN_IF_ERROR(scratch->allocate(mid_size));
-    mid = scratch->data();
-  } else {
-    DPX_CUDA_TRY(cudaMallocAsync(&mid, mid_size, stream));
-  }
-  Status status;
-  const std::uint8_t* in = src_bytes;
-  std::size_t in_pitch = src.pitch;
-  for (int it = 1; it <= params.iterations && status.is_ok(); ++it) {
-    const bool to_dst = (params.iterations - it) % 2 == 0;
-    std::uint8_t* out = to_dst ? dst_bytes : static_cast<std::uint8_t*>(mid);
-    const std::size_t out_pitch = to_dst ? dst.pitch : mid_pitch;
-    status = pass(morph::tile_args(in, in_pitch, out, out_pitch, src, params.border), plan, stream);
-    in = out;
-    in_pitch = out_pitch;
-  }
-  if (scratch == nullptr) {
-    const Status freed = detail::cuda_status(cudaFreeAsync(mid, stream), "cudaFreeAsync", __FILE__, __LINE__);
-    if (status.is_ok()) status = freed;
-  }
-  return status;
+  DPX_RETURN_IF_ERROR(engine.allocate(scratch));
+  Status status = morph::run_operation(engine, src, dst, params.op);
+  const Status released = engine.release();
+  return status.is_ok() ? released : status;
 }
 
 }  // namespace detail

@@ -67,8 +67,14 @@ Harness::~Harness() {
 }
 
 void Harness::set_params(const MorphParams& p) {
-  g_object_set(h->element, "size", p.size, "shape", static_cast<int>(p.shape), "iterations", p.iterations,
-               "border", static_cast<int>(p.border), nullptr);
+  g_object_set(h->element, "shape", static_cast<int>(p.shape), "iterations", p.iterations, "border",
+               static_cast<int>(p.border), nullptr);
+  if (g_object_class_find_property(G_OBJECT_GET_CLASS(h->element), "operation") != nullptr) {
+    g_object_set(h->element, "operation", static_cast<int>(p.op), "width", morph_width(p), "height",
+                 morph_height(p), nullptr);
+  } else {
+    g_object_set(h->element, "size", p.size, nullptr);
+  }
 }
 
 std::string Harness::pop_error() {
@@ -91,7 +97,9 @@ bool have_factory(const char* factory) {
   return true;
 }
 
-const char* factory_for(MorphOp op) { return op == MorphOp::kDilate ? "dpxdilate" : "dpxerode"; }
+const char* factory_for(MorphOp op) {
+  return op == MorphOp::kDilate ? "dpxdilate" : op == MorphOp::kErode ? "dpxerode" : "dpxmorph";
+}
 
 }  // namespace test
 }  // namespace dpx

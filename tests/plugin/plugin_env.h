@@ -12,16 +12,17 @@
 namespace dpx {
 namespace test {
 
-// A harness around a new `factory` ("dpxdilate", "dpxerode") with a bus to collect its messages;
-// `backend` ("cpu", "cuda", "auto") is set when given, and `frames-in-flight` to 0 (each output is
-// there as soon as its input is pushed).
+// A harness around a new `factory` ("dpxdilate", "dpxerode", "dpxmorph") with a bus to collect its
+// messages; `backend` ("cpu", "cuda", "auto") is set when given, and `frames-in-flight` to 0 (each
+// output is there as soon as its input is pushed).
 struct Harness {
   explicit Harness(const char* factory, const char* backend = nullptr);
   ~Harness();
   Harness(const Harness&) = delete;
   Harness& operator=(const Harness&) = delete;
 
-  // Sets the element's morphology properties from `p` (not the operation: that is the factory).
+  // Sets the element's morphology properties from `p`: the operation, width and height where the
+  // element has them (dpxmorph), else `size` (the operation is the factory's).
   void set_params(const MorphParams& p);
   // The first error message posted so far, "" when none.
   std::string pop_error();
@@ -33,7 +34,7 @@ struct Harness {
 // True when `factory` is registered (e.g. nvcodec's cudaupload, which needs a CUDA driver).
 bool have_factory(const char* factory);
 
-// The factory name for an operation.
+// The factory name for an operation: dpxdilate, dpxerode, or dpxmorph for the compound ones.
 const char* factory_for(MorphOp op);
 
 }  // namespace test

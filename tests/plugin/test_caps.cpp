@@ -96,7 +96,7 @@ TEST_P(Caps, PushingRefusedCapsIsNotNegotiated) {
   EXPECT_EQ(gst_harness_push(hz.h, buf), GST_FLOW_NOT_NEGOTIATED);
 }
 
-INSTANTIATE_TEST_SUITE_P(Elements, Caps, ::testing::Values("dpxdilate", "dpxerode"),
+INSTANTIATE_TEST_SUITE_P(Elements, Caps, ::testing::Values("dpxdilate", "dpxerode", "dpxmorph"),
                          [](const ::testing::TestParamInfo<const char*>& info) { return std::string(info.param); });
 
 }  // namespace

@@ -48,8 +48,8 @@ class MorphFrames : public ::testing::TestWithParam<const char*> {
     const Frame want = reference(in, p, planes);
     std::string why;
     EXPECT_TRUE(frames_equal(got, want, &why))
-        << format_name(fc.format) << " " << width << "x" << height << " " << factory_for(p.op) << " size "
-        << p.size << " shape " << int(p.shape) << " border " << int(p.border) << " iterations "
+        << format_name(fc.format) << " " << width << "x" << height << " " << factory_for(p.op) << " op "
+        << int(p.op) << " " << morph_width(p) << "x" << morph_height(p) << " shape " << int(p.shape) << " border " << int(p.border) << " iterations "
         << p.iterations << " planes " << planes << " pitch +" << extra_pitch << ": " << why;
   }
 };
@@ -65,6 +65,35 @@ TEST_P(MorphFrames, EveryFormatMatchesLibdpxPerPlane) {
       EXPECT_TRUE(frames_equal(got, reference(in, p), &why)) << format_name(fc.format) << ": " << why;
       EXPECT_FALSE(frames_equal(got, in, &why)) << format_name(fc.format) << ": output equals the input";
     }
+  }
+}
+
+// dpxmorph's compound operations and the larger elements of all three elements, on formats of
+// every sample type and layout.
+TEST_P(MorphFrames, OperationsAndLargeElementsMatchLibdpx) {
+  auto rng = seeded_rng();
+  const GstVideoFormat formats[] = {GST_VIDEO_FORMAT_GRAY8, GST_VIDEO_FORMAT_GRAY16_LE, GST_VIDEO_FORMAT_I420,
+                                    GST_VIDEO_FORMAT_RGBA, GST_VIDEO_FORMAT_P010_10LE, GST_VIDEO_FORMAT_NV12};
+  struct Element {
+    MorphShape shape;
+    int width, height;
+  };
+  const Element elements[] = {{MorphShape::kRect, 3, 3}, {MorphShape::kEllipse, 9, 5}, {MorphShape::kRect, 1, 15},
+                              {MorphShape::kCross, 7, 7}, {MorphShape::kRect, 31, 31}};
+  int k = 0;
+  for (MorphOp op : {MorphOp::kOpen, MorphOp::kClose, MorphOp::kGradient, MorphOp::kTopHat, MorphOp::kBlackHat}) {
+    for (const Element& e : elements) {
+      MorphParams p = morph_params(op, 3, e.shape, BorderMode::kReflect101, 1 + k % 2);
+      p.width = e.width;
+      p.height = e.height;
+      expect_matches(format_case(formats[k++ % 6]), 45, 29, p, rng);
+    }
+  }
+  for (MorphOp op : {MorphOp::kDilate, MorphOp::kErode}) {
+    for (int size : {7, 31, 255}) {
+      expect_matches(format_case(formats[k++ % 6]), 41, 27, morph_params(op, size), rng);
+    }
+    expect_matches(format_case(GST_VIDEO_FORMAT_Y444), 41, 27, morph_params(op, 63, MorphShape::kEllipse), rng);
   }
 }
 

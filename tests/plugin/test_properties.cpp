@@ -68,7 +68,7 @@ class Properties : public ::testing::TestWithParam<const char*> {
 };
 
 TEST_P(Properties, RangesAndDefaults) {
-  expect_int("size", 3, 5, 3);
+  expect_int("size", 1, 255, 3);
   expect_int("iterations", 1, 64, 1);
   expect_int("cuda-device-id", -1, G_MAXINT, -1);
   expect_enum("shape", {"rect", "cross", "ellipse"}, "rect");
@@ -126,6 +126,36 @@ TEST_P(Properties, ElementMetadata) {
   EXPECT_STREQ(gst_element_factory_get_metadata(f, GST_ELEMENT_METADATA_KLASS), "Filter/Effect/Video");
   EXPECT_NE(gst_element_factory_get_metadata(f, GST_ELEMENT_METADATA_DESCRIPTION), nullptr);
 }
+
+using MorphProperties = Properties;
+
+// dpxmorph: the operation, width and height instead of size; the family's other properties.
+TEST_P(MorphProperties, RangesAndDefaults) {
+  expect_enum("operation", {"dilate", "erode", "open", "close", "gradient", "tophat", "blackhat"}, "dilate");
+  expect_int("width", 1, 255, 3);
+  expect_int("height", 1, 255, 3);
+  expect_int("iterations", 1, 64, 1);
+  expect_enum("shape", {"rect", "cross", "ellipse"}, "rect");
+  expect_enum("border", {"replicate", "reflect101", "neutral"}, "replicate");
+  EXPECT_EQ(g_object_class_find_property(G_OBJECT_GET_CLASS(element), "size"), nullptr);
+  for (const char* name : {"operation", "width", "height", "shape", "iterations", "border", "planes", "backend"})
+    expect_documented(spec(name), true);
+  expect_documented(spec("cuda-device-id"), false);
+}
+
+TEST_P(MorphProperties, EvenSidesAreRejectedAndTheOldValueKept) {
+  g_object_set(element, "width", 15, "height", 255, nullptr);
+  g_object_set(element, "width", 16, "height", 2, nullptr);  // warns twice
+  int width = 0, height = 0;
+  g_object_get(element, "width", &width, "height", &height, nullptr);
+  EXPECT_EQ(width, 15);
+  EXPECT_EQ(height, 255);
+  gst_util_set_object_arg(G_OBJECT(element), "operation", "blackhat");
+  EXPECT_EQ(get_string("operation"), "blackhat");
+}
+
+INSTANTIATE_TEST_SUITE_P(Elements, MorphProperties, ::testing::Values("dpxmorph"),
+                         [](const ::testing::TestParamInfo<const char*>& info) { return std::string(info.param); });
 
 INSTANTIATE_TEST_SUITE_P(Elements, Properties, ::testing::Values("dpxdilate", "dpxerode"),
                          [](const ::testing::TestParamInfo<const char*>& info) { return std::string(info.param); });

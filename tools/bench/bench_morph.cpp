@@ -1,13 +1,17 @@
 // dpx-bench morph: dilate/erode of 3840x2160 GRAY8 and GRAY16 frames (3x3 and 5x5 rectangles,
-// plus 5x5 cross and ellipse), each variant beside its anchors in the same run:
+// plus 5x5 cross and ellipse; lines, 31x31 and 255x255 rectangles and a 15x15 ellipse on the
+// separable passes) and the compound operations (open, close, gradient, top-hat), each variant
+// beside its anchors in the same run:
 //   copy      cudaMemcpyAsync device-to-device of the same bytes (the floor a filter can reach);
 //   dpx-<schedule>       the kernel with window max/min from the DPX three-operand instructions,
 //                        under each schedule (morph_launch.h): stream, split, tile32, tile64
 //                        (tile64, the first version, for rect windows only);
 //   plain-<default>      the same kernel with two-operand max/min, default schedule;
 //   bytesimd-<default>   GRAY8 only: four samples per word, __vmaxu4/__vminu4, default schedule;
+//   separable the separable passes (every element but square 3x3 / 5x5; one variant);
 //   npp       NPP's nppi{Dilate,Erode}3x3Border_8u_C1R / nppi{Dilate,Erode}Border_8u_C1R with the
-//             5x5 mask, when libnppim can be loaded (GRAY8 only);
+//             element's mask, when libnppim can be loaded (GRAY8 dilate/erode with square elements
+//             up to 31x31: NPP's general mask costs the element's area per pixel);
 //   cpu       morph_cpu on all hardware threads.
 // GPU figures: per frame, CUDA events around a batch of frames rotated over more than 60 MB
 // (so the 60 MB L2 does not hold the input), median over --reps batches. Every GPU variant's
@@ -39,8 +43,13 @@ namespace {
 struct MorphCase {
   MorphOp op;
   MorphShape shape;
-  int size;
+  int size;  // square side, or the width where `height` is given
   SampleType type;
+  int height = 0;  // 0: square
+
+  int w() const { return size; }
+  int h() const { return height != 0 ? height : size; }
+  bool fused() const { return w() == h() && (size == 3 || size == 5); }
 };
 
 std::vector<MorphCase> morph_cases(bool quick) {
@@ -55,15 +64,26 @@ std::vector<MorphCase> morph_cases(bool quick) {
       for (MorphOp op : {MorphOp::kDilate, MorphOp::kErode}) cases.push_back({op, MorphShape::kRect, size, type});
   cases.push_back({MorphOp::kDilate, MorphShape::kCross, 5, SampleType::kU8});
   cases.push_back({MorphOp::kDilate, MorphShape::kEllipse, 5, SampleType::kU8});
+  // The separable passes: lines, a 31x31 box (target <= 2x our 3x3), the largest box, an ellipse.
+  cases.push_back({MorphOp::kDilate, MorphShape::kRect, 1, SampleType::kU8, 15});
+  cases.push_back({MorphOp::kDilate, MorphShape::kRect, 15, SampleType::kU8, 1});
+  cases.push_back({MorphOp::kDilate, MorphShape::kRect, 31, SampleType::kU8});
+  cases.push_back({MorphOp::kDilate, MorphShape::kRect, 31, SampleType::kU16});
+  cases.push_back({MorphOp::kDilate, MorphShape::kRect, 255, SampleType::kU8});
+  cases.push_back({MorphOp::kDilate, MorphShape::kEllipse, 15, SampleType::kU8});
+  // Compound operations (target: open/close 3x3 <= 1.3x a single dilate).
+  for (MorphOp op : {MorphOp::kOpen, MorphOp::kClose, MorphOp::kGradient, MorphOp::kTopHat})
+    cases.push_back({op, MorphShape::kRect, 3, SampleType::kU8});
+  cases.push_back({MorphOp::kOpen, MorphShape::kRect, 3, SampleType::kU16});
   return cases;
 }
 
 std::string section_name(const MorphCase& c, int width, int height) {
+  static const char* kOp[] = {"dilate", "erode", "open", "close", "gradient", "tophat", "blackhat"};
   static const char* kShape[] = {"rect", "cross", "ellipse"};
   char buf[96];
   std::snprintf(buf, sizeof buf, "%s %dx%d %s %s %dx%d", c.type == SampleType::kU8 ? "GRAY8" : "GRAY16", width,
-                height, c.op == MorphOp::kDilate ? "dilate" : "erode", kShape[static_cast<int>(c.shape)], c.size,
-                c.size);
+                height, kOp[static_cast<int>(c.op)], kShape[static_cast<int>(c.shape)], c.w(), c.h());
   return buf;
 }
 
@@ -191,13 +211,16 @@ bool gpu_rows(const Options& opts, const MorphCase& c, const MorphParams& params
   // NPP first, so the kernels' notes can compare with it.
   double npp_us = 0;
   std::string npp_note = gpu.npp_why;
-  if (c.type == SampleType::kU8 && gpu.npp.loaded()) {
+  constexpr int kNppLargestSide = 31;
+  const bool npp_has = (c.op == MorphOp::kDilate || c.op == MorphOp::kErode) && c.w() == c.h() &&
+                       c.size <= kNppLargestSide;
+  if (c.type == SampleType::kU8 && gpu.npp.loaded() && npp_has) {
     const std::uint8_t* mask = nullptr;
     if (c.size != 3 || c.shape != MorphShape::kRect) {
-      std::uint8_t host_mask[25];
-      morph_mask(c.shape, c.size, host_mask);
-      if (!gpu.npp_mask.allocate(25) ||
-          cudaMemcpy(gpu.npp_mask.data(), host_mask, 25, cudaMemcpyHostToDevice) != cudaSuccess) {
+      std::vector<std::uint8_t> host_mask;
+      morph_mask(c.shape, c.size, c.size, &host_mask);
+      if (!gpu.npp_mask.allocate(host_mask.size()) ||
+          cudaMemcpy(gpu.npp_mask.data(), host_mask.data(), host_mask.size(), cudaMemcpyHostToDevice) != cudaSuccess) {
         return false;
       }
       mask = gpu.npp_mask.as<std::uint8_t>();
@@ -214,20 +237,27 @@ bool gpu_rows(const Options& opts, const MorphCase& c, const MorphParams& params
     npp_note = (check.empty() ? "matches CPU; " : "NOTE " + check + "; ") + ratio(npp_us, copy_us) + " copy";
   } else if (c.type != SampleType::kU8) {
     npp_note = "GRAY8 only";
+  } else if (!npp_has) {
+    npp_note = "no NPP row: NPP has dilate/erode only, and its general mask costs the element's area per pixel";
   }
 
   using detail::MorphKernel;
   using detail::MorphSchedule;
   const MorphSchedule default_schedule = detail::kMorphDefaultSchedule;
-  std::vector<std::pair<MorphKernel, MorphSchedule>> variants;
-  for (MorphSchedule s : {MorphSchedule::kStream, MorphSchedule::kSplit, MorphSchedule::kTile32, MorphSchedule::kTile64}) {
-    if (s != MorphSchedule::kTile64 || c.shape == MorphShape::kRect) variants.emplace_back(MorphKernel::kDpx, s);
-  }
-  variants.emplace_back(MorphKernel::kPlain, default_schedule);
-  if (c.type == SampleType::kU8) variants.emplace_back(MorphKernel::kByteSimd, default_schedule);
   const MorphKernel default_kernel = c.type == SampleType::kU8 ? detail::kMorphDefaultU8 : MorphKernel::kDpx;
+  std::vector<std::pair<MorphKernel, MorphSchedule>> variants;
+  if (c.fused()) {
+    for (MorphSchedule s : {MorphSchedule::kStream, MorphSchedule::kSplit, MorphSchedule::kTile32, MorphSchedule::kTile64}) {
+      if (s != MorphSchedule::kTile64 || c.shape == MorphShape::kRect) variants.emplace_back(MorphKernel::kDpx, s);
+    }
+    variants.emplace_back(MorphKernel::kPlain, default_schedule);
+    if (c.type == SampleType::kU8) variants.emplace_back(MorphKernel::kByteSimd, default_schedule);
+  } else {
+    variants.emplace_back(default_kernel, default_schedule);  // the separable passes take neither
+  }
   for (const auto& [k, sched] : variants) {
-    const std::string name = std::string(detail::morph_kernel_name(k)) + "-" + detail::morph_schedule_name(sched);
+    const std::string name = c.fused() ? std::string(detail::morph_kernel_name(k)) + "-" + detail::morph_schedule_name(sched)
+                                       : std::string("separable");
     const auto launch = [&, k = k, sched = sched](int f) {
       const Status s = detail::morph_cuda_launch(frames.in(f), frames.out(f), params, stream, nullptr, k, sched);
       return s.is_ok() ? std::string() : s.message();
@@ -267,7 +297,8 @@ int run_morph_bench(const Options& opts, Report& report) {
     MorphParams params;
     params.op = c.op;
     params.shape = c.shape;
-    params.size = c.size;
+    params.width = c.w();
+    params.height = c.h();
     HostFrames host = make_host_frames(width, height, c.type, rng);
     const Status s = morph_cpu(host.src, host.ref, params);
     if (!s) {
@@ -293,7 +324,8 @@ int run_morph_bench(const Options& opts, Report& report) {
   return rc;
 }
 
-Registration reg("morph", "dilate/erode 4K GRAY8/GRAY16 (dpx per schedule, plain, byte SIMD, NPP, copy, CPU)",
+Registration reg("morph", "morphology 4K GRAY8/GRAY16: dilate/erode 3x3-255x255, open/close/gradient/tophat "
+                 "(dpx per schedule, plain, byte SIMD, separable, NPP, copy, CPU)",
                  run_morph_bench);
 
 }  // namespace

@@ -31,21 +31,27 @@ int resolve(int p, int n, BorderMode border) {
   return -1;
 }
 
-HostPlane morph_once(const HostPlane& src, const MorphParams& params, const std::uint8_t mask[25]) {
+HostPlane morph_once(const HostPlane& src, const MorphParams& params, bool dilate,
+                     const std::vector<std::uint8_t>& mask) {
   HostPlane out = make_plane(src.width, src.height, src.channels, src.type);
-  const int r = params.size / 2;
-  const bool dilate = params.op == MorphOp::kDilate;
+  const int w = morph_width(params), h = morph_height(params);
+  // Where each output coordinate's mask column / row reads (resolved once, not per sample).
+  std::vector<int> sx(static_cast<std::size_t>(src.width) * w), sy(static_cast<std::size_t>(src.height) * h);
+  for (int x = 0; x < src.width; ++x)
+    for (int mx = 0; mx < w; ++mx) sx[x * w + mx] = resolve(x + mx - w / 2, src.width, params.border);
+  for (int y = 0; y < src.height; ++y)
+    for (int my = 0; my < h; ++my) sy[y * h + my] = resolve(y + my - h / 2, src.height, params.border);
   for (int y = 0; y < src.height; ++y) {
     for (int x = 0; x < src.width; ++x) {
       for (int c = 0; c < src.channels; ++c) {
         int acc = dilate ? 0 : type_max(src.type);
-        for (int my = 0; my < params.size; ++my) {
-          for (int mx = 0; mx < params.size; ++mx) {
-            if (!mask[my * params.size + mx]) continue;
-            const int sx = resolve(x + mx - r, src.width, params.border);
-            const int sy = resolve(y + my - r, src.height, params.border);
-            if (sx < 0 || sy < 0) continue;
-            const int v = src.get(sx, sy, c);
+        for (int my = 0; my < h; ++my) {
+          const int yy = sy[y * h + my];
+          if (yy < 0) continue;
+          for (int mx = 0; mx < w; ++mx) {
+            const int xx = sx[x * w + mx];
+            if (!mask[my * w + mx] || xx < 0) continue;
+            const int v = src.get(xx, yy, c);
             acc = dilate ? std::max(acc, v) : std::min(acc, v);
           }
         }
@@ -53,6 +59,22 @@ HostPlane morph_once(const HostPlane& src, const MorphParams& params, const std:
       }
     }
   }
+  return out;
+}
+
+HostPlane morph_repeated(const HostPlane& src, const MorphParams& params, bool dilate,
+                         const std::vector<std::uint8_t>& mask) {
+  HostPlane cur = morph_once(src, params, dilate, mask);
+  for (int it = 1; it < params.iterations; ++it) cur = morph_once(cur, params, dilate, mask);
+  return cur;
+}
+
+// max(a - b, 0) sample by sample.
+HostPlane difference(const HostPlane& a, const HostPlane& b) {
+  HostPlane out = make_plane(a.width, a.height, a.channels, a.type);
+  for (int y = 0; y < a.height; ++y)
+    for (int x = 0; x < a.width; ++x)
+      for (int c = 0; c < a.channels; ++c) out.set(x, y, c, std::max(0, a.get(x, y, c) - b.get(x, y, c)));
   return out;
 }
 
@@ -118,11 +140,21 @@ void fill_random(HostPlane& plane, std::mt19937_64& rng) {
 }
 
 HostPlane reference_morph(const HostPlane& src, const MorphParams& params) {
-  std::uint8_t mask[25];
-  EXPECT_TRUE(morph_mask(params.shape, params.size, mask).is_ok());
-  HostPlane cur = morph_once(src, params, mask);
-  for (int it = 1; it < params.iterations; ++it) cur = morph_once(cur, params, mask);
-  return cur;
+  std::vector<std::uint8_t> mask;
+  EXPECT_TRUE(morph_mask(params.shape, morph_width(params), morph_height(params), &mask).is_ok());
+  const auto dilated = [&](const HostPlane& in) { return morph_repeated(in, params, true, mask); };
+  const auto eroded = [&](const HostPlane& in) { return morph_repeated(in, params, false, mask); };
+  switch (params.op) {
+    case MorphOp::kDilate: return dilated(src);
+    case MorphOp::kErode: return eroded(src);
+    case MorphOp::kOpen: return dilated(eroded(src));
+    case MorphOp::kClose: return eroded(dilated(src));
+    case MorphOp::kGradient: return difference(dilated(src), eroded(src));
+    case MorphOp::kTopHat: return difference(src, dilated(eroded(src)));
+    case MorphOp::kBlackHat: return difference(eroded(dilated(src)), src);
+  }
+  ADD_FAILURE() << "unknown operation";
+  return src;
 }
 
 std::string first_difference(const HostPlane& expected, const HostPlane& actual) {
@@ -172,12 +204,67 @@ std::vector<MorphCase> all_morph_cases() {
   return cases;
 }
 
+std::vector<MorphCase> operation_cases() {
+  struct Element {
+    MorphShape shape;
+    int width, height;
+  };
+  // Size classes per shape: the point, the fused 3x3 / 5x5, lines, unequal sides, the separable
+  // path's small and large windows, and each shape's limit.
+  const Element elements[] = {
+      {MorphShape::kRect, 1, 1},     {MorphShape::kRect, 3, 3},       {MorphShape::kRect, 5, 5},
+      {MorphShape::kRect, 1, 15},    {MorphShape::kRect, 15, 1},      {MorphShape::kRect, 9, 7},
+      {MorphShape::kRect, 31, 31},   {MorphShape::kRect, 255, 255},   {MorphShape::kCross, 3, 3},
+      {MorphShape::kCross, 5, 5},    {MorphShape::kCross, 7, 11},     {MorphShape::kCross, 63, 63},
+      {MorphShape::kEllipse, 3, 3},  {MorphShape::kEllipse, 5, 5},    {MorphShape::kEllipse, 9, 5},
+      {MorphShape::kEllipse, 5, 1},  {MorphShape::kEllipse, 13, 13},  {MorphShape::kEllipse, 63, 63},
+  };
+  struct Format {
+    int channels;
+    SampleType type;
+  };
+  const Format formats[] = {{1, SampleType::kU8}, {2, SampleType::kU16}, {4, SampleType::kU8},
+                            {1, SampleType::kU16}, {2, SampleType::kU8}, {4, SampleType::kU16}};
+  std::vector<MorphCase> cases;
+  int k = 0;
+  for (MorphOp op : {MorphOp::kDilate, MorphOp::kErode, MorphOp::kOpen, MorphOp::kClose, MorphOp::kGradient,
+                     MorphOp::kTopHat, MorphOp::kBlackHat})
+    for (const Element& e : elements)
+      for (BorderMode border : {BorderMode::kReplicate, BorderMode::kReflect101, BorderMode::kNeutral}) {
+        MorphCase c;
+        c.params.op = op;
+        c.params.shape = e.shape;
+        c.params.width = e.width;
+        c.params.height = e.height;
+        c.params.border = border;
+        const Format& f = formats[k++ % (sizeof formats / sizeof formats[0])];
+        c.channels = f.channels;
+        c.type = f.type;
+        cases.push_back(c);
+      }
+  return cases;
+}
+
+const std::vector<Geometry>& operation_geometries(const MorphParams& params) {
+  // Frames smaller and larger than the element, padded and misaligned; fewer pixels for the large
+  // elements, whose definition costs width x height per sample.
+  static const std::vector<Geometry> small_element = {
+      {1, 1, 0, 0, false}, {2, 7, 3, 1, false}, {37, 19, 0, 0, false}, {67, 35, 13, 1, false}, {70, 9, 0, 0, true}};
+  static const std::vector<Geometry> large_element = {
+      {1, 1, 0, 0, false}, {2, 7, 3, 1, false}, {29, 11, 5, 1, false}, {9, 40, 0, 0, true}};
+  static const std::vector<Geometry> largest_element = {
+      {1, 1, 0, 0, false}, {2, 7, 3, 1, false}, {9, 4, 5, 1, false}, {3, 11, 0, 0, true}};
+  const int area = morph_width(params) * morph_height(params);
+  return area > 10000 ? largest_element : area > 300 ? large_element : small_element;
+}
+
 std::string describe(const MorphCase& c) {
+  static const char* kOp[] = {"dilate", "erode", "open", "close", "gradient", "tophat", "blackhat"};
   static const char* kShape[] = {"rect", "cross", "ellipse"};
   static const char* kBorder[] = {"replicate", "reflect101", "neutral"};
   std::ostringstream s;
-  s << (c.params.op == MorphOp::kDilate ? "dilate " : "erode ") << kShape[static_cast<int>(c.params.shape)]
-    << " " << c.params.size << "x" << c.params.size << " " << kBorder[static_cast<int>(c.params.border)]
+  s << kOp[static_cast<int>(c.params.op)] << " " << kShape[static_cast<int>(c.params.shape)] << " "
+    << morph_width(c.params) << "x" << morph_height(c.params) << " " << kBorder[static_cast<int>(c.params.border)]
     << " x" << c.params.iterations << " " << c.channels << "ch " << (c.type == SampleType::kU8 ? "u8" : "u16");
   return s.str();
 }

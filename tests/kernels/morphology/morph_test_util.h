@@ -40,9 +40,10 @@ std::size_t aligned_pitch(int width, int channels, SampleType type, std::size_t 
 // values themselves are exercised.
 void fill_random(HostPlane& plane, std::mt19937_64& rng);
 
-// Dilate/erode straight from the definition: every mask position of morph_mask(), each outside
-// coordinate resolved on its own (reflect101 through its period 2n - 2), iterations applied one
-// after another. Independent of both implementations.
+// Every operation straight from the definition: dilate/erode over every mask position of
+// morph_mask(), each outside coordinate resolved on its own (reflect101 through its period
+// 2n - 2), iterations applied one after another; the compound operations composed as OpenCV's
+// morphologyEx defines them. Independent of both implementations.
 HostPlane reference_morph(const HostPlane& src, const MorphParams& params);
 
 // First differing sample of two planes' rows ("" when equal), e.g. "x 3 y 0 c 1: 17 vs 200".
@@ -58,8 +59,12 @@ struct MorphCase {
   SampleType type = SampleType::kU8;
 };
 
-// Every op x shape x size x border x channels x type.
+// Dilate/erode x shape x {3, 5} x border x channels x type (the fused kernels' cases).
 std::vector<MorphCase> all_morph_cases();
+
+// Every operation x shape x size class x border, each with one of the channel / sample type
+// combinations in turn (all of them appear across the list).
+std::vector<MorphCase> operation_cases();
 
 std::string describe(const MorphCase& c);
 
@@ -74,6 +79,9 @@ struct Geometry {
 };
 HostPlane make_plane(const Geometry& g, int channels, SampleType type);
 const std::vector<Geometry>& edge_geometries();
+
+// The frames operation_cases() run on: tiny, smaller than the element, padded, misaligned.
+const std::vector<Geometry>& operation_geometries(const MorphParams& params);
 
 }  // namespace test
 }  // namespace dpx

@@ -45,6 +45,51 @@ TEST_P(MorphCpuMatrix, MatchesDefinitionOnEdgeGeometries) {
 
 INSTANTIATE_TEST_SUITE_P(AllCases, MorphCpuMatrix, ::testing::ValuesIn(all_morph_cases()));
 
+// Every operation, shape, size class and border against the definition.
+class MorphCpuOperations : public ::testing::TestWithParam<MorphCase> {};
+
+TEST_P(MorphCpuOperations, MatchDefinition) {
+  std::mt19937_64 rng = seeded_rng();
+  MorphCase c = GetParam();
+  for (const Geometry& g : operation_geometries(c.params)) {
+    HostPlane src = make_plane(g, c.channels, c.type);
+    fill_random(src, rng);
+    // Two iterations where the definition stays cheap.
+    const int max_iterations = morph_width(c.params) * morph_height(c.params) > 300 ? 1 : 2;
+    for (int iterations = 1; iterations <= max_iterations; ++iterations) {
+      c.params.iterations = iterations;
+      expect_cpu_matches_reference(src, c.params, 0,
+                                   describe(c) + " " + std::to_string(g.width) + "x" + std::to_string(g.height));
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(AllOperations, MorphCpuOperations, ::testing::ValuesIn(operation_cases()));
+
+// Band seams of the wide-window path: windows taller than a band. The frame is large enough for
+// ten bands, so the definition would be slow; one thread's result (held to the definition by the
+// cases above) is the reference.
+TEST(MorphCpu, WideWindowsAcrossBands) {
+  std::mt19937_64 rng = seeded_rng();
+  HostPlane src = make_plane(1031, 640, 1, SampleType::kU8, 5, 1);
+  fill_random(src, rng);
+  MorphParams p;
+  p.width = 41;
+  p.height = 97;
+  p.op = MorphOp::kTopHat;
+  for (BorderMode border : {BorderMode::kReplicate, BorderMode::kReflect101, BorderMode::kNeutral}) {
+    p.border = border;
+    HostPlane one = make_plane(src.width, src.height, 1, SampleType::kU8);
+    ASSERT_TRUE(morph_cpu(src.view(), one.mutable_view(), p, 1).is_ok());
+    for (int threads : {4, 10}) {
+      HostPlane many = make_plane(src.width, src.height, 1, SampleType::kU8, 2);
+      ASSERT_TRUE(morph_cpu(src.view(), many.mutable_view(), p, threads).is_ok());
+      EXPECT_EQ(first_difference(one, many), "") << "border " << static_cast<int>(border) << " threads " << threads;
+      EXPECT_TRUE(padding_untouched(many));
+    }
+  }
+}
+
 // Large enough for several bands: the band seams must not show, whatever the thread count.
 TEST(MorphCpu, BandsAndThreadCountsAgree) {
   std::mt19937_64 rng = seeded_rng();
@@ -66,35 +111,57 @@ TEST(MorphCpu, BandsAndThreadCountsAgree) {
 TEST(MorphMask, MatchesOpenCvMasks) {
   struct Known {
     MorphShape shape;
-    int size;
+    int width, height;
     const char* rows;
   };
   const Known known[] = {
-      {MorphShape::kRect, 3, "111" "111" "111"},
-      {MorphShape::kCross, 3, "010" "111" "010"},
-      {MorphShape::kEllipse, 3, "010" "111" "010"},
-      {MorphShape::kRect, 5, "11111" "11111" "11111" "11111" "11111"},
-      {MorphShape::kCross, 5, "00100" "00100" "11111" "00100" "00100"},
-      {MorphShape::kEllipse, 5, "00100" "11111" "11111" "11111" "00100"},
+      {MorphShape::kRect, 3, 3, "111" "111" "111"},
+      {MorphShape::kCross, 3, 3, "010" "111" "010"},
+      {MorphShape::kEllipse, 3, 3, "010" "111" "010"},
+      {MorphShape::kRect, 5, 5, "11111" "11111" "11111" "11111" "11111"},
+      {MorphShape::kCross, 5, 5, "00100" "00100" "11111" "00100" "00100"},
+      {MorphShape::kEllipse, 5, 5, "00100" "11111" "11111" "11111" "00100"},
+      {MorphShape::kEllipse, 7, 7, "0001000" "0111110" "1111111" "1111111" "1111111" "0111110" "0001000"},
+      {MorphShape::kEllipse, 7, 3, "0001000" "1111111" "0001000"},
+      {MorphShape::kEllipse, 5, 1, "00100"},
+      {MorphShape::kEllipse, 1, 5, "1" "1" "1" "1" "1"},
+      {MorphShape::kCross, 5, 3, "00100" "11111" "00100"},
+      {MorphShape::kCross, 1, 1, "1"},
+      {MorphShape::kEllipse, 1, 1, "1"},
   };
   for (const Known& k : known) {
-    std::uint8_t mask[25];
-    std::memset(mask, 0x77, sizeof mask);
-    ASSERT_TRUE(morph_mask(k.shape, k.size, mask).is_ok());
-    for (int i = 0; i < k.size * k.size; ++i) {
-      EXPECT_EQ(mask[i], k.rows[i] - '0') << "shape " << static_cast<int>(k.shape) << " size " << k.size
-                                          << " row " << i / k.size << " col " << i % k.size;
+    std::vector<std::uint8_t> mask(3, 0x77);
+    ASSERT_TRUE(morph_mask(k.shape, k.width, k.height, &mask).is_ok());
+    ASSERT_EQ(mask.size(), std::strlen(k.rows));
+    for (int i = 0; i < k.width * k.height; ++i) {
+      EXPECT_EQ(mask[i], k.rows[i] - '0') << "shape " << static_cast<int>(k.shape) << " " << k.width << "x"
+                                          << k.height << " row " << i / k.width << " col " << i % k.width;
     }
   }
 }
 
-TEST(MorphMask, RejectsOtherSizes) {
-  std::uint8_t mask[25];
-  for (int size : {-3, 0, 1, 2, 4, 6, 7}) {
-    const Status s = morph_mask(MorphShape::kRect, size, mask);
-    EXPECT_EQ(s.code(), StatusCode::kInvalidArgument) << size;
-    EXPECT_NE(s.message().find("size"), std::string::npos) << s.message();
+TEST(MorphMask, RejectsEvenAndOversizedElements) {
+  std::vector<std::uint8_t> mask;
+  struct Bad {
+    MorphShape shape;
+    int width, height;
+    const char* needle;
+  };
+  const Bad bad[] = {
+      {MorphShape::kRect, 0, 3, "width 0"},       {MorphShape::kRect, -3, 3, "width -3"},
+      {MorphShape::kRect, 4, 3, "width 4"},       {MorphShape::kRect, 3, 2, "height 2"},
+      {MorphShape::kRect, 257, 3, "width 257"},   {MorphShape::kRect, 3, 256, "height 256"},
+      {MorphShape::kCross, 65, 3, "width 65"},    {MorphShape::kEllipse, 3, 65, "height 65"},
+      {MorphShape::kEllipse, 63, 64, "height 64"},
+  };
+  for (const Bad& b : bad) {
+    const Status s = morph_mask(b.shape, b.width, b.height, &mask);
+    EXPECT_EQ(s.code(), StatusCode::kInvalidArgument) << b.needle;
+    EXPECT_NE(s.message().find(b.needle), std::string::npos) << s.message();
+    EXPECT_NE(s.message().find("odd"), std::string::npos) << s.message();
   }
+  EXPECT_TRUE(morph_mask(MorphShape::kRect, 255, 1, &mask).is_ok());
+  EXPECT_TRUE(morph_mask(MorphShape::kEllipse, 63, 63, &mask).is_ok());
 }
 
 // Each bad call must fail with kInvalidArgument, a message naming the problem, and leave dst as
@@ -163,7 +230,15 @@ TEST_P(MorphBadInput, BadGeometry) {
 TEST_P(MorphBadInput, UnsupportedParameters) {
   MorphParams q = p;
   q.size = 4;
-  expect_rejected(src.view(), dst.mutable_view(), q, "size 4");
+  expect_rejected(src.view(), dst.mutable_view(), q, "width 4");
+  q = p;
+  q.height = 7;
+  q.width = 256;
+  expect_rejected(src.view(), dst.mutable_view(), q, "width 256");
+  q = p;
+  q.shape = MorphShape::kEllipse;
+  q.height = 65;
+  expect_rejected(src.view(), dst.mutable_view(), q, "height 65");
   q = p;
   q.iterations = 0;
   expect_rejected(src.view(), dst.mutable_view(), q, "iterations");

@@ -105,14 +105,12 @@ HostPlane other_layout(const Geometry& g, int channels, SampleType type) {
   return make_plane(Geometry{g.width, g.height, g.pitch_pad + 16 / sample_bytes(type), 0, true}, channels, type);
 }
 
-class MorphCudaMatrix : public ::testing::TestWithParam<MorphCase> {};
-
-TEST_P(MorphCudaMatrix, MatchesCpuOnEdgeGeometries) {
-  DPX_REQUIRE_GPU();
+// For each geometry and 1, 2, 3 iterations: a random source, a dst of the same layout and one of
+// another, the CPU result; check(want, src, same, other, iterations, what) runs the GPU variants.
+template <class Check>
+void for_each_frame(const std::vector<Geometry>& geometries, MorphCase c, const Check& check) {
   std::mt19937_64 rng = seeded_rng();
-  MorphCase c = GetParam();
-  DeviceBuffer scratch;  // reused across the calls, grown as needed
-  for (const Geometry& g : edge_geometries()) {
+  for (const Geometry& g : geometries) {
     HostPlane src = make_plane(g, c.channels, c.type);
     fill_random(src, rng);
     const HostPlane same = make_plane(g, c.channels, c.type);
@@ -121,18 +119,92 @@ TEST_P(MorphCudaMatrix, MatchesCpuOnEdgeGeometries) {
       c.params.iterations = iterations;
       const std::string what = describe(c) + " " + std::to_string(g.width) + "x" + std::to_string(g.height) +
                                " pitch " + std::to_string(src.pitch) + " offset " + std::to_string(src.offset);
-      const HostPlane want = cpu_result(src, c.params);
-      for (MorphKernel k : kernels_for(c.type)) {
-        for (MorphSchedule sched : schedules_for(k, c.channels, c.params)) {
-          expect_gpu_matches(want, src, same, c.params, k, sched, iterations == 2 ? nullptr : &scratch, what);
-          expect_gpu_matches(want, src, other, c.params, k, sched, &scratch, what + " (other dst layout)");
-        }
-      }
+      check(cpu_result(src, c.params), src, same, other, c.params, what);
     }
   }
 }
 
+class MorphCudaMatrix : public ::testing::TestWithParam<MorphCase> {};
+
+TEST_P(MorphCudaMatrix, MatchesCpuOnEdgeGeometries) {
+  DPX_REQUIRE_GPU();
+  const MorphCase c = GetParam();
+  DeviceBuffer scratch;  // reused across the calls, grown as needed
+  for_each_frame(edge_geometries(), c,
+                 [&](const HostPlane& want, const HostPlane& src, const HostPlane& same, const HostPlane& other,
+                     const MorphParams& p, const std::string& what) {
+                   for (MorphKernel k : kernels_for(c.type)) {
+                     for (MorphSchedule sched : schedules_for(k, c.channels, p)) {
+                       expect_gpu_matches(want, src, same, p, k, sched, p.iterations == 2 ? nullptr : &scratch, what);
+                       expect_gpu_matches(want, src, other, p, k, sched, &scratch, what + " (other dst layout)");
+                     }
+                   }
+                 });
+}
+
 INSTANTIATE_TEST_SUITE_P(AllCases, MorphCudaMatrix, ::testing::ValuesIn(all_morph_cases()));
+
+// Every operation, shape, size class and border (the CPU matrix's cases), default variant and
+// schedule, both dst layouts, with and without reused scratch.
+class MorphCudaOperations : public ::testing::TestWithParam<MorphCase> {};
+
+TEST_P(MorphCudaOperations, MatchCpu) {
+  DPX_REQUIRE_GPU();
+  const MorphCase c = GetParam();
+  const MorphKernel k = c.type == SampleType::kU8 ? detail::kMorphDefaultU8 : MorphKernel::kDpx;
+  DeviceBuffer scratch;
+  for_each_frame(operation_geometries(c.params), c,
+                 [&](const HostPlane& want, const HostPlane& src, const HostPlane& same, const HostPlane& other,
+                     const MorphParams& p, const std::string& what) {
+                   expect_gpu_matches(want, src, same, p, k, detail::kMorphDefaultSchedule, nullptr, what);
+                   expect_gpu_matches(want, src, other, p, k, detail::kMorphDefaultSchedule, &scratch,
+                                      what + " (other dst layout)");
+                 });
+}
+
+INSTANTIATE_TEST_SUITE_P(AllOperations, MorphCudaOperations, ::testing::ValuesIn(operation_cases()));
+
+// The separable passes on full frames: many row tiles and column strips, long windows, every
+// channel count, tight and odd pitches.
+TEST(MorphCuda, LargeElementsOnFramesMatchCpu) {
+  DPX_REQUIRE_GPU();
+  std::mt19937_64 rng = seeded_rng();
+  struct Case {
+    MorphOp op;
+    MorphShape shape;
+    int width, height, channels;
+    SampleType type;
+    Geometry g;
+  };
+  const Case cases[] = {
+      {MorphOp::kDilate, MorphShape::kRect, 31, 31, 1, SampleType::kU8, {3840, 2160, 0, 0, false}},
+      {MorphOp::kErode, MorphShape::kRect, 255, 255, 1, SampleType::kU16, {1921, 1083, 13, 1, false}},
+      {MorphOp::kOpen, MorphShape::kEllipse, 63, 63, 4, SampleType::kU8, {1280, 720, 0, 0, true}},
+      {MorphOp::kTopHat, MorphShape::kRect, 1, 255, 2, SampleType::kU16, {999, 777, 7, 0, true}},
+      {MorphOp::kGradient, MorphShape::kCross, 63, 7, 1, SampleType::kU8, {3840, 2160, 3, 1, false}},
+      {MorphOp::kClose, MorphShape::kRect, 3, 3, 1, SampleType::kU8, {3840, 2160, 0, 0, true}},
+      {MorphOp::kBlackHat, MorphShape::kRect, 5, 5, 1, SampleType::kU16, {3840, 2160, 0, 0, true}},
+  };
+  for (const Case& c : cases) {
+    for (BorderMode border : {BorderMode::kReplicate, BorderMode::kReflect101, BorderMode::kNeutral}) {
+      MorphCase mc;
+      mc.params.op = c.op;
+      mc.params.shape = c.shape;
+      mc.params.width = c.width;
+      mc.params.height = c.height;
+      mc.params.border = border;
+      mc.channels = c.channels;
+      mc.type = c.type;
+      HostPlane src = make_plane(c.g, c.channels, c.type);
+      fill_random(src, rng);
+      const HostPlane want = cpu_result(src, mc.params);
+      const std::string what = describe(mc) + " " + std::to_string(c.g.width) + "x" + std::to_string(c.g.height);
+      const MorphKernel k = c.type == SampleType::kU8 ? detail::kMorphDefaultU8 : MorphKernel::kDpx;
+      expect_gpu_matches(want, src, make_plane(c.g, c.channels, c.type), mc.params, k, detail::kMorphDefaultSchedule,
+                         nullptr, what);
+    }
+  }
+}
 
 // Full frames, tight and odd pitches, every variant and schedule; dilate and erode. Here the
 // streaming schedule's bands are several groups long, so its ring wraps.

@@ -1,0 +1,118 @@
+// Kernels and launchers of the separable CUDA morphology (morph_separable.h); the device code is
+// in morph_separable.cuh.
+#include <cuda_runtime.h>
+
+#include <algorithm>
+
+#include "cuda_check.h"
+#include "morph_separable.cuh"
+#include "morph_separable.h"
+
+namespace dpx {
+namespace morph {
+namespace {
+
+constexpr int kRowThreads = 256;
+constexpr int kRowTilePixels = 256;
+constexpr int kSharedBudget = 40 * 1024;  // below the 48 KB a launch gets without opting in
+
+template <typename T, bool kMax>
+__global__ void __launch_bounds__(kRowThreads) row_pass_kernel(RowPassArgs a) {
+  extern __shared__ uint4 shared[];
+  row_pass<T, kMax>(a, reinterpret_cast<T*>(shared));
+}
+
+template <typename T, bool kMax>
+__global__ void column_pass_kernel(ColumnPassArgs a) {
+  extern __shared__ std::uint32_t prefix[];
+  column_pass<T, kMax>(a, prefix);
+}
+
+template <typename T>
+__global__ void subtract_kernel(const std::uint8_t* a, std::size_t a_pitch, const std::uint8_t* b,
+                                std::size_t b_pitch, std::uint8_t* out, std::size_t out_pitch, int samples,
+                                int height) {
+  const int x = blockIdx.x * blockDim.x + threadIdx.x;
+  if (x >= samples) return;
+  for (std::size_t y = blockIdx.y; y < static_cast<std::size_t>(height); y += gridDim.y) {
+    const T va = reinterpret_cast<const T*>(a + y * a_pitch)[x];
+    const T vb = reinterpret_cast<const T*>(b + y * b_pitch)[x];
+    reinterpret_cast<T*>(out + y * out_pitch)[x] = static_cast<T>(va > vb ? va - vb : 0);
+  }
+}
+
+template <typename T, bool kMax>
+Status launch_rows(const PlaneView& in, const MutablePlaneView& out, int radius, BorderMode border,
+                   cudaStream_t stream) {
+  RowPassArgs a{static_cast<const std::uint8_t*>(in.data), in.pitch, static_cast<std::uint8_t*>(out.data),
+                out.pitch, in.width, in.height, in.channels, radius, kRowTilePixels, 1, border};
+  const int line_bytes = (kRowTilePixels + 2 * radius) * in.channels * static_cast<int>(sizeof(T));
+  a.rows_per_block = std::clamp(kSharedBudget / (2 * line_bytes), 1, 16);
+  const dim3 grid((in.width + kRowTilePixels - 1) / kRowTilePixels, (in.height + a.rows_per_block - 1) / a.rows_per_block);
+  const std::size_t shared = static_cast<std::size_t>(2) * a.rows_per_block * line_bytes;
+  row_pass_kernel<T, kMax><<<grid, kRowThreads, shared, stream>>>(a);
+  DPX_CUDA_CHECK_LAUNCH("row_pass_kernel");
+  return Status::ok();
+}
+
+template <typename T, bool kMax>
+Status launch_columns(const PlaneView& in, const MutablePlaneView& out, int radius, BorderMode border, bool merge,
+                      cudaStream_t stream) {
+  const int k = 2 * radius + 1;
+  // As many threads (word columns) per block as leave each its k - 1 prefixes within the budget.
+  int threads = 128;
+  while (threads > 32 && (k - 1) * threads * 4 > kSharedBudget) threads /= 2;
+  const auto words_ok = [](const void* p, std::size_t pitch) {
+    return (reinterpret_cast<std::uintptr_t>(p) | pitch) % 4 == 0;
+  };
+  ColumnPassArgs a{static_cast<const std::uint8_t*>(in.data), in.pitch, static_cast<std::uint8_t*>(out.data),
+                   out.pitch, in.height, static_cast<int>(in.row_bytes()), radius,
+                   k * ((32 + k - 1) / k),  // about 32 rows, whole window blocks: more blocks than rows read twice
+                   border, merge, words_ok(out.data, out.pitch)};
+  const int words = static_cast<int>((in.row_bytes() + 3) / 4);
+  const dim3 grid((words + threads - 1) / threads, (in.height + a.strip_rows - 1) / a.strip_rows);
+  column_pass_kernel<T, kMax><<<grid, threads, static_cast<std::size_t>(k - 1) * threads * 4, stream>>>(a);
+  DPX_CUDA_CHECK_LAUNCH("column_pass_kernel");
+  return Status::ok();
+}
+
+template <typename T, bool kMax>
+Status run_bars(const PlaneView& in, const MutablePlaneView& out, const MutablePlaneView& rows,
+                const std::vector<Bar>& bars, BorderMode border, cudaStream_t stream) {
+  for (std::size_t i = 0; i < bars.size(); ++i) {
+    DPX_RETURN_IF_ERROR((launch_rows<T, kMax>(in, rows, bars[i].half_width, border, stream)));
+    DPX_RETURN_IF_ERROR((launch_columns<T, kMax>(rows.as_const(), out, bars[i].half_height, border, i > 0, stream)));
+  }
+  return Status::ok();
+}
+
+}  // namespace
+
+Status separable_pass(const PlaneView& in, const MutablePlaneView& out, const MutablePlaneView& rows,
+                      const std::vector<Bar>& bars, bool dilate, BorderMode border, cudaStream_t stream) {
+  if (in.type == SampleType::kU8) {
+    return dilate ? run_bars<std::uint8_t, true>(in, out, rows, bars, border, stream)
+                  : run_bars<std::uint8_t, false>(in, out, rows, bars, border, stream);
+  }
+  return dilate ? run_bars<std::uint16_t, true>(in, out, rows, bars, border, stream)
+                : run_bars<std::uint16_t, false>(in, out, rows, bars, border, stream);
+}
+
+Status subtract_cuda(const PlaneView& a, const PlaneView& b, const MutablePlaneView& out, cudaStream_t stream) {
+  constexpr int kThreads = 256;
+  const int samples = a.width * a.channels;
+  const dim3 grid((samples + kThreads - 1) / kThreads, std::min(a.height, 65535));
+  const auto* pa = static_cast<const std::uint8_t*>(a.data);
+  const auto* pb = static_cast<const std::uint8_t*>(b.data);
+  auto* po = static_cast<std::uint8_t*>(out.data);
+  if (a.type == SampleType::kU8) {
+    subtract_kernel<std::uint8_t><<<grid, kThreads, 0, stream>>>(pa, a.pitch, pb, b.pitch, po, out.pitch, samples, a.height);
+  } else {
+    subtract_kernel<std::uint16_t><<<grid, kThreads, 0, stream>>>(pa, a.pitch, pb, b.pitch, po, out.pitch, samples, a.height);
+  }
+  DPX_CUDA_CHECK_LAUNCH("subtract_kernel");
+  return Status::ok();
+}
+
+}  // namespace morph
+}  // namespace dpx

@@ -1,0 +1,27 @@
+// The CUDA morphology for every element the fused 3x3 / 5x5 tile kernels do not cover: per bar of
+// the element (morph_bars.h) a running max/min along the rows into an intermediate plane, then
+// along the columns into the output, merged there with what earlier bars left; and the saturating
+// difference of the compound operations. Only built with the CUDA backend.
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <vector>
+
+#include "dpx/morphology.h"
+#include "morph_bars.h"
+
+namespace dpx {
+namespace morph {
+
+// One dilation (`dilate`) or erosion of `in` into `out` over `bars`. `rows` is a plane of the
+// frame's shape whose data pointer and pitch are multiples of 4 and whose rows are readable up
+// to the next multiple of 4 bytes; it is overwritten.
+Status separable_pass(const PlaneView& in, const MutablePlaneView& out, const MutablePlaneView& rows,
+                      const std::vector<Bar>& bars, bool dilate, BorderMode border, cudaStream_t stream);
+
+// out = max(a - b, 0) sample by sample; `out` may be `a` or `b`.
+Status subtract_cuda(const PlaneView& a, const PlaneView& b, const MutablePlaneView& out, cudaStream_t stream);
+
+}  // namespace morph
+}  // namespace dpx
