@@ -35,7 +35,9 @@ Status reserve(DeviceBuffer* dst, std::uint64_t bytes) {
 // asynchronous copy reads.
 template <class T>
 Status upload(Mirrored<T>* dst, std::vector<T> src, cudaStream_t stream) {
-  if (dst->device.size() > 0 && dst->host == src) return Status::ok();
+  const bool same = dst->device.size() > 0 && dst->host.size() == src.size() &&
+                    (src.empty() || std::memcmp(dst->host.data(), src.data(), src.size() * sizeof(T)) == 0);
+  if (same) return Status::ok();
   dst->host = std::move(src);
   const std::size_t bytes = dst->host.size() * sizeof(T);
   DPX_RETURN_IF_ERROR(reserve(&dst->device, bytes));
@@ -51,8 +53,6 @@ std::uint64_t boundary_need(std::int64_t slots, std::int32_t rows, std::int32_t 
   const std::uint64_t want = std::min<std::uint64_t>(std::uint64_t(slots) * row_bytes, std::uint64_t(256) << 20);
   return std::max<std::uint64_t>(want, std::uint64_t(align::kKernelThreads / 32) * row_bytes);
 }
-
-}  // namespace
 
 // Everything of a plan that depends on the query lengths: which pairs are trivial, the slot
 // layout and the workspaces (grown, never shrunk, so a reused plan stops allocating).
@@ -140,8 +140,7 @@ Status build_plan(AlignPlan::Impl& p, const SequenceBatch& queries, const Sequen
   p.table32_bytes = static_cast<int>(t32.size() * sizeof(std::int32_t));
   DPX_RETURN_IF_ERROR(upload(&p.table32, t32, stream));
   if (!options.traceback) {
-    // the scorer kind depends on the pairing and the matrix only
-    if (pairing == Pairing::kOneToMany && matrix.size() + 1 <= align::kPairedMaxTableSide) {
+    if (align::scorer_for(pairing, matrix) == align::ScorerKind::kPaired) {
       const std::vector<std::uint32_t> t = align::paired_table(matrix);
       p.table16_bytes = static_cast<int>(t.size() * sizeof(std::uint32_t));
       DPX_RETURN_IF_ERROR(upload(&p.table16, t, stream));

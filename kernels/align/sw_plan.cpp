@@ -61,6 +61,11 @@ bool fits_16_bits(std::int32_t n, std::int32_t m, const ScoreMatrix& matrix, con
   return -gaps - 2 * o.gap_open - 2 * o.gap_extend - 256 >= -32768;
 }
 
+ScorerKind scorer_for(Pairing pairing, const ScoreMatrix& matrix) {
+  return pairing == Pairing::kOneToMany && matrix.size() + 1 <= kPairedMaxTableSide ? ScorerKind::kPaired
+                                                                                    : ScorerKind::kTwoLookup;
+}
+
 std::vector<std::int32_t> order_by_target_length(const PairLengths& len) {
   std::vector<std::int32_t> order(len.m.size());
   for (std::size_t k = 0; k < order.size(); ++k) order[k] = static_cast<std::int32_t>(k);
@@ -71,8 +76,7 @@ std::vector<std::int32_t> order_by_target_length(const PairLengths& len) {
 ScorePlan plan_scores(const PairLengths& len, Pairing pairing, const ScoreMatrix& matrix, const AlignOptions& o,
                       const std::vector<std::int32_t>* order) {
   ScorePlan plan;
-  plan.scorer = pairing == Pairing::kOneToMany && matrix.size() + 1 <= kPairedMaxTableSide ? ScorerKind::kPaired
-                                                                                           : ScorerKind::kTwoLookup;
+  plan.scorer = scorer_for(pairing, matrix);
   plan.overflow_limit = 32767 - std::max(matrix.max_score(), 0);
   const bool local = o.mode == AlignMode::kLocal;
   std::vector<std::int32_t> buckets[kScore16ConfigCount], wide;

@@ -32,6 +32,9 @@ constexpr int kPairedMaxTableSide = 25;
 
 enum class ScorerKind { kPaired, kTwoLookup };
 
+// The 16-bit scorer a batch uses: the paired one-to-many table where the alphabet allows.
+ScorerKind scorer_for(Pairing pairing, const ScoreMatrix& matrix);
+
 struct Slot {
   std::int32_t a, b;  // pair indices; b = -1 when the slot holds one pair
 };
