@@ -4,7 +4,7 @@
 #include <limits>
 
 #include "align_common.h"
-#include "cigar.h"
+#include "align_results.h"
 #include "sw_instances.h"
 #include "sw_run.cuh"
 #include "sw_tables.h"
@@ -25,6 +25,26 @@ Status upload(DeviceBuffer* dst, const std::vector<T>& src, cudaStream_t stream)
   return Status::ok();
 }
 
+// Grows `dst` to at least `bytes` (never below 16), keeping it when it is large enough.
+Status reserve(DeviceBuffer* dst, std::uint64_t bytes) {
+  bytes = std::max<std::uint64_t>(bytes, 16);
+  return dst->size() >= bytes ? Status::ok() : dst->allocate(bytes);
+}
+
+// Uploads `src` unless the buffer already holds the same; the mirror keeps the bytes the
+// asynchronous copy reads.
+template <class T>
+Status upload(Mirrored<T>* dst, std::vector<T> src, cudaStream_t stream) {
+  const bool same = dst->device.size() > 0 && dst->host.size() == src.size() &&
+                    (src.empty() || std::memcmp(dst->host.data(), src.data(), src.size() * sizeof(T)) == 0);
+  if (same) return Status::ok();
+  dst->host = std::move(src);
+  const std::size_t bytes = dst->host.size() * sizeof(T);
+  DPX_RETURN_IF_ERROR(reserve(&dst->device, bytes));
+  if (bytes > 0) DPX_CUDA_TRY(cudaMemcpyAsync(dst->device.data(), dst->host.data(), bytes, cudaMemcpyHostToDevice, stream));
+  return Status::ok();
+}
+
 // Column-store bytes for one launch whose pairs take several passes: enough for all its groups up
 // to 256 MiB, and never less than one block of 32-thread groups.
 std::uint64_t boundary_need(std::int64_t slots, std::int32_t rows, std::int32_t passes) {
@@ -34,23 +54,79 @@ std::uint64_t boundary_need(std::int64_t slots, std::int32_t rows, std::int32_t 
   return std::max<std::uint64_t>(want, std::uint64_t(align::kKernelThreads / 32) * row_bytes);
 }
 
-}  // namespace
+// Everything of a plan that depends on the query lengths: which pairs are trivial, the slot
+// layout and the workspaces (grown, never shrunk, so a reused plan stops allocating).
+Status plan_queries(AlignPlan::Impl& p, cudaStream_t stream) {
+  const AlignOptions& options = p.options;
+  const std::vector<std::int32_t>* order = p.pairing == Pairing::kOneToMany ? &p.target_order : nullptr;
+  p.cells = 0;
+  for (std::size_t k = 0; k < p.pairs; ++k) p.cells += std::uint64_t(p.lengths.n[k]) * std::uint64_t(p.lengths.m[k]);
 
-Status AlignPlan::create(const SequenceBatch& queries, const SequenceBatch& targets, Pairing pairing,
-                         const ScoreMatrix& matrix, const AlignOptions& options, cudaStream_t stream) {
-  DPX_RETURN_IF_ERROR(align::validate_align_call(queries, targets, pairing, matrix, options, "AlignPlan::create"));
-  delete impl_;
-  impl_ = new Impl;
-  Impl& p = *impl_;
+  // pairs with an empty side: results from the host
+  std::vector<std::int32_t> trivial_pairs, trivial_fields;
+  p.trivial_cigars.clear();
+  for (std::size_t k = 0; k < p.pairs; ++k) {
+    if (p.lengths.n[k] != 0 && p.lengths.m[k] != 0) continue;
+    const AlignResult r = align::empty_side_result(p.lengths.n[k], p.lengths.m[k], options);
+    trivial_pairs.push_back(static_cast<std::int32_t>(k));
+    trivial_fields.insert(trivial_fields.end(), {r.score, r.query_begin, r.query_end, r.target_begin, r.target_end});
+    if (options.traceback) p.trivial_cigars.emplace_back(static_cast<std::int32_t>(k), r.cigar);
+  }
+  p.trivial_count = static_cast<std::int32_t>(trivial_pairs.size());
+  DPX_RETURN_IF_ERROR(upload(&p.trivial_pairs, std::move(trivial_pairs), stream));
+  DPX_RETURN_IF_ERROR(upload(&p.trivial_fields, std::move(trivial_fields), stream));
+
+  std::uint64_t boundary = 0;
+  if (!options.traceback) {
+    p.score = align::plan_scores(p.lengths, p.pairing, p.matrix, options, order);
+    DPX_RETURN_IF_ERROR(upload(&p.slots16, p.score.slots16, stream));
+    DPX_RETURN_IF_ERROR(upload(&p.slots32, p.score.slots32, stream));
+    DPX_RETURN_IF_ERROR(reserve(&p.overflow, std::max<std::size_t>(1, p.score.local16_pairs) * sizeof(Slot)));
+    for (const align::SlotRange& r : p.score.ranges16) boundary = std::max(boundary, boundary_need(r.count, r.max_rows, r.max_passes));
+    const align::SlotRange& w = p.score.range32;
+    boundary = std::max(boundary, boundary_need(w.count, w.max_rows, w.max_passes));
+    const std::int32_t rerun_passes = (p.score.max_cols_local16 + align::kScore32Config.width() - 1) / align::kScore32Config.width();
+    if (options.mode == AlignMode::kLocal)
+      boundary = std::max(boundary, boundary_need(p.score.local16_pairs, p.score.max_rows_local16, rerun_passes));
+  } else {
+    p.traceback = align::plan_traceback(p.lengths, align::traceback_budget_words(p.lengths), order);
+    std::vector<std::uint64_t> offset(p.pairs + 1, 0);
+    for (std::size_t k = 0; k < p.pairs; ++k) offset[k + 1] = offset[k] + p.lengths.n[k] + p.lengths.m[k];
+    p.ops_total = std::max<std::uint64_t>(offset[p.pairs], 16);
+    DPX_RETURN_IF_ERROR(upload(&p.ops_offset, std::move(offset), stream));
+    DPX_RETURN_IF_ERROR(upload(&p.tb_slots, p.traceback.slots, stream));
+    DPX_RETURN_IF_ERROR(upload(&p.tb_config, p.traceback.config, stream));
+    DPX_RETURN_IF_ERROR(upload(&p.tb_offset, p.traceback.word_offset, stream));
+    DPX_RETURN_IF_ERROR(reserve(&p.tb_dirs, std::max<std::uint64_t>(p.traceback.max_chunk_words, 4) * sizeof(std::uint32_t)));
+    for (const align::TracebackChunk& c : p.traceback.chunks)
+      for (const align::SlotRange& r : c.ranges) boundary = std::max(boundary, boundary_need(r.count, r.max_rows, r.max_passes));
+  }
+  p.boundary_bytes = std::max<std::uint64_t>(boundary, p.boundary.size());
+  DPX_RETURN_IF_ERROR(reserve(&p.boundary, boundary));
+  if (!options.traceback && p.side.empty() && p.score.ranges16.size() + (p.score.range32.count > 0) > 1) {
+    std::vector<Stream> side(kSideStreams);
+    for (Stream& s : side) DPX_RETURN_IF_ERROR(s.create());
+    p.side = std::move(side);
+  }
+  return Status::ok();
+}
+
+// The target side of a plan (tables, planned lengths, the target order), then its query side.
+Status build_plan(AlignPlan::Impl& p, const SequenceBatch& queries, const SequenceBatch& targets, Pairing pairing,
+                  const ScoreMatrix& matrix, const AlignOptions& options, cudaStream_t stream) {
   p.queries = queries.size();
   p.targets = targets.size();
   p.pairs = pair_count(queries.size(), targets.size(), pairing);
   p.pairing = pairing;
   p.options = options;
+  p.matrix = matrix;
   p.wildcard = matrix.wildcard();
   p.table_side = matrix.size() + 1;
   p.lengths = align::pair_lengths(queries, targets, pairing);
-  for (std::size_t k = 0; k < p.pairs; ++k) p.cells += std::uint64_t(p.lengths.n[k]) * std::uint64_t(p.lengths.m[k]);
+  if (pairing == Pairing::kOneToMany) {
+    p.target_order = align::order_by_target_length(p.lengths);
+    p.query_length = static_cast<std::int32_t>(queries.length(0));
+  }
 
   std::vector<std::uint8_t> code(matrix.code_table(), matrix.code_table() + 256);
   DPX_RETURN_IF_ERROR(upload(&p.code, code, stream));
@@ -63,24 +139,8 @@ Status AlignPlan::create(const SequenceBatch& queries, const SequenceBatch& targ
   const std::vector<std::int32_t> t32 = align::single_table(matrix);
   p.table32_bytes = static_cast<int>(t32.size() * sizeof(std::int32_t));
   DPX_RETURN_IF_ERROR(upload(&p.table32, t32, stream));
-
-  // pairs with an empty side: results from the host
-  std::vector<std::int32_t> trivial_pairs, trivial_fields;
-  for (std::size_t k = 0; k < p.pairs; ++k) {
-    if (p.lengths.n[k] != 0 && p.lengths.m[k] != 0) continue;
-    const AlignResult r = align::empty_side_result(p.lengths.n[k], p.lengths.m[k], options);
-    trivial_pairs.push_back(static_cast<std::int32_t>(k));
-    trivial_fields.insert(trivial_fields.end(), {r.score, r.query_begin, r.query_end, r.target_begin, r.target_end});
-    if (options.traceback) p.trivial_cigars.emplace_back(static_cast<std::int32_t>(k), r.cigar);
-  }
-  p.trivial_count = static_cast<std::int32_t>(trivial_pairs.size());
-  DPX_RETURN_IF_ERROR(upload(&p.trivial_pairs, trivial_pairs, stream));
-  DPX_RETURN_IF_ERROR(upload(&p.trivial_fields, trivial_fields, stream));
-
-  std::uint64_t boundary = 0;
   if (!options.traceback) {
-    p.score = align::plan_scores(p.lengths, pairing, matrix, options);
-    if (p.score.scorer == align::ScorerKind::kPaired) {
+    if (align::scorer_for(pairing, matrix) == align::ScorerKind::kPaired) {
       const std::vector<std::uint32_t> t = align::paired_table(matrix);
       p.table16_bytes = static_cast<int>(t.size() * sizeof(std::uint32_t));
       DPX_RETURN_IF_ERROR(upload(&p.table16, t, stream));
@@ -89,44 +149,57 @@ Status AlignPlan::create(const SequenceBatch& queries, const SequenceBatch& targ
       p.table16_bytes = static_cast<int>(t.size() * sizeof(std::int16_t));
       DPX_RETURN_IF_ERROR(upload(&p.table16, t, stream));
     }
-    DPX_RETURN_IF_ERROR(upload(&p.slots16, p.score.slots16, stream));
-    DPX_RETURN_IF_ERROR(upload(&p.slots32, p.score.slots32, stream));
-    DPX_RETURN_IF_ERROR(p.overflow.allocate(std::max<std::size_t>(1, p.score.local16_pairs) * sizeof(Slot)));
     DPX_RETURN_IF_ERROR(p.overflow_count.allocate(sizeof(std::int32_t)));
-    for (const align::SlotRange& r : p.score.ranges16) boundary = std::max(boundary, boundary_need(r.count, r.max_rows, r.max_passes));
-    const align::SlotRange& w = p.score.range32;
-    boundary = std::max(boundary, boundary_need(w.count, w.max_rows, w.max_passes));
-    const std::int32_t rerun_passes = (p.score.max_cols_local16 + align::kScore32Config.width() - 1) / align::kScore32Config.width();
-    if (options.mode == AlignMode::kLocal)
-      boundary = std::max(boundary, boundary_need(p.score.local16_pairs, p.score.max_rows_local16, rerun_passes));
-  } else {
-    p.traceback = align::plan_traceback(p.lengths, align::traceback_budget_words(p.lengths));
-    std::vector<std::uint64_t> offset(p.pairs + 1, 0);
-    for (std::size_t k = 0; k < p.pairs; ++k) offset[k + 1] = offset[k] + p.lengths.n[k] + p.lengths.m[k];
-    p.ops_total = std::max<std::uint64_t>(offset[p.pairs], 16);
-    p.ops_offset_host = offset;
-    DPX_RETURN_IF_ERROR(upload(&p.ops_offset, offset, stream));
-    DPX_RETURN_IF_ERROR(upload(&p.tb_slots, p.traceback.slots, stream));
-    DPX_RETURN_IF_ERROR(upload(&p.tb_config, p.traceback.config, stream));
-    DPX_RETURN_IF_ERROR(upload(&p.tb_offset, p.traceback.word_offset, stream));
-    DPX_RETURN_IF_ERROR(p.tb_dirs.allocate(std::max<std::uint64_t>(p.traceback.max_chunk_words, 4) * sizeof(std::uint32_t)));
-    for (const align::TracebackChunk& c : p.traceback.chunks)
-      for (const align::SlotRange& r : c.ranges) boundary = std::max(boundary, boundary_need(r.count, r.max_rows, r.max_passes));
   }
-  p.boundary_bytes = boundary;
-  DPX_RETURN_IF_ERROR(p.boundary.allocate(std::max<std::uint64_t>(boundary, 16)));
-  if (!options.traceback && p.score.ranges16.size() + (p.score.range32.count > 0) > 1) {
-    p.side.resize(kSideStreams);
-    for (Stream& s : p.side) DPX_RETURN_IF_ERROR(s.create());
-  }
+  DPX_RETURN_IF_ERROR(plan_queries(p, stream));
   // The host vectors above are temporaries: make sure the copies from them are done.
   DPX_CUDA_TRY(cudaStreamSynchronize(stream));
   return Status::ok();
 }
 
+}  // namespace
+
+Status AlignPlan::create(const SequenceBatch& queries, const SequenceBatch& targets, Pairing pairing,
+                         const ScoreMatrix& matrix, const AlignOptions& options, cudaStream_t stream) {
+  delete impl_;  // a failed create leaves the plan empty, never half built
+  impl_ = nullptr;
+  DPX_RETURN_IF_ERROR(align::validate_align_call(queries, targets, pairing, matrix, options, "AlignPlan::create"));
+  Impl* fresh = new Impl;
+  const Status built = build_plan(*fresh, queries, targets, pairing, matrix, options, stream);
+  if (!built.is_ok()) {
+    cudaStreamSynchronize(stream);  // no copy may still read what is freed here
+    delete fresh;
+    return built;
+  }
+  impl_ = fresh;
+  return Status::ok();
+}
+
+Status AlignPlan::set_query(const SequenceBatch& query, cudaStream_t stream) {
+  if (impl_ == nullptr) return invalid_argument("AlignPlan::set_query: the plan was not created (or its create failed)");
+  Impl& p = *impl_;
+  if (p.pairing != Pairing::kOneToMany) return invalid_argument("AlignPlan::set_query: the plan is not one-to-many");
+  DPX_RETURN_IF_ERROR(validate_align_batches(query, SequenceBatch(), Pairing::kOneToMany, "AlignPlan::set_query"));
+  const std::int32_t n = static_cast<std::int32_t>(query.length(0));
+  if (n == p.query_length) return Status::ok();
+  p.query_length = n;
+  std::fill(p.lengths.n.begin(), p.lengths.n.end(), n);
+  const Status planned = [&]() -> Status {
+    DPX_RETURN_IF_ERROR(plan_queries(p, stream));
+    DPX_CUDA_TRY(cudaStreamSynchronize(stream));
+    return Status::ok();
+  }();
+  if (!planned.is_ok()) {
+    cudaStreamSynchronize(stream);
+    delete impl_;  // part of the query side may be stale: the plan is empty, as after a failed create
+    impl_ = nullptr;
+  }
+  return planned;
+}
+
 Status AlignPlan::run(const DeviceSequenceBatch& queries, const DeviceSequenceBatch& targets, DeviceAlignResults* out,
                       cudaStream_t stream) const {
-  if (impl_ == nullptr) return invalid_argument("AlignPlan::run: the plan was not created");
+  if (impl_ == nullptr) return invalid_argument("AlignPlan::run: the plan was not created (or its create failed)");
   if (out == nullptr) return invalid_argument("AlignPlan::run: out is null");
   if (queries.size() != impl_->queries || targets.size() != impl_->targets) {
     return invalid_argument("AlignPlan::run: the plan was made for " + std::to_string(impl_->queries) + " queries and " +
@@ -138,41 +211,26 @@ Status AlignPlan::run(const DeviceSequenceBatch& queries, const DeviceSequenceBa
 
 Status DeviceAlignResults::download(std::vector<AlignResult>* out, cudaStream_t stream) const {
   if (out == nullptr) return invalid_argument("DeviceAlignResults::download: out is null");
-  std::vector<std::int32_t> fields(count_ * 5), counts;
-  std::vector<char> ops;
+  align::HostAlignResults host;
+  host.count = count_;
+  host.traceback = traceback_;
+  host.fields.resize(count_ * 5);
   if (count_ > 0) {
-    DPX_CUDA_TRY(cudaMemcpyAsync(fields.data(), fields_.data(), fields.size() * sizeof(std::int32_t),
+    DPX_CUDA_TRY(cudaMemcpyAsync(host.fields.data(), fields_.data(), host.fields.size() * sizeof(std::int32_t),
                                  cudaMemcpyDeviceToHost, stream));
   }
   if (traceback_ && count_ > 0) {
-    counts.resize(count_);
-    ops.resize(op_offsets_.back());
-    DPX_CUDA_TRY(cudaMemcpyAsync(counts.data(), op_counts_.data(), counts.size() * sizeof(std::int32_t),
+    host.op_counts.resize(count_);
+    host.ops.resize(op_offsets_.back());
+    host.op_offsets = op_offsets_;
+    DPX_CUDA_TRY(cudaMemcpyAsync(host.op_counts.data(), op_counts_.data(), host.op_counts.size() * sizeof(std::int32_t),
                                  cudaMemcpyDeviceToHost, stream));
-    if (!ops.empty()) DPX_CUDA_TRY(cudaMemcpyAsync(ops.data(), ops_.data(), ops.size(), cudaMemcpyDeviceToHost, stream));
+    if (!host.ops.empty())
+      DPX_CUDA_TRY(cudaMemcpyAsync(host.ops.data(), ops_.data(), host.ops.size(), cudaMemcpyDeviceToHost, stream));
   }
   DPX_CUDA_TRY(cudaStreamSynchronize(stream));
-  out->assign(count_, AlignResult{});
-  for (std::size_t k = 0; k < count_; ++k) {
-    AlignResult& r = (*out)[k];
-    const std::int32_t* f = &fields[k * 5];
-    if (f[0] == align::kRefusedScore) {
-      return invalid_argument("AlignPlan::run: pair " + std::to_string(k) +
-                              " in the device batches does not have the lengths the plan was made for");
-    }
-    r.score = f[0];
-    r.query_begin = f[1];
-    r.query_end = f[2];
-    r.target_begin = f[3];
-    r.target_end = f[4];
-    if (!traceback_) continue;
-    const std::uint64_t end = op_offsets_[k + 1];
-    const std::uint64_t count = static_cast<std::uint64_t>(counts[k]);
-    if (count > end - op_offsets_[k]) return Status(StatusCode::kCudaError, "DeviceAlignResults::download: corrupt traceback count");
-    r.cigar = align::cigar_from_ops(ops.data() + (end - count), count);
-  }
-  for (const auto& fixed : fixed_cigars_) (*out)[static_cast<std::size_t>(fixed.first)].cigar = fixed.second;
-  return Status::ok();
+  host.fixed_cigars = fixed_cigars_;
+  return align::assemble_results(host, out);
 }
 
 Status align_cuda(const SequenceBatch& queries, const SequenceBatch& targets, Pairing pairing, const ScoreMatrix& matrix,

@@ -12,8 +12,11 @@ Status AlignPlan::create(const SequenceBatch& queries, const SequenceBatch& targ
   DPX_RETURN_IF_ERROR(align::validate_align_call(queries, targets, pairing, matrix, options, "AlignPlan::create"));
   return not_built();
 }
+Status AlignPlan::set_query(const SequenceBatch&, cudaStream_t) {
+  return invalid_argument("AlignPlan::set_query: the plan was not created (or its create failed)");
+}
 Status AlignPlan::run(const DeviceSequenceBatch&, const DeviceSequenceBatch&, DeviceAlignResults*, cudaStream_t) const {
-  return not_built();
+  return invalid_argument("AlignPlan::run: the plan was not created (or its create failed)");
 }
 Status DeviceAlignResults::download(std::vector<AlignResult>*, cudaStream_t) const { return not_built(); }
 

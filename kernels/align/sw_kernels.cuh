@@ -12,6 +12,7 @@
 #include <string>
 #include <utility>
 
+#include "align_results.h"
 #include "cuda_check.h"
 #include "sw_group.h"
 #include "sw_plan.h"
@@ -32,18 +33,16 @@ struct BatchView {
   bool one_to_many;
   const std::uint8_t* code;     // 256 letter -> index entries
   const std::int32_t* planned;  // per pair: the n and m the plan was made for
+  std::int32_t planned_query;   // one-to-many: the query length (the plan's n entries are not read)
 };
-
-// The score written for a pair whose sequences do not have the planned lengths (the kernels leave
-// it alone rather than overrun workspaces sized by the plan).
-constexpr std::int32_t kRefusedScore = INT32_MIN;
 
 // The lengths of `pair` in the device batches, or false when they differ from the plan.
 __device__ __forceinline__ bool pair_lengths(const BatchView& b, std::int32_t pair, std::int32_t* n, std::int32_t* m) {
   const std::uint64_t qi = b.one_to_many ? 0 : static_cast<std::uint64_t>(pair);
   *n = static_cast<std::int32_t>(b.q_offsets[qi + 1] - b.q_offsets[qi]);
   *m = static_cast<std::int32_t>(b.t_offsets[pair + 1] - b.t_offsets[pair]);
-  return *n == b.planned[2 * pair] && *m == b.planned[2 * pair + 1];
+  const std::int32_t planned_n = b.one_to_many ? b.planned_query : b.planned[2 * pair];
+  return *n == planned_n && *m == b.planned[2 * pair + 1];
 }
 
 struct SwLaunchArgs {

@@ -13,7 +13,9 @@ std::int32_t passes_of(std::int32_t m, const StripConfig& c) { return (m + c.wid
 
 // Sorts a bucket so that neighbours (the two lanes of a slot, the groups of a warp) have similar
 // work: most passes first, then the longest queries first (which also balances the persistent grid).
-void sort_by_work(std::vector<std::int32_t>* pairs, const PairLengths& len, const StripConfig& c) {
+// A bucket filled in order_by_target_length's order of one-to-many pairs is already sorted so.
+void sort_by_work(std::vector<std::int32_t>* pairs, const PairLengths& len, const StripConfig& c, bool presorted) {
+  if (presorted) return;
   std::sort(pairs->begin(), pairs->end(), [&](std::int32_t x, std::int32_t y) {
     return std::make_tuple(-passes_of(len.m[x], c), -len.n[x], x) < std::make_tuple(-passes_of(len.m[y], c), -len.n[y], y);
   });
@@ -59,14 +61,27 @@ bool fits_16_bits(std::int32_t n, std::int32_t m, const ScoreMatrix& matrix, con
   return -gaps - 2 * o.gap_open - 2 * o.gap_extend - 256 >= -32768;
 }
 
-ScorePlan plan_scores(const PairLengths& len, Pairing pairing, const ScoreMatrix& matrix, const AlignOptions& o) {
+ScorerKind scorer_for(Pairing pairing, const ScoreMatrix& matrix) {
+  return pairing == Pairing::kOneToMany && matrix.size() + 1 <= kPairedMaxTableSide ? ScorerKind::kPaired
+                                                                                    : ScorerKind::kTwoLookup;
+}
+
+std::vector<std::int32_t> order_by_target_length(const PairLengths& len) {
+  std::vector<std::int32_t> order(len.m.size());
+  for (std::size_t k = 0; k < order.size(); ++k) order[k] = static_cast<std::int32_t>(k);
+  std::stable_sort(order.begin(), order.end(), [&](std::int32_t x, std::int32_t y) { return len.m[x] > len.m[y]; });
+  return order;
+}
+
+ScorePlan plan_scores(const PairLengths& len, Pairing pairing, const ScoreMatrix& matrix, const AlignOptions& o,
+                      const std::vector<std::int32_t>* order) {
   ScorePlan plan;
-  plan.scorer = pairing == Pairing::kOneToMany && matrix.size() + 1 <= kPairedMaxTableSide ? ScorerKind::kPaired
-                                                                                           : ScorerKind::kTwoLookup;
+  plan.scorer = scorer_for(pairing, matrix);
   plan.overflow_limit = 32767 - std::max(matrix.max_score(), 0);
   const bool local = o.mode == AlignMode::kLocal;
   std::vector<std::int32_t> buckets[kScore16ConfigCount], wide;
-  for (std::int32_t k = 0; k < static_cast<std::int32_t>(len.n.size()); ++k) {
+  for (std::size_t x = 0; x < len.n.size(); ++x) {
+    const std::int32_t k = order ? (*order)[x] : static_cast<std::int32_t>(x);
     const std::int32_t n = len.n[k], m = len.m[k];
     if (n == 0 || m == 0) {
       plan.trivial.push_back(k);
@@ -82,10 +97,10 @@ ScorePlan plan_scores(const PairLengths& len, Pairing pairing, const ScoreMatrix
   }
   for (int c = 0; c < kScore16ConfigCount; ++c) {
     if (buckets[c].empty()) continue;
-    sort_by_work(&buckets[c], len, kScore16Configs[c]);
+    sort_by_work(&buckets[c], len, kScore16Configs[c], order != nullptr);
     plan.ranges16.push_back(add_slots(buckets[c], true, c, kScore16Configs[c], len, &plan.slots16));
   }
-  sort_by_work(&wide, len, kScore32Config);
+  sort_by_work(&wide, len, kScore32Config, order != nullptr);
   plan.range32 = add_slots(wide, false, 0, kScore32Config, len, &plan.slots32);
   return plan;
 }
@@ -101,13 +116,14 @@ std::uint64_t traceback_budget_words(const PairLengths& len) {
   return std::max<std::uint64_t>(std::uint64_t(1) << 28, largest);  // 1 GiB of 4-byte words
 }
 
-TracebackPlan plan_traceback(const PairLengths& len, std::uint64_t budget_words) {
+TracebackPlan plan_traceback(const PairLengths& len, std::uint64_t budget_words, const std::vector<std::int32_t>* presorted) {
   TracebackPlan plan;
   const std::size_t pairs = len.n.size();
   plan.word_offset.assign(pairs, 0);
   plan.config.assign(pairs, 0);
   std::vector<std::int32_t> by_config[kTracebackConfigCount];
-  for (std::int32_t k = 0; k < static_cast<std::int32_t>(pairs); ++k) {
+  for (std::size_t x = 0; x < pairs; ++x) {
+    const std::int32_t k = presorted ? (*presorted)[x] : static_cast<std::int32_t>(x);
     if (len.n[k] == 0 || len.m[k] == 0) {
       plan.trivial.push_back(k);
       continue;
@@ -118,7 +134,7 @@ TracebackPlan plan_traceback(const PairLengths& len, std::uint64_t budget_words)
   }
   std::vector<std::int32_t> order;
   for (int c = 0; c < kTracebackConfigCount; ++c) {
-    sort_by_work(&by_config[c], len, kTracebackConfigs[c]);
+    sort_by_work(&by_config[c], len, kTracebackConfigs[c], presorted != nullptr);
     order.insert(order.end(), by_config[c].begin(), by_config[c].end());
   }
   // Cut the ordered pairs into chunks of at most budget_words (a single larger pair gets its own).

@@ -32,6 +32,9 @@ constexpr int kPairedMaxTableSide = 25;
 
 enum class ScorerKind { kPaired, kTwoLookup };
 
+// The 16-bit scorer a batch uses: the paired one-to-many table where the alphabet allows.
+ScorerKind scorer_for(Pairing pairing, const ScoreMatrix& matrix);
+
 struct Slot {
   std::int32_t a, b;  // pair indices; b = -1 when the slot holds one pair
 };
@@ -81,13 +84,19 @@ PairLengths pair_lengths(const SequenceBatch& queries, const SequenceBatch& targ
 // True when a non-local pair's every value is guaranteed to fit the packed 16-bit lanes.
 bool fits_16_bits(std::int32_t n, std::int32_t m, const ScoreMatrix& matrix, const AlignOptions& options);
 
+// `order`, when given, lists every pair by descending target length; the buckets then keep that
+// order instead of being sorted (a plan for one target set sorts its targets once).
 ScorePlan plan_scores(const PairLengths& lengths, Pairing pairing, const ScoreMatrix& matrix,
-                      const AlignOptions& options);
+                      const AlignOptions& options, const std::vector<std::int32_t>* order = nullptr);
+
+// Pairs by descending target length (ties by index): the `order` above for one-to-many pairs.
+std::vector<std::int32_t> order_by_target_length(const PairLengths& lengths);
 
 // Words of direction codes one pair needs with strip shape `config`.
 std::uint64_t traceback_words(std::int32_t n, std::int32_t m, const StripConfig& config);
 
-TracebackPlan plan_traceback(const PairLengths& lengths, std::uint64_t budget_words);
+TracebackPlan plan_traceback(const PairLengths& lengths, std::uint64_t budget_words,
+                             const std::vector<std::int32_t>* order = nullptr);
 
 // Default traceback workspace: 1 GiB, or the largest single pair if that is more.
 std::uint64_t traceback_budget_words(const PairLengths& lengths);

@@ -27,7 +27,7 @@ inline Status prepare_results(const AlignPlan::Impl& p, DeviceAlignResults* out,
   if (A::ops(*out).size() < p.ops_total) DPX_RETURN_IF_ERROR(A::ops(*out).allocate(p.ops_total));
   if (A::op_counts(*out).size() < count_bytes) DPX_RETURN_IF_ERROR(A::op_counts(*out).allocate(count_bytes));
   DPX_CUDA_TRY(cudaMemsetAsync(A::op_counts(*out).data(), 0, count_bytes, stream));
-  A::op_offsets(*out) = p.ops_offset_host;
+  A::op_offsets(*out) = p.ops_offset.host;
   return Status::ok();
 }
 
@@ -77,12 +77,13 @@ Status run_plan_mode(const AlignPlan::Impl& p, const DeviceSequenceBatch& querie
   DPX_RETURN_IF_ERROR(prepare_results(p, out, stream));
   std::int32_t* fields = DeviceAlignResultsAccess::fields(*out).as<std::int32_t>();
   if (p.trivial_count > 0) {
-    DPX_RETURN_IF_ERROR(launch_scatter_fields(p.trivial_pairs.as<const std::int32_t>(), p.trivial_fields.as<const std::int32_t>(),
+    DPX_RETURN_IF_ERROR(launch_scatter_fields(p.trivial_pairs.device.as<const std::int32_t>(), p.trivial_fields.device.as<const std::int32_t>(),
                                               p.trivial_count, fields, stream));
   }
   SwLaunchArgs a{};
   a.batch = BatchView{queries.data(), queries.offsets(), targets.data(), targets.offsets(),
-                      p.pairing == Pairing::kOneToMany, p.code.as<const std::uint8_t>(), p.planned.as<const std::int32_t>()};
+                      p.pairing == Pairing::kOneToMany, p.code.as<const std::uint8_t>(), p.planned.as<const std::int32_t>(),
+                      p.query_length};
   a.mode = p.options.mode;
   a.open = p.options.gap_open;
   a.extend = p.options.gap_extend;
@@ -103,7 +104,7 @@ Status run_plan_mode(const AlignPlan::Impl& p, const DeviceSequenceBatch& querie
     auto launch_all = [&]() -> Status {
       for (std::size_t k = 0; k < p.score.ranges16.size(); ++k) {
         const SlotRange& r = p.score.ranges16[k];
-        a.slots = p.slots16.as<const Slot>() + r.first;
+        a.slots = p.slots16.device.as<const Slot>() + r.first;
         a.slot_count = r.count;
         a.boundary_rows = r.max_rows;
         const std::int64_t groups = boundary_groups(p, r.max_rows, r.max_passes);
@@ -117,7 +118,7 @@ Status run_plan_mode(const AlignPlan::Impl& p, const DeviceSequenceBatch& querie
       a.table = p.table32.data();
       a.table_bytes = p.table32_bytes;
       if (p.score.range32.count == 0) return Status::ok();
-      a.slots = p.slots32.as<const Slot>();
+      a.slots = p.slots32.device.as<const Slot>();
       a.slot_count = p.score.range32.count;
       a.boundary_rows = p.score.range32.max_rows;
       const std::int64_t groups = boundary_groups(p, p.score.range32.max_rows, p.score.range32.max_passes);
@@ -142,26 +143,26 @@ Status run_plan_mode(const AlignPlan::Impl& p, const DeviceSequenceBatch& querie
   a.table = p.table32.data();
   a.table_bytes = p.table32_bytes;
   a.dirs = p.tb_dirs.as<std::uint32_t>();
-  a.dir_offset = p.tb_offset.as<const std::uint64_t>();
+  a.dir_offset = p.tb_offset.device.as<const std::uint64_t>();
   WalkArgs w{};
   w.batch = a.batch;
   w.wildcard = p.wildcard;
   w.mode = a.mode;
-  w.config = p.tb_config.as<const std::uint8_t>();
+  w.config = p.tb_config.device.as<const std::uint8_t>();
   w.dirs = a.dirs;
   w.dir_offset = a.dir_offset;
   w.fields = fields;
   w.ops = DeviceAlignResultsAccess::ops(*out).as<char>();
-  w.ops_offset = p.ops_offset.as<const std::uint64_t>();
+  w.ops_offset = p.ops_offset.device.as<const std::uint64_t>();
   w.op_count = DeviceAlignResultsAccess::op_counts(*out).as<std::int32_t>();
   for (const TracebackChunk& chunk : p.traceback.chunks) {
     for (const SlotRange& r : chunk.ranges) {
-      a.slots = p.tb_slots.as<const Slot>() + r.first;
+      a.slots = p.tb_slots.device.as<const Slot>() + r.first;
       a.slot_count = r.count;
       a.boundary_rows = r.max_rows;
       DPX_RETURN_IF_ERROR((launch_directions<Ops, kLocal>(r.config, a, boundary_groups(p, r.max_rows, r.max_passes), stream)));
     }
-    w.slots = p.tb_slots.as<const Slot>() + chunk.first;
+    w.slots = p.tb_slots.device.as<const Slot>() + chunk.first;
     w.slot_count = chunk.count;
     DPX_RETURN_IF_ERROR(launch_walk(w, stream));
   }

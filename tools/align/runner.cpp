@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <memory>
 
 namespace dpx {
 namespace cli {
@@ -49,33 +50,23 @@ AlignMode mode_of(Command c) {
   return c == Command::kNw ? AlignMode::kGlobal : c == Command::kSg ? AlignMode::kSemiGlobal : AlignMode::kLocal;
 }
 
-// Smith-Waterman & co. on the GPU: the targets go up once and stay for every query.
+// Smith-Waterman & co. on the GPU: one plan for the target set, made at the first query and
+// pointed at each next one.
 class GpuAligner {
  public:
-  GpuAligner(const SequenceBatch& targets, const ScoreMatrix& matrix, const AlignOptions& options)
-      : all_targets_(targets), matrix_(matrix), options_(options) {}
+  GpuAligner(const SequenceBatch& targets, AlignDevice* device) : all_targets_(targets), device_(device) {}
 
   Status align(const SequenceBatch& q, const SequenceBatch& t, Pairing pairing, std::vector<AlignResult>* out) {
-    if (&t != &all_targets_) return align_cuda(q, t, pairing, matrix_, options_, out, stream_.get());
-    if (stream_.get() == nullptr) {
-      DPX_RETURN_IF_ERROR(stream_.create());
-      DPX_RETURN_IF_ERROR(targets_.upload(all_targets_, stream_.get()));
-    }
-    AlignPlan plan;
-    DPX_RETURN_IF_ERROR(plan.create(q, t, pairing, matrix_, options_, stream_.get()));
-    DeviceSequenceBatch dq;
-    DPX_RETURN_IF_ERROR(dq.upload(q, stream_.get()));
-    DPX_RETURN_IF_ERROR(plan.run(dq, targets_, &results_, stream_.get()));
-    return results_.download(out, stream_.get());
+    if (pairing == Pairing::kPairwise) return device_->run_pairwise(q, t, out);
+    DPX_RETURN_IF_ERROR(planned_ ? device_->set_query(q) : device_->plan(q, all_targets_));
+    planned_ = true;
+    return device_->run(q, out);
   }
 
  private:
   const SequenceBatch& all_targets_;
-  const ScoreMatrix& matrix_;
-  AlignOptions options_;
-  Stream stream_;
-  DeviceSequenceBatch targets_;
-  DeviceAlignResults results_;
+  AlignDevice* device_;
+  bool planned_ = false;
 };
 
 std::uint64_t chunk_cells(const PackedBatch<char>& q, const PackedBatch<char>& t, Pairing pairing) {
@@ -87,9 +78,9 @@ std::uint64_t chunk_cells(const PackedBatch<char>& q, const PackedBatch<char>& t
 }  // namespace
 
 Status run_sequences(const CliOptions& o, const ScoreMatrix& matrix, const NamedSequences& queries,
-                     const NamedSequences& targets, TsvWriter* out, Progress* progress) {
-  Backend backend = Backend::kCpu;
-  DPX_RETURN_IF_ERROR(resolve_backend(o.backend, &backend));
+                     const NamedSequences& targets, TsvWriter* out, Progress* progress, AlignDevice* device) {
+  Backend backend = Backend::kCuda;
+  if (device == nullptr) DPX_RETURN_IF_ERROR(resolve_backend(o.backend, &backend));
   const std::size_t nt = targets.letters.size();
   AlignOptions align;
   align.mode = mode_of(o.command);
@@ -98,7 +89,9 @@ Status run_sequences(const CliOptions& o, const ScoreMatrix& matrix, const Named
   align.traceback = o.cigar;
   EditOptions edit;
   edit.cigar = o.cigar;
-  GpuAligner gpu(targets.letters, matrix, align);
+  std::unique_ptr<AlignDevice> cuda;
+  if (device == nullptr && backend == Backend::kCuda) device = (cuda = make_cuda_align_device(matrix, align)).get();
+  GpuAligner gpu(targets.letters, device);
   std::uint64_t pairs = 0, cells = 0;
   const ChunkFn<SequenceBatch> fn = [&](const SequenceBatch& q, const SequenceBatch& t, Pairing pairing, std::size_t first) {
     const std::size_t count = pair_count(q.size(), t.size(), pairing);

@@ -2,6 +2,7 @@
 // rows written in query-major order.
 #pragma once
 
+#include "align_device.h"
 #include "dpx/align.h"
 #include "options.h"
 #include "progress.h"
@@ -11,9 +12,11 @@
 namespace dpx {
 namespace cli {
 
-// sw, nw, sg (with `matrix`) and edit (matrix unused).
+// sw, nw, sg (with `matrix`) and edit (matrix unused). `device`, when given, runs the GPU side of
+// sw/nw/sg in place of CUDA (and of the --backend choice).
 Status run_sequences(const CliOptions& options, const ScoreMatrix& matrix, const NamedSequences& queries,
-                     const NamedSequences& targets, TsvWriter* out, Progress* progress);
+                     const NamedSequences& targets, TsvWriter* out, Progress* progress,
+                     AlignDevice* device = nullptr);
 
 // dtw.
 Status run_series(const CliOptions& options, const NamedSeries& a, const NamedSeries& b, TsvWriter* out,

@@ -176,7 +176,12 @@ class DeviceAlignResults {
 // batches of those lengths. create() uploads its tables on `stream` and waits for them; run() is
 // asynchronous. A pair whose device sequences turn out to have other lengths than planned is not
 // computed (nothing is written outside the plan's workspaces) and download() reports it; pairs
-// the plan saw with an empty side keep the results computed on the host.
+// the plan saw with an empty side keep the results computed on the host. A create() that fails
+// leaves the plan empty: run() and set_query() on it return an error and launch nothing.
+//
+// One target set, many queries: create a one-to-many plan for the first query, then set_query()
+// for each next one. The target side (tables, target order, device copies) is kept; what depends
+// on the query length is re-planned only when the length changes, and workspaces only grow.
 class AlignPlan {
  public:
   AlignPlan();
@@ -188,6 +193,9 @@ class AlignPlan {
 
   Status create(const SequenceBatch& queries, const SequenceBatch& targets, Pairing pairing,
                 const ScoreMatrix& matrix, const AlignOptions& options, cudaStream_t stream);
+  // One-to-many plans: the same targets against `query` (a batch of one) from now on. Waits for
+  // `stream`; a failure leaves the plan empty.
+  Status set_query(const SequenceBatch& query, cudaStream_t stream);
   // The device batches must hold sequences of the lengths the plan was made for (see above).
   Status run(const DeviceSequenceBatch& queries, const DeviceSequenceBatch& targets,
              DeviceAlignResults* out, cudaStream_t stream) const;

@@ -1,0 +1,34 @@
+#include "align_results.h"
+
+#include "cigar.h"
+
+namespace dpx {
+namespace align {
+
+Status assemble_results(const HostAlignResults& in, std::vector<AlignResult>* out) {
+  std::vector<AlignResult> results(in.count);  // the caller's vector changes only on success
+  for (std::size_t k = 0; k < in.count; ++k) {
+    AlignResult& r = results[k];
+    const std::int32_t* f = &in.fields[k * 5];
+    if (f[0] == kRefusedScore) {
+      return invalid_argument("AlignPlan::run: pair " + std::to_string(k) +
+                              " in the device batches does not have the lengths the plan was made for");
+    }
+    r.score = f[0];
+    r.query_begin = f[1];
+    r.query_end = f[2];
+    r.target_begin = f[3];
+    r.target_end = f[4];
+    if (!in.traceback) continue;
+    const std::uint64_t end = in.op_offsets[k + 1];
+    const std::uint64_t count = static_cast<std::uint64_t>(in.op_counts[k]);
+    if (count > end - in.op_offsets[k]) return Status(StatusCode::kCudaError, "DeviceAlignResults::download: corrupt traceback count");
+    r.cigar = cigar_from_ops(in.ops.data() + (end - count), count);
+  }
+  for (const auto& fixed : in.fixed_cigars) results[static_cast<std::size_t>(fixed.first)].cigar = fixed.second;
+  *out = std::move(results);
+  return Status::ok();
+}
+
+}  // namespace align
+}  // namespace dpx
