@@ -1,4 +1,4 @@
-// CPU morphology: row bands on std::threads; per band, each source row is reduced horizontally
+// CPU morphology: row bands on the worker pool; per band, each source row is reduced horizontally
 // once (the rows of every mask are centred runs of width 1 or size, see morph_geometry.h), then
 // each output row is the vertical reduction of up to `size` such rows. Rectangles are thus
 // separable (size + size operations per sample, not size * size). Every reduction is one pass
@@ -11,12 +11,11 @@
 #include <limits>
 #include <new>
 #include <string>
-#include <system_error>
-#include <thread>
 #include <vector>
 
 #include "dpx/morphology.h"
 #include "morph_geometry.h"
+#include "worker_pool.h"
 
 namespace dpx {
 namespace {
@@ -170,18 +169,16 @@ class BandPass {
 
 int band_count(const PlaneView& src, int threads) {
   // Below ~64K samples per band, starting a thread costs more than it saves.
-  constexpr long long kMinSamplesPerBand = 1 << 16;
-  const long long samples = static_cast<long long>(src.width) * src.channels * src.height;
-  int n = threads > 0 ? threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-  n = static_cast<int>(std::min<long long>(n, std::max(1LL, samples / kMinSamplesPerBand)));
-  return std::min(n, src.height);
+  constexpr std::size_t kMinSamplesPerBand = 1 << 16;
+  const std::size_t samples = static_cast<std::size_t>(src.width) * src.channels * src.height;
+  const std::size_t most = std::max<std::size_t>(1, samples / kMinSamplesPerBand);
+  return runtime::worker_count(threads, std::min(most, static_cast<std::size_t>(src.height)));
 }
 
-// All iterations of one operation. Rows are split into bands, one per thread; the calling thread
-// takes the last band and any a thread could not be started for. Iterations ping-pong between
-// dst and one temporary plane, ordered so that the last one lands in dst.
+// All iterations of one operation. Rows are split into bands, one per worker. Iterations
+// ping-pong between dst and one temporary plane, ordered so that the last one lands in dst.
 template <typename T, typename Op>
-void run_morph(const PlaneView& src, const MutablePlaneView& dst, const MorphParams& params, int threads) {
+Status run_morph(const PlaneView& src, const MutablePlaneView& dst, const MorphParams& params, int threads) {
   const int bands = band_count(src, threads);
   std::vector<BandPass<T, Op>> passes;
   passes.reserve(bands);
@@ -197,22 +194,15 @@ void run_morph(const PlaneView& src, const MutablePlaneView& dst, const MorphPar
     const std::size_t out_pitch = to_dst ? dst.pitch : tmp_pitch;
     const PassArgs args{in,         in_pitch,     out,          out_pitch,   src.width,
                         src.height, src.channels, params.shape, params.size, params.border};
-    std::vector<std::thread> workers;
-    int next = 0;
-    for (int b = 0; b + 1 < bands; ++b) {
-      const int y1 = static_cast<int>(static_cast<long long>(src.height) * (b + 1) / bands);
-      try {
-        workers.emplace_back([&passes, &args, b, next, y1] { passes[b].run(args, next, y1); });
-        next = y1;
-      } catch (const std::system_error&) {
-        break;  // no more threads: the rest runs here
-      }
-    }
-    passes[bands - 1].run(args, next, src.height);
-    for (std::thread& t : workers) t.join();
+    DPX_RETURN_IF_ERROR(runtime::run_workers(bands, [&](const runtime::Worker& w) {
+      const auto row = [&](int b) { return static_cast<int>(static_cast<long long>(src.height) * b / bands); };
+      passes[w.index].run(args, row(w.index), row(w.index + 1));
+      return Status::ok();
+    }));
     in = out;
     in_pitch = out_pitch;
   }
+  return Status::ok();
 }
 
 }  // namespace
@@ -226,16 +216,14 @@ Status morph_cpu(const PlaneView& src, const MutablePlaneView& dst, const MorphP
   try {
     const bool dilate = params.op == MorphOp::kDilate;
     if (src.type == SampleType::kU8) {
-      dilate ? run_morph<std::uint8_t, MaxOp<std::uint8_t>>(src, dst, params, threads)
-             : run_morph<std::uint8_t, MinOp<std::uint8_t>>(src, dst, params, threads);
-    } else {
-      dilate ? run_morph<std::uint16_t, MaxOp<std::uint16_t>>(src, dst, params, threads)
-             : run_morph<std::uint16_t, MinOp<std::uint16_t>>(src, dst, params, threads);
+      return dilate ? run_morph<std::uint8_t, MaxOp<std::uint8_t>>(src, dst, params, threads)
+                    : run_morph<std::uint8_t, MinOp<std::uint8_t>>(src, dst, params, threads);
     }
+    return dilate ? run_morph<std::uint16_t, MaxOp<std::uint16_t>>(src, dst, params, threads)
+                  : run_morph<std::uint16_t, MinOp<std::uint16_t>>(src, dst, params, threads);
   } catch (const std::bad_alloc&) {
     return Status(StatusCode::kOutOfMemory, "morphology: host allocation failed (row buffers)");
   }
-  return Status::ok();
 }
 
 }  // namespace dpx
