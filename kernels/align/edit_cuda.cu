@@ -186,7 +186,7 @@ Status launch_edit_distance(const DeviceSequenceBatch& queries, const DeviceSequ
 Status edit_distance_cuda_async(const DeviceSequenceBatch& queries, const DeviceSequenceBatch& targets,
                                 Pairing pairing, std::size_t max_length, std::int64_t* distances,
                                 cudaStream_t stream) {
-  return align::launch_edit_distance(queries, targets, pairing, max_length, distances, align::OpsPolicy::kDpx,
+  return align::launch_edit_distance(queries, targets, pairing, max_length, distances, OpsPolicy::kDpx,
                                      stream);
 }
 

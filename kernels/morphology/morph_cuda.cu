@@ -8,6 +8,8 @@
 
 #include "cuda_check.h"
 #include "dpx_ops.cuh"
+#include "launch_sizing.h"
+#include "scratch.h"
 #include "morph_lanes.cuh"
 #include "morph_launch.h"
 #include "morph_band.cuh"
@@ -93,14 +95,6 @@ PassFn pick_pass(SampleType type, int channels, const MorphParams& p, detail::Mo
                                          : pick_op<U8x4Lanes, Dpx>(channels, p, r);
 }
 
-// SMs of the current device (the streaming schedule sizes its bands by them).
-Status sm_count(int* count) {
-  int device = 0;
-  DPX_CUDA_TRY(cudaGetDevice(&device));
-  DPX_CUDA_TRY(cudaDeviceGetAttribute(count, cudaDevAttrMultiProcessorCount, device));
-  return Status::ok();
-}
-
 bool vector_ok(const void* p, std::size_t pitch) {
   return (reinterpret_cast<std::uintptr_t>(p) % 16 == 0) && pitch % 16 == 0;
 }
@@ -136,7 +130,7 @@ Status morph_cuda_launch(const PlaneView& src, const MutablePlaneView& dst, cons
                                 std::to_string(src.height) + " is too large for the CUDA kernel";
   if (src.row_bytes() > static_cast<std::size_t>(INT_MAX / 2)) return Status(StatusCode::kUnsupported, too_large);
   int sms = 1;
-  if (schedule == MorphSchedule::kStream) DPX_RETURN_IF_ERROR(morph::sm_count(&sms));
+  if (schedule == MorphSchedule::kStream) DPX_RETURN_IF_ERROR(runtime::sm_count(&sms));  // bands per SM
   const morph::BandPlan plan =
       morph::plan_band(schedule, src.height, static_cast<int>(src.row_bytes()), params.size / 2, sms);
   if (plan.blocks_y > 65535) return Status(StatusCode::kUnsupported, too_large);
@@ -154,13 +148,9 @@ Status morph_cuda_launch(const PlaneView& src, const MutablePlaneView& dst, cons
   // Iterations ping-pong between dst and an intermediate plane, ordered so the last lands in dst.
   const std::size_t mid_pitch = (src.row_bytes() + 255) / 256 * 256;
   const std::size_t mid_size = mid_pitch * src.height;
+  runtime::ScratchLease lease(scratch, stream);
   void* mid = nullptr;
-  if (scratch != nullptr) {
-    if (scratch->size() < mid_size) DPX_RETURN_IF_ERROR(scratch->allocate(mid_size));
-    mid = scratch->data();
-  } else {
-    DPX_CUDA_TRY(cudaMallocAsync(&mid, mid_size, stream));
-  }
+  DPX_RETURN_IF_ERROR(lease.acquire(mid_size, &mid));
   Status status;
   const std::uint8_t* in = src_bytes;
   std::size_t in_pitch = src.pitch;
@@ -172,11 +162,8 @@ Status morph_cuda_launch(const PlaneView& src, const MutablePlaneView& dst, cons
     in = out;
     in_pitch = out_pitch;
   }
-  if (scratch == nullptr) {
-    const Status freed = detail::cuda_status(cudaFreeAsync(mid, stream), "cudaFreeAsync", __FILE__, __LINE__);
-    if (status.is_ok()) status = freed;
-  }
-  return status;
+  const Status freed = lease.release();
+  return status.is_ok() ? freed : status;
 }
 
 }  // namespace detail

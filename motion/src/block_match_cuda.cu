@@ -8,7 +8,7 @@
 #include "block_match_kernel.cuh"
 #include "block_match_plan.h"
 #include "cuda_check.h"
-#include "device_pointer.h"
+#include "pointer_kind.h"
 #include "dpx/motion.h"
 #include "dpx_ops.cuh"
 
@@ -58,9 +58,9 @@ Status motion_estimate_cuda_with(const PlaneView& current, const PlaneView& refe
     return invalid_argument("motion_estimate_cuda: output holds " + std::to_string(capacity) +
                             " vectors, the grid needs " + std::to_string(grid.count()));
   }
-  DPX_RETURN_IF_ERROR(motion_detail::check_device_pointer(current.data, "motion_estimate_cuda: current"));
-  DPX_RETURN_IF_ERROR(motion_detail::check_device_pointer(reference.data, "motion_estimate_cuda: reference"));
-  DPX_RETURN_IF_ERROR(motion_detail::check_device_pointer(vectors, "motion_estimate_cuda: output"));
+  DPX_RETURN_IF_ERROR(runtime::check_device_readable(current.data, "motion_estimate_cuda", "current"));
+  DPX_RETURN_IF_ERROR(runtime::check_device_readable(reference.data, "motion_estimate_cuda", "reference"));
+  DPX_RETURN_IF_ERROR(runtime::check_device_readable(vectors, "motion_estimate_cuda", "output"));
 
   const SearchGeometry g = motion_detail::search_geometry(current, reference, params, vectors);
   if (current.type == SampleType::kU8) return launch_for_block<Ops, std::uint8_t>(params.block_size, g, stream);
@@ -72,10 +72,5 @@ template Status motion_estimate_cuda_with<ops::Dpx>(const PlaneView&, const Plan
 template Status motion_estimate_cuda_with<ops::PlainOps>(const PlaneView&, const PlaneView&,
                                                          const MotionParams&, MotionVector*, std::size_t,
                                                          cudaStream_t);
-
-Status motion_estimate_cuda(const PlaneView& current, const PlaneView& reference, const MotionParams& params,
-                            MotionVector* vectors, std::size_t capacity, cudaStream_t stream) {
-  return motion_estimate_cuda_with<ops::Dpx>(current, reference, params, vectors, capacity, stream);
-}
 
 }  // namespace dpx

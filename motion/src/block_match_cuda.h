@@ -1,7 +1,7 @@
 // The CUDA block matcher with its op policy exposed, for the benchmark and the tests: the public
 // motion_estimate_cuda() is motion_estimate_cuda_with<dpx::ops::Dpx>; dpx::ops::PlainOps runs the
 // same kernel with a plain compare-and-select in place of __vibmin_u32.
-// Instantiated for dpx::ops::Dpx and dpx::ops::PlainOps.
+// Instantiated for dpx::ops::Dpx and dpx::ops::PlainOps. Also the drawing launcher.
 #pragma once
 
 #include <cstddef>
@@ -14,5 +14,11 @@ template <typename Ops>
 Status motion_estimate_cuda_with(const PlaneView& current, const PlaneView& reference,
                                  const MotionParams& params, MotionVector* vectors,
                                  std::size_t capacity, cudaStream_t stream);
+
+namespace motion_detail {
+// draw_motion_cuda() after validate_draw(): the device-memory checks and the launch.
+Status draw_motion_launch(const MutablePlaneView& plane, const MotionGrid& grid, const MotionVector* vectors,
+                          cudaStream_t stream);
+}  // namespace motion_detail
 
 }  // namespace dpx
