@@ -30,6 +30,7 @@ Status validate_align_options(const AlignOptions& o, const char* what) {
 Status validate_align_batches(const SequenceBatch& queries, const SequenceBatch& targets, Pairing pairing,
                               const char* what) {
   DPX_RETURN_IF_ERROR(validate_pairing(queries.size(), targets.size(), pairing, what));
+  DPX_RETURN_IF_ERROR(align::check_pair_count(pair_count(queries.size(), targets.size(), pairing), what));
   const struct {
     const SequenceBatch* batch;
     const char* role;
@@ -97,6 +98,13 @@ Status rescore_cigar(std::string_view cigar, std::string_view query, std::string
 }
 
 namespace align {
+
+Status check_pair_count(std::size_t pairs, const char* what) {
+  if (pairs <= kAlignMaxPairs) return Status::ok();
+  return Status(StatusCode::kUnsupported, std::string(what) + ": " + std::to_string(pairs) +
+                                              " pairs in one call; the limit is " + std::to_string(kAlignMaxPairs) +
+                                              " (split the batch)");
+}
 
 Status validate_align_call(const SequenceBatch& queries, const SequenceBatch& targets, Pairing pairing,
                            const ScoreMatrix& matrix, const AlignOptions& options, const char* what) {

@@ -2,14 +2,13 @@
 // The traceback keeps checkpoints (H and F of one row) every block of rows and recomputes one
 // block's direction codes at a time, so its memory stays bounded for pairs of any length.
 #include <algorithm>
-#include <atomic>
-#include <thread>
 #include <vector>
 
 #include "align_common.h"
 #include "cigar.h"
 #include "sw_cell.h"
 #include "sw_walk.h"
+#include "worker_pool.h"
 
 namespace dpx {
 namespace align {
@@ -197,34 +196,23 @@ Status align_cpu(const SequenceBatch& queries, const SequenceBatch& targets, Pai
   if (out == nullptr) return invalid_argument("align_cpu: out is null");
   const std::size_t pairs = pair_count(queries.size(), targets.size(), pairing);
   out->assign(pairs, AlignResult{});
-  if (threads <= 0) threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-  threads = static_cast<int>(std::min<std::size_t>(static_cast<std::size_t>(threads), std::max<std::size_t>(pairs, 1)));
-
-  std::atomic<std::size_t> next{0};
-  auto worker = [&]() {
-    align::Scratch scratch;
-    for (std::size_t k = next++; k < pairs; k = next++) {
-      const std::size_t qi = pairing == Pairing::kOneToMany ? 0 : k;
-      const std::string_view q = queries.view(qi), t = targets.view(k);
-      if (q.empty() || t.empty()) {
-        (*out)[k] = align::empty_side_result(static_cast<std::int32_t>(q.size()), static_cast<std::int32_t>(t.size()), options);
-        continue;
-      }
-      scratch.q.resize(q.size());
-      scratch.t.resize(t.size());
-      for (std::size_t x = 0; x < q.size(); ++x) scratch.q[x] = matrix.encode(q[x]);
-      for (std::size_t x = 0; x < t.size(); ++x) scratch.t[x] = matrix.encode(t[x]);
-      const align::Problem p{scratch.q.data(), scratch.t.data(), static_cast<std::int32_t>(q.size()),
-                             static_cast<std::int32_t>(t.size()), matrix.score_table(), matrix.wildcard(), options.mode,
-                             options.gap_open, options.gap_extend};
-      (*out)[k] = align::PairAligner(p, options.traceback, &scratch).run();
+  return runtime::for_each_item<align::Scratch>(pairs, threads, [&](align::Scratch& scratch, std::size_t k) {
+    const std::size_t qi = pairing == Pairing::kOneToMany ? 0 : k;
+    const std::string_view q = queries.view(qi), t = targets.view(k);
+    if (q.empty() || t.empty()) {
+      (*out)[k] = align::empty_side_result(static_cast<std::int32_t>(q.size()), static_cast<std::int32_t>(t.size()), options);
+      return Status::ok();
     }
-  };
-  std::vector<std::thread> pool;
-  for (int w = 1; w < threads; ++w) pool.emplace_back(worker);
-  worker();
-  for (auto& th : pool) th.join();
-  return Status::ok();
+    scratch.q.resize(q.size());
+    scratch.t.resize(t.size());
+    for (std::size_t x = 0; x < q.size(); ++x) scratch.q[x] = matrix.encode(q[x]);
+    for (std::size_t x = 0; x < t.size(); ++x) scratch.t[x] = matrix.encode(t[x]);
+    const align::Problem p{scratch.q.data(), scratch.t.data(), static_cast<std::int32_t>(q.size()),
+                           static_cast<std::int32_t>(t.size()), matrix.score_table(), matrix.wildcard(), options.mode,
+                           options.gap_open, options.gap_extend};
+    (*out)[k] = align::PairAligner(p, options.traceback, &scratch).run();
+    return Status::ok();
+  });
 }
 
 }  // namespace dpx

@@ -8,11 +8,10 @@
 #include <vector>
 
 #include "dpx/align_distance.h"
+#include "ops_policy.h"
 
 namespace dpx {
 namespace align {
-
-enum class OpsPolicy { kDpx, kPlain };
 
 Status launch_edit_distance(const DeviceSequenceBatch& queries, const DeviceSequenceBatch& targets, Pairing pairing,
                             std::size_t max_length, std::int64_t* distances, OpsPolicy policy, cudaStream_t stream);

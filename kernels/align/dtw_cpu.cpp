@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "cpu_workers.h"
+#include "worker_pool.h"
 #include "distance_checks.h"
 #include "dpx/align_distance.h"
 #include "dtw_cells.cuh"
@@ -56,8 +56,8 @@ Status dtw_cpu(const SeriesBatch& a, const SeriesBatch& b, Pairing pairing, cons
   DPX_RETURN_IF_ERROR(align::check_dtw_inputs(a, b, pairing, options, out, "dtw_cpu"));
   const std::size_t pairs = pair_count(a.size(), b.size(), pairing);
   std::vector<DtwResult> results(pairs);
-  DPX_RETURN_IF_ERROR(align::for_each_item<RowBuffers>(
-      pairs, align::worker_count(threads, pairs), [&](RowBuffers& buf, std::size_t p) {
+  DPX_RETURN_IF_ERROR(runtime::for_each_item<RowBuffers>(
+      pairs, threads, [&](RowBuffers& buf, std::size_t p) {
         const std::size_t ia = pairing == Pairing::kOneToMany ? 0 : p;
         results[p].cost = dtw_pair(a.item(ia), static_cast<std::int64_t>(a.length(ia)), b.item(p),
                                    static_cast<std::int64_t>(b.length(p)), options.band, &buf);

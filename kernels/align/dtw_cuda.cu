@@ -65,7 +65,7 @@ Status launch_dtw(const DeviceSeriesBatch& a, const DeviceSeriesBatch& b, Pairin
 
 Status dtw_cuda_async(const DeviceSeriesBatch& a, const DeviceSeriesBatch& b, Pairing pairing,
                       const DtwOptions& options, std::size_t max_length, std::int64_t* costs, cudaStream_t stream) {
-  return align::launch_dtw(a, b, pairing, options, max_length, costs, align::OpsPolicy::kDpx, stream);
+  return align::launch_dtw(a, b, pairing, options, max_length, costs, OpsPolicy::kDpx, stream);
 }
 
 Status dtw_cuda(const SeriesBatch& a, const SeriesBatch& b, Pairing pairing, const DtwOptions& options,

@@ -12,7 +12,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "cpu_workers.h"
+#include "worker_pool.h"
 #include "distance_checks.h"
 #include "dpx/align_distance.h"
 #include "dtw_float.cuh"
@@ -58,8 +58,8 @@ Status dtw_float_cpu(const FloatSeriesBatch& a, const FloatSeriesBatch& b, Pairi
   const std::size_t pairs = pair_count(a.size(), b.size(), pairing);
   std::vector<float> results(pairs);
   const bool squared = options.cost == DtwCost::kSquared;
-  DPX_RETURN_IF_ERROR(align::for_each_item<RowBuffers>(
-      pairs, align::worker_count(threads, pairs), [&](RowBuffers& buf, std::size_t p) {
+  DPX_RETURN_IF_ERROR(runtime::for_each_item<RowBuffers>(
+      pairs, runtime::worker_count(threads, pairs), [&](RowBuffers& buf, std::size_t p) {
         const std::size_t ia = pairing == Pairing::kOneToMany ? 0 : p;
         const auto n = static_cast<std::int64_t>(a.length(ia)), m = static_cast<std::int64_t>(b.length(p));
         results[p] = squared ? dtw_pair<true>(a.item(ia), n, b.item(p), m, options.band, &buf)

@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "cpu_workers.h"
+#include "worker_pool.h"
 #include "distance_checks.h"
 #include "edit_bitparallel_cpu.h"
 #include "edit_cigar_cpu.h"
@@ -35,9 +35,9 @@ Status edit_distance_cpu(const SequenceBatch& queries, const SequenceBatch& targ
   DPX_RETURN_IF_ERROR(align::check_edit_inputs(queries, targets, pairing, out, "edit_distance_cpu"));
   const std::size_t pairs = pair_count(queries.size(), targets.size(), pairing);
   std::vector<EditResult> results(pairs);
-  int workers = align::worker_count(threads, pairs);
+  int workers = runtime::worker_count(threads, pairs);
   if (options.cigar) workers = cigar_workers(workers, queries.max_length(), targets.max_length());
-  DPX_RETURN_IF_ERROR(align::for_each_item<RowBuffers>(pairs, workers, [&](RowBuffers& b, std::size_t p) {
+  DPX_RETURN_IF_ERROR(runtime::for_each_item<RowBuffers>(pairs, workers, [&](RowBuffers& b, std::size_t p) {
     const std::string_view q = queries.view(pairing == Pairing::kOneToMany ? 0 : p);
     const std::string_view t = targets.view(p);
     const auto n = static_cast<std::int64_t>(q.size()), m = static_cast<std::int64_t>(t.size());

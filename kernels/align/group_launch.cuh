@@ -13,6 +13,8 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "launch_sizing.h"
+#include "scratch.h"
 #include "cuda_check.h"
 #include "dpx/align_distance.h"
 #include "wavefront.cuh"
@@ -63,12 +65,9 @@ __global__ void __launch_bounds__(32 * kMaxMembers)
 // Groups of this kernel the whole GPU holds at once.
 template <int G, int R, class Factory>
 Status resident_groups(std::int64_t* groups) {
-  int device = 0, sms = 0, blocks_per_sm = 0;
-  DPX_CUDA_TRY(cudaGetDevice(&device));
-  DPX_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-  DPX_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, wavefront_batch_kernel<G, R, Factory>,
-                                                             kBlockThreads, 0));
-  *groups = static_cast<std::int64_t>(std::max(blocks_per_sm, 1)) * sms * (kBlockThreads / G);
+  std::int64_t blocks = 0;
+  DPX_RETURN_IF_ERROR(runtime::resident_blocks(wavefront_batch_kernel<G, R, Factory>, kBlockThreads, 0, &blocks));
+  *groups = blocks * (kBlockThreads / G);
   return Status::ok();
 }
 
@@ -112,27 +111,6 @@ Status with_group_size(int group, Fn&& fn) {
   }
 }
 
-// Stream-ordered scratch, freed in stream order when it goes out of scope.
-template <typename T>
-class AsyncScratch {
- public:
-  AsyncScratch(cudaStream_t stream) : stream_(stream) {}
-  ~AsyncScratch() {
-    if (data_ != nullptr) cudaFreeAsync(data_, stream_);
-  }
-  AsyncScratch(const AsyncScratch&) = delete;
-  AsyncScratch& operator=(const AsyncScratch&) = delete;
-  Status allocate(std::size_t count) {
-    if (count == 0) return Status::ok();
-    DPX_CUDA_TRY(cudaMallocAsync(reinterpret_cast<void**>(&data_), count * sizeof(T), stream_));
-    return Status::ok();
-  }
-  T* get() const { return data_; }
-
- private:
-  cudaStream_t stream_;
-  T* data_ = nullptr;
-};
 
 // Runs every task of `factory` (group size G, per the plan); matrices have at most max_rows rows
 // and max_cols columns. Asynchronous: scratch comes and goes in stream order.
@@ -146,13 +124,14 @@ Status launch_wavefront(const LaunchPlan& plan, const Factory& factory, std::int
   const std::size_t per_group = max_rows > G * R ? wavefront_scratch_values(static_cast<int>(max_cols)) : 0;
   const std::size_t affordable =
       per_group > 0 ? kScratchBudgetBytes / (per_group * sizeof(Value)) : static_cast<std::size_t>(tasks);
-  AsyncScratch<Value> scratch(stream);
+  runtime::ScratchLease scratch(nullptr, stream);  // stream-ordered: comes and goes with the launch
+  Value* values = nullptr;
   if constexpr (G == 32) {
     if (plan.members > 1) {
       const auto blocks = static_cast<std::int64_t>(std::max<std::size_t>(1, std::min<std::size_t>(tasks, affordable)));
-      DPX_RETURN_IF_ERROR(scratch.allocate(static_cast<std::size_t>(blocks) * per_group));
+      DPX_RETURN_IF_ERROR(scratch.acquire_array(static_cast<std::size_t>(blocks) * per_group, &values));
       wavefront_cooperative_kernel<R, Factory>
-          <<<static_cast<unsigned>(blocks), 32 * plan.members, 0, stream>>>(factory, scratch.get(), per_group);
+          <<<static_cast<unsigned>(blocks), 32 * plan.members, 0, stream>>>(factory, values, per_group);
       DPX_CUDA_CHECK_LAUNCH("wavefront_cooperative_kernel");
       return Status::ok();
     }
@@ -162,8 +141,8 @@ Status launch_wavefront(const LaunchPlan& plan, const Factory& factory, std::int
   DPX_RETURN_IF_ERROR((resident_groups<G, R, Factory>(&groups)));
   groups = std::min<std::int64_t>({groups, tasks, std::max<std::int64_t>(static_cast<std::int64_t>(affordable), kGroupsPerBlock)});
   const std::int64_t blocks = (groups + kGroupsPerBlock - 1) / kGroupsPerBlock;
-  DPX_RETURN_IF_ERROR(scratch.allocate(static_cast<std::size_t>(blocks) * kGroupsPerBlock * per_group));
-  wavefront_batch_kernel<G, R, Factory><<<static_cast<unsigned>(blocks), kBlockThreads, 0, stream>>>(factory, scratch.get(), per_group);
+  DPX_RETURN_IF_ERROR(scratch.acquire_array(static_cast<std::size_t>(blocks) * kGroupsPerBlock * per_group, &values));
+  wavefront_batch_kernel<G, R, Factory><<<static_cast<unsigned>(blocks), kBlockThreads, 0, stream>>>(factory, values, per_group);
   DPX_CUDA_CHECK_LAUNCH("wavefront_batch_kernel");
   return Status::ok();
 }

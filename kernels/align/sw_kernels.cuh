@@ -13,6 +13,7 @@
 #include <utility>
 
 #include "align_results.h"
+#include "launch_sizing.h"
 #include "cuda_check.h"
 #include "sw_group.h"
 #include "sw_plan.h"
@@ -242,13 +243,11 @@ Status launch_strips(const SwLaunchArgs& a, std::int32_t grid_slots, std::int64_
   auto kernel = device::sw_kernel<Ops, L, Scorer, kLocal, kDirections, G, R>;
   const int smem = a.table_bytes + 256;
   DPX_CUDA_TRY(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
-  int device = 0, sms = 0, per_sm = 0;
-  DPX_CUDA_TRY(cudaGetDevice(&device));
-  DPX_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-  DPX_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, kKernelThreads, smem));
+  std::int64_t resident = 0;
+  DPX_RETURN_IF_ERROR(runtime::resident_blocks(kernel, kKernelThreads, smem, &resident));
   constexpr std::int64_t kGroupsPerBlock = kKernelThreads / G;
   std::int64_t blocks = (grid_slots + kGroupsPerBlock - 1) / kGroupsPerBlock;
-  blocks = blocks < std::int64_t(per_sm > 0 ? per_sm : 1) * sms ? blocks : std::int64_t(per_sm > 0 ? per_sm : 1) * sms;
+  blocks = blocks < resident ? blocks : resident;
   const std::int64_t by_boundary = boundary_groups / kGroupsPerBlock;
   blocks = blocks < by_boundary ? blocks : by_boundary;
   if (blocks < 1) return Status(StatusCode::kOutOfMemory, "align: boundary workspace too small for one block");

@@ -3,11 +3,7 @@
 
 #include "dpx/epilogue.h"
 
-#if DPX_HAVE_CUDA
-#include <cuda_runtime_api.h>
-
-#include "cuda_check.h"
-#endif
+#include "cuda_backend.h"
 
 namespace dpx {
 
@@ -39,19 +35,15 @@ Status RequantChannels::set(std::size_t channels, const std::int32_t* bias, cons
 }
 
 Status RequantChannels::upload(cudaStream_t stream) {
-#if DPX_HAVE_CUDA
+  if (!runtime::kCudaBuilt) return runtime::cuda_not_built("requant channels: upload");
   uploaded_ = false;
   if (entries_.empty()) return invalid_argument("requant channels: upload() before a successful set()");
   const std::size_t bytes = entries_.size() * sizeof(RequantChannel);
   if (device_.size() != bytes) DPX_RETURN_IF_ERROR(device_.allocate(bytes));
   // From pageable memory: the runtime may wait for the stream to stage it (a one-off setup step).
-  DPX_CUDA_TRY(cudaMemcpyAsync(device_.data(), entries_.data(), bytes, cudaMemcpyHostToDevice, stream));
+  DPX_RETURN_IF_ERROR(runtime::copy_to_device(device_.data(), entries_.data(), bytes, stream));
   uploaded_ = true;
   return Status::ok();
-#else
-  (void)stream;
-  return Status(StatusCode::kNotBuilt, "libdpx was built without CUDA support");
-#endif
 }
 
 }  // namespace dpx

@@ -1,15 +1,13 @@
-// CPU epilogue: [0, n) in ranges on std::threads; each range in blocks of kBlock elements through
+// CPU epilogue: [0, n) in ranges on the worker pool; each range in blocks of kBlock elements through
 // the functors the CUDA kernels run (host side of dpx::ops::Dpx), the ragged end one by one.
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
-#include <system_error>
-#include <thread>
-#include <vector>
 
 #include "dpx/epilogue.h"
 #include "epilogue_args.h"
 #include "epilogue_functor.cuh"
+#include "worker_pool.h"
 
 namespace dpx {
 namespace epilogue {
@@ -22,26 +20,6 @@ using ops::lanes::slo;
 
 constexpr std::size_t kBlock = 64;                // elements per step (even)
 constexpr std::size_t kMinPerThread = 256 * 1024;  // below this a thread costs more than it saves
-
-// Runs fn(begin, end) over [0, n) cut into up to `threads` ranges (0 = every hardware thread).
-// The calling thread takes the last range, and any range a thread could not be started for.
-template <typename Fn>
-void parallel_ranges(std::size_t n, int threads, const Fn& fn) {
-  const std::size_t wanted = threads > 0 ? static_cast<std::size_t>(threads)
-                                         : std::max(1u, std::thread::hardware_concurrency());
-  const std::size_t parts = std::max<std::size_t>(1, std::min(wanted, n / kMinPerThread));
-  const std::size_t per = (n + parts - 1) / parts;
-  std::vector<std::thread> workers;
-  std::size_t begin = 0;
-  try {
-    workers.reserve(parts - 1);
-    for (; workers.size() + 1 < parts; begin += per) workers.emplace_back(fn, begin, std::min(begin + per, n));
-  } catch (const std::exception&) {
-    // no thread (or no room to keep one): what is left runs here
-  }
-  fn(begin, n);
-  for (std::thread& t : workers) t.join();
-}
 
 template <typename Out>
 void store_pairs(const std::uint32_t* w, std::size_t words, Out* out) {
@@ -80,16 +58,17 @@ void requantize_range(const Requantizer<Ops>& rq, const std::int32_t* acc, const
 }
 
 template <typename Out>
-void requantize_all(const RequantArgs& args, const std::int32_t* acc, const std::int16_t* residual, Out* out,
+Status requantize_all(const RequantArgs& args, const std::int32_t* acc, const std::int16_t* residual, Out* out,
                     std::size_t n, int threads) {
   const Requantizer<Ops> rq{args};
   const bool per_channel = args.channels.entries != nullptr;
-  parallel_ranges(n, threads, [&](std::size_t begin, std::size_t end) {
+  return runtime::for_each_range(n, threads, kMinPerThread, [&](std::size_t begin, std::size_t end) {
     if (per_channel) {
       requantize_range<ChannelConstants>(rq, acc, residual, out, begin, end);
     } else {
       requantize_range<TensorConstants>(rq, acc, residual, out, begin, end);
     }
+    return Status::ok();
   });
 }
 
@@ -118,11 +97,9 @@ Status requantize_cpu(const std::int32_t* acc, std::size_t n, const RequantParam
   DPX_RETURN_IF_ERROR(epilogue::resolve_requantize("requantize", acc, nullptr, false, n, params, out,
                                                    epilogue::Memory::kHost, &args));
   if (params.output == QuantType::kInt8) {
-    epilogue::requantize_all(args, acc, nullptr, static_cast<std::int8_t*>(out), n, threads);
-  } else {
-    epilogue::requantize_all(args, acc, nullptr, static_cast<std::int16_t*>(out), n, threads);
+    return epilogue::requantize_all(args, acc, nullptr, static_cast<std::int8_t*>(out), n, threads);
   }
-  return Status::ok();
+  return epilogue::requantize_all(args, acc, nullptr, static_cast<std::int16_t*>(out), n, threads);
 }
 
 Status requantize_residual_cpu(const std::int32_t* acc, const std::int16_t* residual, std::size_t n,
@@ -131,8 +108,7 @@ Status requantize_residual_cpu(const std::int32_t* acc, const std::int16_t* resi
   DPX_RETURN_IF_ERROR(epilogue::check_threads("requantize_residual", threads));
   DPX_RETURN_IF_ERROR(epilogue::resolve_requantize("requantize_residual", acc, residual, true, n, params, out,
                                                    epilogue::Memory::kHost, &args));
-  epilogue::requantize_all(args, acc, residual, out, n, threads);
-  return Status::ok();
+  return epilogue::requantize_all(args, acc, residual, out, n, threads);
 }
 
 Status merge3_cpu(const std::int16_t* a, const std::int16_t* b, const std::int16_t* c, std::size_t n,
@@ -141,10 +117,10 @@ Status merge3_cpu(const std::int16_t* a, const std::int16_t* b, const std::int16
   DPX_RETURN_IF_ERROR(epilogue::check_threads("merge3", threads));
   DPX_RETURN_IF_ERROR(epilogue::resolve_merge3(a, b, c, n, params, out, &args));
   const epilogue::Merger<epilogue::Ops> merge{args};
-  epilogue::parallel_ranges(n, threads, [&](std::size_t begin, std::size_t end) {
+  return runtime::for_each_range(n, threads, epilogue::kMinPerThread, [&](std::size_t begin, std::size_t end) {
     epilogue::merge3_range(merge, a, b, c, out, begin, end);
+    return Status::ok();
   });
-  return Status::ok();
 }
 
 }  // namespace dpx

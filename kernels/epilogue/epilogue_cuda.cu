@@ -5,7 +5,6 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
-#include <atomic>
 #include <cstdint>
 #include <string>
 #include <utility>
@@ -14,6 +13,8 @@
 #include "epilogue_args.h"
 #include "epilogue_kernels.cuh"
 #include "epilogue_policy.h"
+#include "launch_sizing.h"
+#include "pointer_kind.h"
 
 namespace dpx {
 namespace epilogue {
@@ -22,39 +23,18 @@ namespace {
 // ---- launchers --------------------------------------------------------------------------------
 
 // Blocks for `vectors` work items: no more than the GPU holds at once (SMs x resident blocks).
-// The occupancy of each kernel is worked out once per device.
 template <auto kKernel>
 Status grid_for(std::uint64_t vectors, int* blocks) {
-  constexpr int kCachedDevices = 64;
-  static std::atomic<int> resident_per_sm[kCachedDevices];  // 0 until known
-  int device = 0, sms = 0, per_sm = 0;
-  DPX_CUDA_TRY(cudaGetDevice(&device));
-  DPX_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-  const bool cached = device >= 0 && device < kCachedDevices;
-  if (cached) per_sm = resident_per_sm[device].load(std::memory_order_relaxed);
-  if (per_sm == 0) {
-    DPX_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kKernel, kThreads, 0));
-    if (cached) resident_per_sm[device].store(per_sm, std::memory_order_relaxed);
-  }
-  const std::uint64_t resident = static_cast<std::uint64_t>(std::max(sms, 1)) * std::max(per_sm, 1);
+  std::int64_t resident = 0;
+  DPX_RETURN_IF_ERROR(runtime::resident_blocks(kKernel, kThreads, 0, &resident));
   const std::uint64_t needed = (vectors + kThreads - 1) / kThreads;
-  *blocks = static_cast<int>(std::max<std::uint64_t>(1, std::min(needed, resident)));
+  *blocks = static_cast<int>(std::max<std::uint64_t>(1, std::min(needed, static_cast<std::uint64_t>(resident))));
   return Status::ok();
 }
 
 // A pointer the GPU cannot reach would fail inside the kernel and spoil the context; refuse it here.
 Status check_reachable(const char* what, const char* name, const void* p) {
-  int device = 0, pageable = 0;
-  DPX_CUDA_TRY(cudaGetDevice(&device));
-  DPX_CUDA_TRY(cudaDeviceGetAttribute(&pageable, cudaDevAttrPageableMemoryAccess, device));
-  if (pageable) return Status::ok();
-  cudaPointerAttributes attr{};
-  DPX_CUDA_TRY(cudaPointerGetAttributes(&attr, p));
-  if (attr.type == cudaMemoryTypeUnregistered) {
-    return invalid_argument(std::string(what) + ": " + name +
-                            " is ordinary host memory, which this GPU cannot read (pass device, managed or pinned memory)");
-  }
-  return Status::ok();
+  return runtime::check_device_readable(p, what, name);
 }
 
 template <typename Ops, typename K, typename Out, bool kResidual>

@@ -7,13 +7,10 @@
 #include <cstdint>
 
 #include "dpx/epilogue.h"
+#include "ops_policy.h"
 
 namespace dpx {
 namespace epilogue {
-
-enum class OpsPolicy { kDpx, kPlain };
-
-inline const char* ops_policy_name(OpsPolicy policy) { return policy == OpsPolicy::kDpx ? "dpx" : "plain"; }
 
 Status requantize_cuda_with(OpsPolicy policy, const std::int32_t* acc, std::size_t n, const RequantParams& params,
                             void* out, cudaStream_t stream);

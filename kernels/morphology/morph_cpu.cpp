@@ -1,4 +1,4 @@
-// CPU morphology: row bands on std::threads. The element is a union of centred rectangles
+// CPU morphology: row bands on the worker pool. The element is a union of centred rectangles
 // (morph_bars.h); per rectangle and band, each input row is reduced horizontally once, then each
 // output row is the vertical reduction of those rows and merged into dst. Small windows (up to 5)
 // reduce their inputs directly, in passes of element-wise max/min over contiguous rows that the
@@ -12,14 +12,13 @@
 #include <limits>
 #include <new>
 #include <string>
-#include <system_error>
-#include <thread>
 #include <vector>
 
 #include "dpx/morphology.h"
 #include "morph_bars.h"
 #include "morph_compound.h"
 #include "morph_geometry.h"
+#include "worker_pool.h"
 
 namespace dpx {
 namespace {
@@ -249,18 +248,16 @@ class BandPass {
 
 int band_count(const PlaneView& src, int threads) {
   // Below ~64K samples per band, starting a thread costs more than it saves.
-  constexpr long long kMinSamplesPerBand = 1 << 16;
-  const long long samples = static_cast<long long>(src.width) * src.channels * src.height;
-  int n = threads > 0 ? threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-  n = static_cast<int>(std::min<long long>(n, std::max(1LL, samples / kMinSamplesPerBand)));
-  return std::min(n, src.height);
+  constexpr std::size_t kMinSamplesPerBand = 1 << 16;
+  const std::size_t samples = static_cast<std::size_t>(src.width) * src.channels * src.height;
+  const std::size_t most = std::max<std::size_t>(1, samples / kMinSamplesPerBand);
+  return runtime::worker_count(threads, std::min(most, static_cast<std::size_t>(src.height)));
 }
 
-// All iterations of one operation. Rows are split into bands, one per thread; the calling thread
-// takes the last band and any a thread could not be started for. Iterations ping-pong between
-// dst and one temporary plane, ordered so that the last one lands in dst.
+// All iterations of one operation. Rows are split into bands, one per worker. Iterations
+// ping-pong between dst and one temporary plane, ordered so that the last one lands in dst.
 template <typename T, typename Op>
-void run_morph(const PlaneView& src, const MutablePlaneView& dst, const MorphParams& params, int threads) {
+Status run_morph(const PlaneView& src, const MutablePlaneView& dst, const MorphParams& params, int threads) {
   const int bands = band_count(src, threads);
   const std::vector<morph::Bar> bars = morph::mask_bars(params.shape, morph_width(params), morph_height(params));
   const int max_rows = (src.height + bands - 1) / bands;
@@ -277,22 +274,15 @@ void run_morph(const PlaneView& src, const MutablePlaneView& dst, const MorphPar
     std::uint8_t* out = to_dst ? static_cast<std::uint8_t*>(dst.data) : tmp.data();
     const std::size_t out_pitch = to_dst ? dst.pitch : tmp_pitch;
     const PassArgs args{in, in_pitch, out, out_pitch, src.width, src.height, src.channels, &bars, params.border};
-    std::vector<std::thread> workers;
-    int next = 0;
-    for (int b = 0; b + 1 < bands; ++b) {
-      const int y1 = static_cast<int>(static_cast<long long>(src.height) * (b + 1) / bands);
-      try {
-        workers.emplace_back([&passes, &args, b, next, y1] { passes[b].run(args, next, y1); });
-        next = y1;
-      } catch (const std::system_error&) {
-        break;  // no more threads: the rest runs here
-      }
-    }
-    passes[bands - 1].run(args, next, src.height);
-    for (std::thread& t : workers) t.join();
+    DPX_RETURN_IF_ERROR(runtime::run_workers(bands, [&](const runtime::Worker& w) {
+      const auto row = [&](int b) { return static_cast<int>(static_cast<long long>(src.height) * b / bands); };
+      passes[w.index].run(args, row(w.index), row(w.index + 1));
+      return Status::ok();
+    }));
     in = out;
     in_pitch = out_pitch;
   }
+  return Status::ok();
 }
 
 // max(a - b, 0) sample by sample; `out` may be `a` or `b`.
@@ -315,13 +305,11 @@ class CpuEngine {
 
   Status run(const PlaneView& in, const MutablePlaneView& out, bool dilate) {
     if (in.type == SampleType::kU8) {
-      dilate ? run_morph<std::uint8_t, MaxOp<std::uint8_t>>(in, out, params_, threads_)
-             : run_morph<std::uint8_t, MinOp<std::uint8_t>>(in, out, params_, threads_);
-    } else {
-      dilate ? run_morph<std::uint16_t, MaxOp<std::uint16_t>>(in, out, params_, threads_)
-             : run_morph<std::uint16_t, MinOp<std::uint16_t>>(in, out, params_, threads_);
+      return dilate ? run_morph<std::uint8_t, MaxOp<std::uint8_t>>(in, out, params_, threads_)
+                    : run_morph<std::uint8_t, MinOp<std::uint8_t>>(in, out, params_, threads_);
     }
-    return Status::ok();
+    return dilate ? run_morph<std::uint16_t, MaxOp<std::uint16_t>>(in, out, params_, threads_)
+                  : run_morph<std::uint16_t, MinOp<std::uint16_t>>(in, out, params_, threads_);
   }
 
   Status subtract(const PlaneView& a, const PlaneView& b, const MutablePlaneView& out) {

@@ -10,6 +10,8 @@
 
 #include "cuda_check.h"
 #include "dpx_ops.cuh"
+#include "launch_sizing.h"
+#include "scratch.h"
 #include "morph_lanes.cuh"
 #include "morph_launch.h"
 #include "morph_band.cuh"
@@ -97,14 +99,6 @@ PassFn pick_pass(SampleType type, int channels, const MorphParams& p, detail::Mo
                                          : pick_op<U8x4Lanes, Dpx>(channels, p, r);
 }
 
-// SMs of the current device (the streaming schedule sizes its bands by them).
-Status sm_count(int* count) {
-  int device = 0;
-  DPX_CUDA_TRY(cudaGetDevice(&device));
-  DPX_CUDA_TRY(cudaDeviceGetAttribute(count, cudaDevAttrMultiProcessorCount, device));
-  return Status::ok();
-}
-
 bool vector_ok(const void* p, std::size_t pitch) {
   return (reinterpret_cast<std::uintptr_t>(p) % 16 == 0) && pitch % 16 == 0;
 }
@@ -132,28 +126,11 @@ class CudaEngine {
 
   // One plane each: the iterations' ping-pong, the first stage of a compound operation, the
   // separable passes' rows.
-  Status allocate(DeviceBuffer* scratch) {
+  Status allocate(runtime::ScratchLease* lease) {
     ping_ = params_.iterations > 1 ? planes_++ : -1;
     stage_ = is_compound(params_.op) ? planes_++ : -1;
     rows_ = plan_ == nullptr ? planes_++ : -1;
-    const std::size_t bytes = pitch_ * frame_.height * planes_;
-    if (bytes == 0) return Status::ok();
-    if (scratch != nullptr) {
-      if (scratch->size() < bytes) DPX_RETURN_IF_ERROR(scratch->allocate(bytes));
-      base_ = static_cast<std::uint8_t*>(scratch->data());
-      return Status::ok();
-    }
-    void* p = nullptr;
-    DPX_CUDA_TRY(cudaMallocAsync(&p, bytes, stream_));
-    base_ = static_cast<std::uint8_t*>(p);
-    owned_ = true;
-    return Status::ok();
-  }
-
-  Status release() {
-    if (!owned_) return Status::ok();
-    owned_ = false;
-    return detail::cuda_status(cudaFreeAsync(base_, stream_), "cudaFreeAsync", __FILE__, __LINE__);
+    return lease->acquire_array(pitch_ * frame_.height * planes_, &base_);
   }
 
   Status run(const PlaneView& in, const MutablePlaneView& out, bool dilate) {
@@ -194,7 +171,6 @@ class CudaEngine {
   PassFn dilate_ = nullptr, erode_ = nullptr;
   int planes_ = 0, ping_ = -1, stage_ = -1, rows_ = -1;
   std::uint8_t* base_ = nullptr;
-  bool owned_ = false;
 };
 
 }  // namespace
@@ -221,7 +197,7 @@ Status morph_cuda_launch(const PlaneView& src, const MutablePlaneView& dst, cons
                                 std::to_string(src.height) + " is too large for the CUDA kernel";
   if (src.row_bytes() > static_cast<std::size_t>(INT_MAX / 2)) return Status(StatusCode::kUnsupported, too_large);
   int sms = 1;
-  if (schedule == MorphSchedule::kStream) DPX_RETURN_IF_ERROR(morph::sm_count(&sms));
+  if (schedule == MorphSchedule::kStream) DPX_RETURN_IF_ERROR(runtime::sm_count(&sms));  // bands per SM
   const int side = morph_width(params);
   const bool fused = side == morph_height(params) && (side == 3 || side == 5);
   const morph::BandPlan plan =
@@ -241,10 +217,11 @@ Status morph_cuda_launch(const PlaneView& src, const MutablePlaneView& dst, cons
       engine.set_fused(op == MorphOp::kDilate, pass);
     }
   }
-  DPX_RETURN_IF_ERROR(engine.allocate(scratch));
-  Status status = morph::run_operation(engine, src, dst, params.op);
-  const Status released = engine.release();
-  return status.is_ok() ? released : status;
+  runtime::ScratchLease lease(scratch, stream);
+  DPX_RETURN_IF_ERROR(engine.allocate(&lease));
+  const Status status = morph::run_operation(engine, src, dst, params.op);
+  const Status freed = lease.release();
+  return status.is_ok() ? freed : status;
 }
 
 }  // namespace detail

@@ -10,6 +10,8 @@
 
 #include "cuda_check.h"
 #include "dpx_ops.cuh"
+#include "launch_sizing.h"
+#include "scratch.h"
 #include "morph_band.cuh"
 #include "morph_lanes.cuh"
 #include "morph_launch.h"
@@ -101,13 +103,6 @@ detail::MorphSchedule schedule() {
                                                                           : detail::kMorphDefaultSchedule;
 }
 
-Status sm_count(int* count) {
-  int device = 0;
-  DPX_CUDA_TRY(cudaGetDevice(&device));
-  DPX_CUDA_TRY(cudaDeviceGetAttribute(count, cudaDevAttrMultiProcessorCount, device));
-  return Status::ok();
-}
-
 // One plane's source and destination of one pass.
 struct PassPlane {
   const std::uint8_t* in;
@@ -129,7 +124,7 @@ Status morph_cuda_planes_launch(const MorphPlane* planes, int count, const Morph
                                                 std::to_string(params.size) + " (run morph_cuda per plane)");
   }
   int sms = 1;
-  if (morph::schedule() == MorphSchedule::kStream) DPX_RETURN_IF_ERROR(morph::sm_count(&sms));
+  if (morph::schedule() == MorphSchedule::kStream) DPX_RETURN_IF_ERROR(runtime::sm_count(&sms));
   morph::PlanesArgs args{};
   args.count = count;
   long long blocks = 0;
@@ -157,17 +152,9 @@ Status morph_cuda_planes_launch(const MorphPlane* planes, int count, const Morph
     mid_total += mid_pitch[i] * src.height;
   }
 
+  runtime::ScratchLease lease(scratch, stream);
   std::uint8_t* mid = nullptr;
-  if (params.iterations > 1) {
-    if (scratch != nullptr) {
-      if (scratch->size() < mid_total) DPX_RETURN_IF_ERROR(scratch->allocate(mid_total));
-      mid = scratch->as<std::uint8_t>();
-    } else {
-      void* p = nullptr;
-      DPX_CUDA_TRY(cudaMallocAsync(&p, mid_total, stream));
-      mid = static_cast<std::uint8_t*>(p);
-    }
-  }
+  if (params.iterations > 1) DPX_RETURN_IF_ERROR(lease.acquire_array(mid_total, &mid));
   // Iterations ping-pong between dst and the intermediate, ordered so the last lands in dst.
   morph::PassPlane pass[kMorphMaxPlanes];
   for (int i = 0; i < count; ++i) {
@@ -194,11 +181,8 @@ Status morph_cuda_planes_launch(const MorphPlane* planes, int count, const Morph
       pass[i].in_pitch = pass[i].out_pitch;
     }
   }
-  if (mid != nullptr && scratch == nullptr) {
-    const Status freed = detail::cuda_status(cudaFreeAsync(mid, stream), "cudaFreeAsync", __FILE__, __LINE__);
-    if (status.is_ok()) status = freed;
-  }
-  return status;
+  const Status freed = lease.release();
+  return status.is_ok() ? freed : status;
 }
 
 }  // namespace detail

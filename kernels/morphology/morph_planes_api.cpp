@@ -4,9 +4,8 @@
 
 #include <string>
 
-#if DPX_HAVE_CUDA
+#include "cuda_backend.h"
 #include "morph_planes_launch.h"
-#endif
 
 namespace dpx {
 
@@ -33,14 +32,7 @@ Status morph_cpu_planes(const MorphPlane* planes, int count, const MorphParams& 
 Status morph_cuda_planes(const MorphPlane* planes, int count, const MorphParams& params, cudaStream_t stream,
                          DeviceBuffer* scratch) {
   DPX_RETURN_IF_ERROR(morph_planes_validate(planes, count, params));
-#if DPX_HAVE_CUDA
-  return detail::morph_cuda_planes_launch(planes, count, params, stream, scratch);
-#else
-  (void)stream;
-  (void)scratch;
-  return Status(StatusCode::kNotBuilt,
-                "morphology: libdpx was built without CUDA, so morph_cuda_planes is unavailable (use morph_cpu_planes)");
-#endif
+  DPX_CUDA_BACKEND("morph_cuda_planes", detail::morph_cuda_planes_launch(planes, count, params, stream, scratch));
 }
 
 }  // namespace dpx

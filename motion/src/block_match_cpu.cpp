@@ -1,12 +1,11 @@
 // CPU full search: every block visits the candidates in tie order (match_key.h), so the running
 // best keeps the earlier candidate on equal costs — the update is the predicate-returning min of
 // dpx_ops.cuh (its host side), the same operation the CUDA kernel uses. Block rows are spread over
-// threads. The cost is the SAD plus the penalty of motion_cost.h (zero when lambda is 0).
+// threads of the worker pool. The cost is the SAD plus the penalty of motion_cost.h (zero when
+// lambda is 0).
 #include <algorithm>
 #include <cstdint>
 #include <cstdlib>
-#include <system_error>
-#include <thread>
 #include <vector>
 
 #include "block_match_cpu.h"
@@ -14,6 +13,7 @@
 #include "dpx_ops.cuh"
 #include "match_key.h"
 #include "motion_cost.h"
+#include "worker_pool.h"
 
 namespace dpx {
 
@@ -104,27 +104,14 @@ Status full_search_cpu(const PlaneView& current, const PlaneView& reference, con
   field->resize(motion_grid(current.width, current.height, params.block_size));
   const std::vector<Offset> order = candidates_in_tie_order(params.search_range);
 
-  int n = threads > 0 ? threads : static_cast<int>(std::thread::hardware_concurrency());
-  n = std::max(1, std::min(n, field->grid.rows));
-  auto work = [&](int first) {
+  const int n = runtime::worker_count(threads, static_cast<std::size_t>(field->grid.rows));
+  return runtime::run_workers(n, [&](const runtime::Worker& w) {
     if (current.type == SampleType::kU8)
-      match_rows<std::uint8_t>(current, reference, params, cost, order, first, n, field);
+      match_rows<std::uint8_t>(current, reference, params, cost, order, w.index, n, field);
     else
-      match_rows<std::uint16_t>(current, reference, params, cost, order, first, n, field);
-  };
-  // Slices whose thread cannot be started run here instead, so a thread limit costs time only.
-  std::vector<std::thread> pool;
-  std::vector<int> here{0};
-  for (int t = 1; t < n; ++t) {
-    try {
-      pool.emplace_back(work, t);
-    } catch (const std::system_error&) {
-      here.push_back(t);
-    }
-  }
-  for (int t : here) work(t);
-  for (auto& t : pool) t.join();
-  return Status::ok();
+      match_rows<std::uint16_t>(current, reference, params, cost, order, w.index, n, field);
+    return Status::ok();
+  });
 }
 
 }  // namespace motion_detail

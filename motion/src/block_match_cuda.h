@@ -1,7 +1,7 @@
 // The CUDA block matcher with its op policy exposed, for the benchmark and the tests: the public
 // motion_estimate_cuda() is motion_estimate_cuda_with<dpx::ops::Dpx>; dpx::ops::PlainOps runs the
-// same kernels with a plain compare-and-select in place of __vibmin_u32.
-// Instantiated for dpx::ops::Dpx and dpx::ops::PlainOps.
+// same kernel with a plain compare-and-select in place of __vibmin_u32.
+// Instantiated for dpx::ops::Dpx and dpx::ops::PlainOps. Also the drawing launcher.
 #pragma once
 
 #include <cstddef>
@@ -30,6 +30,11 @@ Status refine_cuda(const RefineJob& job, SampleType type, cudaStream_t stream);
 
 // The 4x box average of `src` into `dst` (its size: ceil(src / 4)).
 Status box_average_cuda(const PlaneView& src, const MutablePlaneView& dst, cudaStream_t stream);
+
+
+// draw_motion_cuda() after validate_draw(): the device-memory checks and the launch.
+Status draw_motion_launch(const MutablePlaneView& plane, const MotionGrid& grid, const MotionVector* vectors,
+                          cudaStream_t stream);
 
 }  // namespace motion_detail
 }  // namespace dpx

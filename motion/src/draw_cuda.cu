@@ -4,8 +4,9 @@
 
 #include <cstdint>
 
+#include "block_match_cuda.h"
 #include "cuda_check.h"
-#include "device_pointer.h"
+#include "pointer_kind.h"
 #include "draw_segment.h"
 #include "dpx/motion.h"
 
@@ -34,11 +35,10 @@ void launch_draw(const MutablePlaneView& plane, const MotionGrid& grid, const Mo
 
 }  // namespace
 
-Status draw_motion_cuda(const MutablePlaneView& plane, const MotionGrid& grid, const MotionVector* vectors,
-                        cudaStream_t stream) {
-  DPX_RETURN_IF_ERROR(motion_detail::validate_draw(plane, grid, vectors));
-  DPX_RETURN_IF_ERROR(motion_detail::check_device_pointer(plane.data, "draw_motion_cuda: plane"));
-  DPX_RETURN_IF_ERROR(motion_detail::check_device_pointer(vectors, "draw_motion_cuda: vectors"));
+Status motion_detail::draw_motion_launch(const MutablePlaneView& plane, const MotionGrid& grid,
+                                        const MotionVector* vectors, cudaStream_t stream) {
+  DPX_RETURN_IF_ERROR(runtime::check_device_readable(plane.data, "draw_motion_cuda", "plane"));
+  DPX_RETURN_IF_ERROR(runtime::check_device_readable(vectors, "draw_motion_cuda", "vectors"));
   if (plane.type == SampleType::kU8)
     launch_draw<std::uint8_t>(plane, grid, vectors, stream);
   else

@@ -8,10 +8,10 @@
 
 #include "block_match_cuda.h"
 #include "cuda_check.h"
-#include "device_pointer.h"
 #include "dpx/motion.h"
 #include "dpx_ops.cuh"
 #include "motion_pipeline.h"
+#include "pointer_kind.h"
 
 namespace dpx {
 
@@ -72,11 +72,11 @@ Status motion_estimate_cuda_with(const PlaneView& current, const PlaneView& refe
     return invalid_argument("motion_estimate_cuda: output holds " + std::to_string(capacity) +
                             " vectors, the grid needs " + std::to_string(grid.count()));
   }
-  DPX_RETURN_IF_ERROR(motion_detail::check_device_pointer(current.data, "motion_estimate_cuda: current"));
-  DPX_RETURN_IF_ERROR(motion_detail::check_device_pointer(reference.data, "motion_estimate_cuda: reference"));
-  DPX_RETURN_IF_ERROR(motion_detail::check_device_pointer(vectors, "motion_estimate_cuda: output"));
+  DPX_RETURN_IF_ERROR(runtime::check_device_readable(current.data, "motion_estimate_cuda", "current"));
+  DPX_RETURN_IF_ERROR(runtime::check_device_readable(reference.data, "motion_estimate_cuda", "reference"));
+  DPX_RETURN_IF_ERROR(runtime::check_device_readable(vectors, "motion_estimate_cuda", "output"));
   if (previous.vectors != nullptr && params.search == MotionSearch::kPredictive)
-    DPX_RETURN_IF_ERROR(motion_detail::check_device_pointer(previous.vectors, "motion_estimate_cuda: previous"));
+    DPX_RETURN_IF_ERROR(runtime::check_device_readable(previous.vectors, "motion_estimate_cuda", "previous"));
 
   namespace md = motion_detail;
   if (!md::needs_refine(params)) return md::full_search_cuda<Ops>(current, reference, params, {}, vectors, stream);
@@ -113,11 +113,5 @@ template Status motion_estimate_cuda_with<ops::Dpx>(const PlaneView&, const Plan
 template Status motion_estimate_cuda_with<ops::PlainOps>(const PlaneView&, const PlaneView&, const MotionParams&,
                                                          MotionVector*, std::size_t, cudaStream_t,
                                                          const MotionPrevious&);
-
-Status motion_estimate_cuda(const PlaneView& current, const PlaneView& reference, const MotionParams& params,
-                            MotionVector* vectors, std::size_t capacity, cudaStream_t stream,
-                            const MotionPrevious& previous) {
-  return motion_estimate_cuda_with<ops::Dpx>(current, reference, params, vectors, capacity, stream, previous);
-}
 
 }  // namespace dpx

@@ -88,7 +88,7 @@ void add_cpu_row(Report& report, const std::string& section, double cpu_us, cons
 }
 
 // A kernel launch of one policy over input set `set` into `out`.
-using PolicyLaunch = std::function<Status(align::OpsPolicy policy, std::size_t set)>;
+using PolicyLaunch = std::function<Status(OpsPolicy policy, std::size_t set)>;
 
 // Checks both policies' results on set 0 against `expected` (the CPU's, a prefix of the pairs),
 // then times both and adds the dpx and plain rows. Returns the dpx time, or -1 on any failure.
@@ -96,7 +96,7 @@ double check_and_time_policies(const Options& opts, Report& report, const std::s
                                const Shape& s, std::size_t sets, const std::vector<std::int64_t>& expected,
                                const DeviceBuffer& out, const PolicyLaunch& launch, const std::string& dpx_note,
                                cudaStream_t stream) {
-  for (auto policy : {align::OpsPolicy::kDpx, align::OpsPolicy::kPlain}) {
+  for (auto policy : {OpsPolicy::kDpx, OpsPolicy::kPlain}) {
     std::vector<std::int64_t> got(s.pairs);
     if (!launch(policy, 0).is_ok() ||
         cudaMemcpyAsync(got.data(), out.data(), got.size() * sizeof(std::int64_t), cudaMemcpyDeviceToHost, stream) != cudaSuccess ||
@@ -116,7 +116,7 @@ double check_and_time_policies(const Options& opts, Report& report, const std::s
   double us[2] = {0, 0};
   bool launched = true;
   for (int k = 0; k < 2; ++k) {
-    const auto policy = k == 0 ? align::OpsPolicy::kDpx : align::OpsPolicy::kPlain;
+    const auto policy = k == 0 ? OpsPolicy::kDpx : OpsPolicy::kPlain;
     us[k] = time_cuda_us(opts, stream, [&](int i) { launched = launched && launch(policy, i % sets).is_ok(); });
   }
   if (!launched || us[0] <= 0 || us[1] <= 0) {
@@ -145,7 +145,7 @@ int bench_edit(const Options& opts, Report& report, const Shape& s, std::mt19937
   if (!edit_distance_cpu(cq, ct, Pairing::kPairwise, {}, &cpu).is_ok()) return 1;
   std::vector<std::int64_t> expected;
   for (const EditResult& r : cpu) expected.push_back(r.distance);
-  const PolicyLaunch launch = [&](align::OpsPolicy policy, std::size_t set) {
+  const PolicyLaunch launch = [&](OpsPolicy policy, std::size_t set) {
     return align::launch_edit_distance(dq[set], dt[set], Pairing::kPairwise, s.length, out.as<std::int64_t>(), policy, stream);
   };
   const double dpx_us = check_and_time_policies(opts, report, section, "edit distance", s, s.sets, expected, out, launch,
@@ -226,7 +226,7 @@ int bench_dtw(const Options& opts, Report& report, const Shape& s, std::mt19937_
   if (!dtw_cpu(ca, cb, Pairing::kPairwise, {}, &cpu).is_ok()) return 1;
   std::vector<std::int64_t> expected;
   for (const DtwResult& r : cpu) expected.push_back(r.cost);
-  const PolicyLaunch launch = [&](align::OpsPolicy policy, std::size_t set) {
+  const PolicyLaunch launch = [&](OpsPolicy policy, std::size_t set) {
     return align::launch_dtw(da[set], db[set], Pairing::kPairwise, {}, s.length, out.as<std::int64_t>(), policy, stream);
   };
   const double dpx_us = check_and_time_policies(opts, report, section, "DTW", s, sets, expected, out, launch,

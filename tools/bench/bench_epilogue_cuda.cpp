@@ -18,7 +18,6 @@
 namespace dpx {
 namespace bench {
 
-using epilogue::OpsPolicy;
 
 struct EpilogueGpuBench::State {
   Options opts;
@@ -148,9 +147,9 @@ bool EpilogueGpuBench::add_rows(const EpilogueCase& c, const std::string& sectio
     bool same = false;
     const Status st = check_window(policy, c, s, &same);
     if (!st.is_ok() || !same) {
-      std::fprintf(stderr, "epilogue: %s (%s): %s\n", section.c_str(), epilogue::ops_policy_name(policy),
+      std::fprintf(stderr, "epilogue: %s (%s): %s\n", section.c_str(), ops_policy_name(policy),
                    st.is_ok() ? "GPU and CPU DISAGREE; not timed" : st.message().c_str());
-      report.add(gb_row(section, epilogue::ops_policy_name(policy), 0, 0, "FAILED the GPU == CPU check"));
+      report.add(gb_row(section, ops_policy_name(policy), 0, 0, "FAILED the GPU == CPU check"));
       return false;
     }
   }
@@ -184,7 +183,7 @@ bool EpilogueGpuBench::add_rows(const EpilogueCase& c, const std::string& sectio
       }
     }) / kBatch;
     if (!st.is_ok() || us[p] < 0) {
-      std::fprintf(stderr, "epilogue: %s (%s) failed: %s\n", section.c_str(), epilogue::ops_policy_name(policies[p]),
+      std::fprintf(stderr, "epilogue: %s (%s) failed: %s\n", section.c_str(), ops_policy_name(policies[p]),
                    st.is_ok() ? "timing failed" : st.message().c_str());
       return false;
     }

@@ -11,9 +11,24 @@
 
 namespace {
 
+// Registered names in order, each once (several files may register under one name).
+std::vector<std::string> names_matching(const std::string& which) {
+  std::vector<std::string> names;
+  for (const auto& e : dpx::bench::registry())
+    if ((which == "all" || which == e.name) && std::find(names.begin(), names.end(), e.name) == names.end())
+      names.push_back(e.name);
+  return names;
+}
+
+// One line per subcommand: its helps joined.
 void usage() {
   std::fprintf(stderr, "usage: dpx-bench SUBCOMMAND|all [--reps=N] [--warmup=N] [--quick] [--json=PATH] [--KEY=VALUE]\n");
-  for (const auto& e : dpx::bench::registry()) std::fprintf(stderr, "  %-10s %s\n", e.name.c_str(), e.help.c_str());
+  for (const std::string& name : names_matching("all")) {
+    std::string help;
+    for (const auto& e : dpx::bench::registry())
+      if (e.name == name) help += (help.empty() ? "" : "; ") + e.help;
+    std::fprintf(stderr, "  %-10s %s\n", name.c_str(), help.c_str());
+  }
 }
 
 bool parse_int(const std::string& v, int* out) {
@@ -55,10 +70,7 @@ int main(int argc, char** argv) {
   }
   if (opts.quick) opts.reps = std::min(opts.reps, 5);
   // Several files may register under one name (e.g. "align"): they fill one report together.
-  std::vector<std::string> names;
-  for (const auto& e : dpx::bench::registry())
-    if ((which == "all" || which == e.name) && std::find(names.begin(), names.end(), e.name) == names.end())
-      names.push_back(e.name);
+  const std::vector<std::string> names = names_matching(which);
   const bool found = !names.empty();
   int rc = 0;
   for (const std::string& name : names) {

@@ -71,6 +71,11 @@ class CudaBuffer {
   std::size_t bytes_ = 0;
 };
 
+// Temporary device memory (scratch), the same in every CUDA call that needs it: the call takes a
+// `DeviceBuffer* scratch`. A buffer passed in stays the caller's; it is grown when too small
+// (cudaFree + cudaMalloc, which synchronise) and reused as it is otherwise, so pass the same one
+// to repeated calls and never use it on two streams at once. With nullptr the call takes
+// stream-ordered memory (cudaMallocAsync) and frees it on the same stream.
 using DeviceBuffer = CudaBuffer<MemoryKind::kDevice>;
 using PinnedBuffer = CudaBuffer<MemoryKind::kPinnedHost>;
 

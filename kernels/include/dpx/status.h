@@ -17,6 +17,7 @@ enum class StatusCode {
   kCudaError,         // a CUDA runtime call or kernel launch failed
   kOutOfMemory,       // host or device allocation failed
   kOverflow,          // a result does not fit the requested output
+  kInternal,          // an unexpected failure inside the library (e.g. an exception in a CPU worker)
 };
 
 class Status {

@@ -23,7 +23,7 @@ using dpx::MergeOp;
 using dpx::QuantType;
 using dpx::RequantChannels;
 using dpx::RequantParams;
-using dpx::epilogue::OpsPolicy;
+using dpx::OpsPolicy;
 
 constexpr std::size_t kGuardBytes = 64;
 const std::size_t kSizes[] = {0, 1, 2, 3, 7, 8, 9, 31, 32, 33, 1000, (std::size_t{1} << 20) + 3};
@@ -104,7 +104,7 @@ template <typename T>
 }
 
 std::string label(OpsPolicy policy, std::size_t n, std::size_t variant, std::size_t offset) {
-  return std::string(dpx::epilogue::ops_policy_name(policy)) + " n=" + std::to_string(n) + " variant " +
+  return std::string(dpx::ops_policy_name(policy)) + " n=" + std::to_string(n) + " variant " +
          std::to_string(variant) + " offset " + std::to_string(offset);
 }
 

@@ -1,12 +1,18 @@
 // Device discovery and the RAII owners, on the CUDA runtime.
 #include <cuda_runtime_api.h>
 
+#include "cuda_backend.h"
 #include "cuda_check.h"
 #include "dpx/device.h"
 
 namespace dpx {
 
 bool cuda_built() { return true; }
+
+Status runtime::copy_to_device(void* dst, const void* src, std::size_t bytes, cudaStream_t stream) {
+  if (bytes > 0) DPX_CUDA_TRY(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyHostToDevice, stream));
+  return Status::ok();
+}
 
 int cuda_device_count() {
   int count = 0;

@@ -1,11 +1,14 @@
 // The same API in a build without CUDA: no devices, and allocations say why they cannot happen.
+#include "cuda_backend.h"
 #include "dpx/device.h"
 
 namespace dpx {
 
 namespace {
-Status not_built() { return Status(StatusCode::kNotBuilt, "libdpx was built without CUDA support"); }
+Status not_built() { return runtime::cuda_not_built("libdpx"); }
 }  // namespace
+
+Status runtime::copy_to_device(void*, const void*, std::size_t, cudaStream_t) { return not_built(); }
 
 bool cuda_built() { return false; }
 int cuda_device_count() { return 0; }

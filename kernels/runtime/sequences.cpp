@@ -2,11 +2,7 @@
 
 #include <string>
 
-#if DPX_HAVE_CUDA
-#include <cuda_runtime_api.h>
-
-#include "cuda_check.h"
-#endif
+#include "cuda_backend.h"
 
 namespace dpx {
 
@@ -28,25 +24,17 @@ Status validate_pairing(std::size_t queries, std::size_t targets, Pairing pairin
 
 template <typename T>
 Status DevicePackedBatch<T>::upload(const PackedBatch<T>& host, cudaStream_t stream) {
-#if DPX_HAVE_CUDA
+  if (!runtime::kCudaBuilt) return runtime::cuda_not_built("DevicePackedBatch::upload");
   count_ = 0;
   const std::size_t data_bytes = host.total_length() * sizeof(T);
   const std::size_t offset_bytes = host.offsets().size() * sizeof(std::uint64_t);
   // Never allocate zero bytes: an empty batch or one of empty sequences still gets valid pointers.
   DPX_RETURN_IF_ERROR(data_.allocate(data_bytes > 0 ? data_bytes : sizeof(T)));
   DPX_RETURN_IF_ERROR(offsets_.allocate(offset_bytes));
-  if (data_bytes > 0) {
-    DPX_CUDA_TRY(cudaMemcpyAsync(data_.data(), host.data(), data_bytes, cudaMemcpyHostToDevice, stream));
-  }
-  DPX_CUDA_TRY(cudaMemcpyAsync(offsets_.data(), host.offsets().data(), offset_bytes,
-                               cudaMemcpyHostToDevice, stream));
+  DPX_RETURN_IF_ERROR(runtime::copy_to_device(data_.data(), host.data(), data_bytes, stream));
+  DPX_RETURN_IF_ERROR(runtime::copy_to_device(offsets_.data(), host.offsets().data(), offset_bytes, stream));
   count_ = host.size();
   return Status::ok();
-#else
-  (void)host;
-  (void)stream;
-  return Status(StatusCode::kNotBuilt, "libdpx was built without CUDA support");
-#endif
 }
 
 template class DevicePackedBatch<char>;

@@ -1,7 +1,16 @@
 // Backend names and resolution; shared by both builds (with and without CUDA).
+#include <string>
+
+#include "cuda_backend.h"
 #include "dpx/device.h"
 
 namespace dpx {
+
+namespace runtime {
+Status cuda_not_built(const char* what) {
+  return Status(StatusCode::kNotBuilt, std::string(what) + ": libdpx was built without CUDA support");
+}
+}  // namespace runtime
 
 const char* backend_name(Backend backend) {
   switch (backend) {

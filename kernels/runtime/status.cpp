@@ -12,6 +12,7 @@ const char* status_code_name(StatusCode code) {
     case StatusCode::kCudaError: return "CUDA error";
     case StatusCode::kOutOfMemory: return "out of memory";
     case StatusCode::kOverflow: return "overflow";
+    case StatusCode::kInternal: return "internal error";
   }
   return "unknown";
 }
