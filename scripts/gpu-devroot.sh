@@ -10,7 +10,7 @@ grep -qx '/.gpu/' "$root/.git/info/exclude" 2>/dev/null || echo '/.gpu/' >> "$ro
 mkdir -p "$root/.gpu"
 dev=(libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev libgstreamer-plugins-bad1.0-dev libglib2.0-dev
      libjson-glib-dev libgtest-dev libgmock-dev libpcre2-dev libffi-dev zlib1g-dev libmount-dev libblkid-dev
-     libselinux1-dev libsepol-dev liborc-0.4-dev)
+     libselinux1-dev libsepol-dev liborc-0.4-dev libgl-dev libglx-dev libegl-dev libgles-dev)
 files=$(for p in "${dev[@]}"; do dpkg -L "$p" 2>/dev/null; done | grep -E '^/usr/(include|lib|share/pkgconfig)' )
 # every pkg-config file of this machine: pkg-config wants the private requirements to exist too
 files="$files $(ls /usr/lib/x86_64-linux-gnu/pkgconfig/*.pc /usr/share/pkgconfig/*.pc)"

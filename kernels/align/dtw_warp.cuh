@@ -13,6 +13,7 @@
 #include <cstdint>
 
 #include "cuda_check.h"
+#include "launch_sizing.h"
 #include "dtw_cells.cuh"
 #include "pair_batch.cuh"
 #include "wavefront.cuh"
@@ -141,14 +142,11 @@ __global__ void __launch_bounds__(kWarpDtwThreads) warp_dtw_kernel(const WarpDtw
 
 template <int R, class Ops, bool kBanded>
 Status launch_warp_dtw_class(const WarpDtwLaunch<Ops>& c, cudaStream_t stream) {
-  int device = 0, sms = 0, per_sm = 0;
-  DPX_CUDA_TRY(cudaGetDevice(&device));
-  DPX_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-  DPX_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, warp_dtw_kernel<R, Ops, kBanded>,
-                                                             kWarpDtwThreads, 0));
+  std::int64_t resident = 1;
+  DPX_RETURN_IF_ERROR(runtime::resident_blocks(warp_dtw_kernel<R, Ops, kBanded>, kWarpDtwThreads, 0, &resident));
   constexpr int kWarpsPerBlock = kWarpDtwThreads / 32;
   const std::int64_t needed = (c.batch.pairs + kWarpsPerBlock - 1) / kWarpsPerBlock;
-  const std::int64_t blocks = std::max<std::int64_t>(1, std::min<std::int64_t>(needed, std::int64_t{std::max(per_sm, 1)} * sms));
+  const std::int64_t blocks = std::max<std::int64_t>(1, std::min<std::int64_t>(needed, resident));
   warp_dtw_kernel<R, Ops, kBanded><<<static_cast<unsigned>(blocks), kWarpDtwThreads, 0, stream>>>(c);
   DPX_CUDA_CHECK_LAUNCH("warp_dtw_kernel");
   return Status::ok();

@@ -22,7 +22,9 @@
 #include "distance_launch.h"
 #include "edit_bitparallel.cuh"
 #include "group_launch.cuh"
+#include "launch_sizing.h"
 #include "pair_batch.cuh"
+#include "scratch.h"
 #include "wavefront.cuh"
 
 namespace dpx {
@@ -259,9 +261,9 @@ Status launch_class(const ClassLaunch& c, int sms, bool direct, std::uint64_t* t
   const std::size_t shared = kGroupsPerBlock * compact_group_bytes(capacity, G * K);
   const auto kernel = edit_bits_compact_kernel<G, K>;
   DPX_CUDA_TRY(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(shared)));
-  int per_sm = 0;
-  DPX_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, kBitBlockThreads, shared));
-  const std::int64_t blocks = std::min<std::int64_t>(needed_blocks, static_cast<std::int64_t>(std::max(per_sm, 1)) * sms);
+  std::int64_t resident = 1;
+  DPX_RETURN_IF_ERROR(runtime::resident_blocks(kernel, kBitBlockThreads, shared, &resident));
+  const std::int64_t blocks = std::min<std::int64_t>(needed_blocks, resident);
   kernel<<<static_cast<unsigned>(std::max<std::int64_t>(blocks, 1)), kBitBlockThreads, shared, stream>>>(c, capacity);
   DPX_CUDA_CHECK_LAUNCH("edit_bits_compact_kernel");
   return Status::ok();
@@ -299,17 +301,17 @@ Status launch_edit_bitparallel(const DeviceSequenceBatch& queries, const DeviceS
   const PairBatchView<char> view = make_device_view(queries, targets, pairing);
   if (view.pairs == 0) return Status::ok();
   const auto max_length = static_cast<std::int64_t>(declared_length);
-  int device = 0, sms = 0;
-  DPX_CUDA_TRY(cudaGetDevice(&device));
-  DPX_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-  AsyncScratch<std::uint8_t> overflow(stream);
-  DPX_RETURN_IF_ERROR(overflow.allocate(static_cast<std::size_t>(view.pairs)));
-  DPX_CUDA_TRY(cudaMemsetAsync(overflow.get(), 0, static_cast<std::size_t>(view.pairs), stream));
+  int sms = 0;
+  DPX_RETURN_IF_ERROR(runtime::sm_count(&sms));
+  runtime::ScratchLease overflow_lease(nullptr, stream);
+  std::uint8_t* overflow = nullptr;
+  DPX_RETURN_IF_ERROR(overflow_lease.acquire_array(static_cast<std::size_t>(view.pairs), &overflow));
+  DPX_CUDA_TRY(cudaMemsetAsync(overflow, 0, static_cast<std::size_t>(view.pairs), stream));
   ClassLaunch c;
   c.batch = view;
   c.max_length = max_length;
   c.out = distances;
-  c.overflow = overflow.get();
+  c.overflow = overflow;
   const int max_words = static_cast<int>(pattern_words(max_length));
   DPX_RETURN_IF_ERROR(for_each_class(max_words, [&](auto g, auto k, int above, int up_to) {
     c.words_above = above;
@@ -325,15 +327,16 @@ Status launch_edit_bitparallel(const DeviceSequenceBatch& queries, const DeviceS
   }));
   const std::size_t table_groups =
       std::min<std::size_t>(kDirectBudgetBytes / largest, static_cast<std::size_t>(sms) * kDirectGroupsPerSm);
-  AsyncScratch<std::uint64_t> tables(stream);
-  DPX_RETURN_IF_ERROR(tables.allocate(table_groups * largest / sizeof(std::uint64_t)));
+  runtime::ScratchLease tables_lease(nullptr, stream);
+  std::uint64_t* tables = nullptr;
+  DPX_RETURN_IF_ERROR(tables_lease.acquire_array(table_groups * largest / sizeof(std::uint64_t), &tables));
   return for_each_class(max_words, [&](auto g, auto k, int above, int up_to) {
     c.words_above = above;
     c.words_up_to = up_to;
     c.first = false;
     constexpr int kG = decltype(g)::value, kK = decltype(k)::value;
     const std::size_t groups = table_groups * largest / (256 * sizeof(std::uint64_t) * kG * kK);
-    return launch_class<kG, kK>(c, sms, true, tables.get(), groups, stream);
+    return launch_class<kG, kK>(c, sms, true, tables, groups, stream);
   });
 }
 

@@ -12,33 +12,11 @@
 #include "dpx_ops.cuh"
 #include "motion_pipeline.h"
 #include "pointer_kind.h"
+#include "scratch.h"
 
 namespace dpx {
 
 namespace {
-
-// Device memory that lives until the work enqueued on `stream` so far has used it.
-class StreamScratch {
- public:
-  explicit StreamScratch(cudaStream_t stream) : stream_(stream) {}
-  StreamScratch(const StreamScratch&) = delete;
-  StreamScratch& operator=(const StreamScratch&) = delete;
-  ~StreamScratch() {
-    if (data_ != nullptr) cudaFreeAsync(data_, stream_);
-  }
-  Status allocate(std::size_t bytes) {
-    DPX_CUDA_TRY(cudaMallocAsync(&data_, bytes, stream_));
-    return Status::ok();
-  }
-  template <typename T>
-  T* as() const {
-    return static_cast<T*>(data_);
-  }
-
- private:
-  cudaStream_t stream_;
-  void* data_ = nullptr;
-};
 
 // The coarse planes and field of the predictive search, in one allocation.
 struct CoarseScratch {
@@ -46,13 +24,13 @@ struct CoarseScratch {
   MotionVector* field;
 };
 
-Status make_coarse(const PlaneView& like, const motion_detail::CoarsePlan& plan, StreamScratch* scratch,
+Status make_coarse(const PlaneView& like, const motion_detail::CoarsePlan& plan, runtime::ScratchLease* scratch,
                    CoarseScratch* out) {
   const std::size_t sample = like.type == SampleType::kU8 ? 1 : 2;
   const std::size_t pitch = (sample * plan.width + 15) / 16 * 16, plane = pitch * plan.height;
   const std::size_t vectors = motion_grid(plan.width, plan.height, plan.params.block_size).count();
-  DPX_RETURN_IF_ERROR(scratch->allocate(2 * plane + vectors * sizeof(MotionVector)));
-  unsigned char* base = scratch->as<unsigned char>();
+  unsigned char* base = nullptr;
+  DPX_RETURN_IF_ERROR(scratch->acquire_array(2 * plane + vectors * sizeof(MotionVector), &base));
   out->current = MutablePlaneView{base, plan.width, plan.height, pitch, 1, like.type};
   out->reference = MutablePlaneView{base + plane, plan.width, plan.height, pitch, 1, like.type};
   out->field = reinterpret_cast<MotionVector*>(base + 2 * plane);  // 2 * plane is a multiple of 16
@@ -81,7 +59,7 @@ Status motion_estimate_cuda_with(const PlaneView& current, const PlaneView& refe
   namespace md = motion_detail;
   if (!md::needs_refine(params)) return md::full_search_cuda<Ops>(current, reference, params, {}, vectors, stream);
 
-  StreamScratch scratch(stream);
+  runtime::ScratchLease scratch(nullptr, stream);
   const MotionVector* first = vectors;
   int first_columns = grid.columns;
   if (params.search == MotionSearch::kPredictive) {
@@ -95,9 +73,10 @@ Status motion_estimate_cuda_with(const PlaneView& current, const PlaneView& refe
     first = coarse.field;
     first_columns = motion_grid(plan.width, plan.height, plan.params.block_size).columns;
   } else if (params.lambda > 0) {
-    DPX_RETURN_IF_ERROR(scratch.allocate(grid.count() * sizeof(MotionVector)));
-    DPX_RETURN_IF_ERROR(md::full_search_cuda<Ops>(current, reference, params, {}, scratch.as<MotionVector>(), stream));
-    first = scratch.as<MotionVector>();
+    MotionVector* field = nullptr;
+    DPX_RETURN_IF_ERROR(scratch.acquire_array(grid.count(), &field));
+    DPX_RETURN_IF_ERROR(md::full_search_cuda<Ops>(current, reference, params, {}, field, stream));
+    first = field;
     DPX_RETURN_IF_ERROR(md::full_search_cuda<Ops>(current, reference, params,
                                                   md::cost_model(params, first, first_columns), vectors, stream));
   } else {

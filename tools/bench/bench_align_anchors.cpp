@@ -221,7 +221,7 @@ PackedBatch<T> first_items(const PackedBatch<T>& b, std::size_t count) {
 struct DtwCase {
   std::string section, variant, note;
   bool squared = false, as_int = false;
-  align::OpsPolicy policy = align::OpsPolicy::kDpx;
+  OpsPolicy policy = OpsPolicy::kDpx;
 };
 
 // Float: DtwFloatOptions through launch_dtw_float; int32: launch_dtw with the case's policy.
@@ -295,7 +295,7 @@ int bench_dtw_shapes(const Options& opts, Report& report, std::mt19937_64& rng, 
     k.note = "int32 |a-b|, DPX min3";
     if (dtw_case(opts, report, k, iq, ib, Pairing::kOneToMany, stream, nullptr)) return 1;
     k.variant = "plain i32 abs";
-    k.policy = align::OpsPolicy::kPlain;
+    k.policy = OpsPolicy::kPlain;
     k.note = "same kernel, two-operand min";
     if (dtw_case(opts, report, k, iq, ib, Pairing::kOneToMany, stream, nullptr)) return 1;
     const double cells = static_cast<double>(series) * kSeriesLength * kSeriesLength;
