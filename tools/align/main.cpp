@@ -7,8 +7,10 @@
 #include <string>
 
 #include "dpx/align.h"
+#include "dpx/align_distance.h"
 #include "input_file.h"
 #include "options.h"
+#include "output_file.h"
 #include "progress.h"
 #include "runner.h"
 #include "sequence_reader.h"
@@ -107,9 +109,18 @@ int main(int argc, char** argv) {
   const bool loaded = series ? load_series(o.query_path, &a, &error) && load_series(o.target_path, &b, &error)
                              : load_sequences(o.query_path, &queries, &error) && load_sequences(o.target_path, &targets, &error);
   if (!loaded) return fail(error);
+  const bool short_enough =
+      series ? check_lengths(a, o.query_path, kAlignDistanceMaxLength, &error) &&
+                   check_lengths(b, o.target_path, kAlignDistanceMaxLength, &error)
+             : check_lengths(queries, o.query_path, kAlignMaxLength, &error) &&
+                   check_lengths(targets, o.target_path, kAlignMaxLength, &error);
+  if (!short_enough) return fail(error);
+  const Status usable = resolve_backend(o.backend, &o.backend);
+  if (!usable.is_ok()) return fail(usable.message());
 
-  std::FILE* file = o.output == "-" ? stdout : std::fopen(o.output.c_str(), "w");
-  if (file == nullptr) return fail("cannot write " + o.output + ": " + std::strerror(errno));
+  OutputFile output;
+  if (!output.open(o.output, &error)) return fail(error);
+  std::FILE* file = output.get();
   const char* value_name = series ? "cost" : o.command == Command::kEdit ? "distance" : "score";
   TsvWriter writer(file, value_name);
   const std::uint64_t total = series ? std::uint64_t(a.names.size()) * b.names.size()
@@ -118,8 +129,7 @@ int main(int argc, char** argv) {
   const Status s = series ? run_series(o, a, b, &writer, &progress)
                           : run_sequences(o, matrix, queries, targets, &writer, &progress);
   progress.finish();
-  const bool closed = file == stdout ? std::fflush(stdout) == 0 : std::fclose(file) == 0;
   if (!s.is_ok()) return fail(s.message(), s.code() == StatusCode::kInvalidArgument ? 2 : 1);
-  if (!closed || !writer.ok()) return fail("cannot write " + o.output);
-  return 0;
+  if (!writer.ok()) return fail("cannot write " + o.output);
+  return output.commit(&error) ? 0 : fail(error);
 }

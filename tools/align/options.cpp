@@ -7,6 +7,8 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "dpx/align.h"
+
 namespace dpx {
 namespace cli {
 namespace {
@@ -68,6 +70,9 @@ std::string usage() {
          "\n"
          "QUERIES and TARGETS are FASTA or FASTQ, plain or gzip ('-' = standard input). For dtw, A and B\n"
          "hold one series per line: whitespace-separated integers (blank and '#' lines skipped).\n"
+         "Sequences and series are limited to " + std::to_string(kAlignMaxLength) +
+         " letters (values) each; every input, the matrix and\n"
+         "the backend are checked before anything is written.\n"
          "\n"
          "  --matrix NAME|FILE   blosum45, blosum50, blosum62 (default), blosum80, pam250, dna, or a\n"
          "                       matrix file in the NCBI format\n"

@@ -53,6 +53,7 @@ bool parse_fasta(const std::vector<std::string>& lines, const std::string& sourc
     if (!l.empty() && l[0] == '>') {
       if (open) out->letters.add(seq);
       out->names.push_back(name_of(l.substr(1), out->names.size()));
+      out->lines.push_back(k + 1);
       seq.clear();
       open = true;
     } else if (!blank(l)) {
@@ -95,13 +96,36 @@ bool parse_fastq(const std::vector<std::string>& lines, const std::string& sourc
       return false;
     }
     out->names.push_back(name_of(lines[k].substr(1), out->names.size()));
+    out->lines.push_back(k + 1);
     out->letters.add(seq);
     k += 4;
   }
   return true;
 }
 
+template <class Batch>
+bool check_batch(const std::vector<std::string>& names, const std::vector<std::size_t>& lines, const Batch& batch,
+                 const std::string& source, const char* what, const char* unit, std::size_t limit, std::string* error) {
+  for (std::size_t i = 0; i < batch.size(); ++i) {
+    if (batch.length(i) > limit) {
+      *error = source + ":" + std::to_string(lines[i]) + ": " + what + " '" + names[i] + "' has " +
+               std::to_string(batch.length(i)) + " " + unit +
+               "; the limit is " + std::to_string(limit);
+      return false;
+    }
+  }
+  return true;
+}
+
 }  // namespace
+
+bool check_lengths(const NamedSequences& in, const std::string& source, std::size_t limit, std::string* error) {
+  return check_batch(in.names, in.lines, in.letters, source, "sequence", "letters", limit, error);
+}
+
+bool check_lengths(const NamedSeries& in, const std::string& source, std::size_t limit, std::string* error) {
+  return check_batch(in.names, in.lines, in.values, source, "series", "values", limit, error);
+}
 
 bool parse_sequences(const std::string& text, const std::string& source, NamedSequences* out, std::string* error) {
   const std::vector<std::string> lines = lines_of(text);
@@ -145,6 +169,7 @@ bool parse_series(const std::string& text, const std::string& source, NamedSerie
       p = end;
     }
     out->names.push_back(std::to_string(out->names.size() + 1));
+    out->lines.push_back(k + 1);
     out->values.add(values.data(), values.size());
   }
   if (out->names.empty()) {

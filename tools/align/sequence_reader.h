@@ -11,6 +11,7 @@ namespace cli {
 
 struct NamedSequences {
   std::vector<std::string> names;  // up to the first whitespace of the header
+  std::vector<std::size_t> lines;  // 1-based line of each record's header
   SequenceBatch letters;
 };
 
@@ -23,9 +24,14 @@ bool parse_sequences(const std::string& text, const std::string& source, NamedSe
 // '#' are skipped. Series are named by their 1-based position in the file.
 struct NamedSeries {
   std::vector<std::string> names;
+  std::vector<std::size_t> lines;  // 1-based line of each series
   SeriesBatch values;
 };
 bool parse_series(const std::string& text, const std::string& source, NamedSeries* out, std::string* error);
+
+// Fails, naming the first record longer than `limit` by its name and line, before any work.
+bool check_lengths(const NamedSequences& in, const std::string& source, std::size_t limit, std::string* error);
+bool check_lengths(const NamedSeries& in, const std::string& source, std::size_t limit, std::string* error);
 
 }  // namespace cli
 }  // namespace dpx

@@ -179,6 +179,31 @@ TEST_F(DpxAlignCli, OtherCommands) {
   EXPECT_EQ(rows[2][2], "12");   // |5-1| + |6-2| + |7-3|
 }
 
+// Every input is checked before the first row: a too-long record is named with its file and
+// line, and --output keeps the file it would have replaced.
+TEST_F(DpxAlignCli, InputsAreCheckedBeforeAnythingIsWritten) {
+  std::string targets;
+  for (int k = 0; k < 300; ++k) targets += ">t" + std::to_string(k) + "\nMKTAYIAKQR\n";
+  const std::string q = write("q.fa", ">ok MKTAYIAK\nMKTAYIAK\n>long\n" + std::string(70000, 'A') + "\n");
+  const std::string t = write("t.fa", targets);
+  const Outcome r = run("sw --quiet --backend cpu " + q + " " + t);
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.out, "");
+  EXPECT_NE(r.err.find(q + ":3: sequence 'long' has 70000 letters; the limit is 65536"), std::string::npos) << r.err;
+  const std::string out = write("old.tsv", "old table\n");
+  EXPECT_EQ(run("sw --quiet --backend cpu --output " + out + " " + q + " " + t).status, 2);
+  std::ifstream f(out);
+  std::stringstream ss;
+  ss << f.rdbuf();
+  EXPECT_EQ(ss.str(), "old table\n");
+  if (cuda_device_count() == 0) {
+    const Outcome c = run("edit --quiet --backend cuda " + t + " " + t);
+    EXPECT_EQ(c.status, 2) << c.err;
+    EXPECT_EQ(c.out, "");
+  }
+  EXPECT_NE(run("--help").out.find("65536 letters"), std::string::npos);
+}
+
 TEST_F(DpxAlignCli, BadFlagsAndFilesExitWithTwo) {
   const std::string q = write("q.fa", ">a\nACDE\n"), t = write("t.fa", ">b\nACDE\n");
   const struct {
