@@ -38,14 +38,55 @@ std::string name_of(const std::string& header, std::size_t index) {
   return end > 0 ? header.substr(0, end) : "seq" + std::to_string(index + 1);
 }
 
-void append_letters(const std::string& line, std::string* seq) {
-  for (char c : line)
-    if (!std::isspace(static_cast<unsigned char>(c))) *seq += c;
-}
-
 std::string at(const std::string& source, std::size_t line) { return source + ":" + std::to_string(line + 1) + ": "; }
 
-bool parse_fasta(const std::vector<std::string>& lines, const std::string& source, NamedSequences* out, std::string* error) {
+// The reason a line that should hold letters or a header cannot, or nullptr.
+const char* misplaced(const std::string& l) {
+  if (l.compare(0, 3, "\xEF\xBB\xBF") == 0) return "the file starts with a UTF-8 byte-order mark; save it without one";
+  if (!l.empty() && l[0] == ';') return "';' comment lines are not supported; remove them";
+  const std::size_t first = l.find_first_not_of(" \t");
+  if (first != std::string::npos && first > 0 && (l[first] == '>' || l[first] == '@')) {
+    return "a header must start at the beginning of its line, not after whitespace";
+  }
+  return nullptr;
+}
+
+struct LetterReader {
+  const std::string& source;
+  const Alphabet& alphabet;
+  NamedSequences* out;
+
+  bool append(const std::string& line, std::size_t k, std::string* seq, std::string* error) {
+    if (const char* why = misplaced(line)) {
+      *error = at(source, k) + why;
+      return false;
+    }
+    for (std::size_t col = 0; col < line.size(); ++col) {
+      const char c = line[col];
+      if (std::isspace(static_cast<unsigned char>(c))) continue;
+      const char to = alphabet.map(c);
+      if (to == 0) {
+        const std::string shown = std::isprint(static_cast<unsigned char>(c)) ? std::string(1, c) : "\\x" + hex(c);
+        *error = source + ":" + std::to_string(k + 1) + ":" + std::to_string(col + 1) + ": letter '" + shown +
+                 "' is not in the alphabet (--unknown-as-wildcard reads such letters as the matrix's wildcard)";
+        return false;
+      }
+      out->stand_ins += alphabet.stands_in(c);
+      *seq += to;
+    }
+    return true;
+  }
+
+  static std::string hex(char c) {
+    const char* digits = "0123456789abcdef";
+    const unsigned char u = static_cast<unsigned char>(c);
+    return {digits[u >> 4], digits[u & 15]};
+  }
+};
+
+bool parse_fasta(const std::vector<std::string>& lines, LetterReader& reader, std::string* error) {
+  const std::string& source = reader.source;
+  NamedSequences* out = reader.out;
   std::string seq;
   bool open = false;
   for (std::size_t k = 0; k < lines.size(); ++k) {
@@ -61,14 +102,16 @@ bool parse_fasta(const std::vector<std::string>& lines, const std::string& sourc
         *error = at(source, k) + "sequence letters before the first '>' header";
         return false;
       }
-      append_letters(l, &seq);
+      if (!reader.append(l, k, &seq, error)) return false;
     }
   }
   if (open) out->letters.add(seq);
   return true;
 }
 
-bool parse_fastq(const std::vector<std::string>& lines, const std::string& source, NamedSequences* out, std::string* error) {
+bool parse_fastq(const std::vector<std::string>& lines, LetterReader& reader, std::string* error) {
+  const std::string& source = reader.source;
+  NamedSequences* out = reader.out;
   std::size_t k = 0;
   while (k < lines.size()) {
     if (blank(lines[k])) {
@@ -88,11 +131,11 @@ bool parse_fastq(const std::vector<std::string>& lines, const std::string& sourc
       return false;
     }
     std::string seq;
-    append_letters(lines[k + 1], &seq);
-    std::string qual;
-    append_letters(lines[k + 3], &qual);
-    if (qual.size() != seq.size()) {
-      *error = at(source, k + 3) + std::to_string(qual.size()) + " quality values for " + std::to_string(seq.size()) + " letters";
+    if (!reader.append(lines[k + 1], k + 1, &seq, error)) return false;
+    std::size_t qual = 0;
+    for (char c : lines[k + 3]) qual += !std::isspace(static_cast<unsigned char>(c));
+    if (qual != seq.size()) {
+      *error = at(source, k + 3) + std::to_string(qual) + " quality values for " + std::to_string(seq.size()) + " letters";
       return false;
     }
     out->names.push_back(name_of(lines[k].substr(1), out->names.size()));
@@ -127,7 +170,8 @@ bool check_lengths(const NamedSeries& in, const std::string& source, std::size_t
   return check_batch(in.names, in.lines, in.values, source, "series", "values", limit, error);
 }
 
-bool parse_sequences(const std::string& text, const std::string& source, NamedSequences* out, std::string* error) {
+bool parse_sequences(const std::string& text, const std::string& source, const Alphabet& alphabet, NamedSequences* out,
+                     std::string* error) {
   const std::vector<std::string> lines = lines_of(text);
   std::size_t first = 0;
   while (first < lines.size() && blank(lines[first])) ++first;
@@ -135,9 +179,14 @@ bool parse_sequences(const std::string& text, const std::string& source, NamedSe
     *error = source + ": no sequences (empty input)";
     return false;
   }
-  const char c = lines[first][lines[first].find_first_not_of(" \t")];
-  if (c == '>') return parse_fasta(lines, source, out, error);
-  if (c == '@') return parse_fastq(lines, source, out, error);
+  if (const char* why = misplaced(lines[first])) {
+    *error = at(source, first) + why;
+    return false;
+  }
+  LetterReader reader{source, alphabet, out};
+  const char c = lines[first][0];
+  if (c == '>') return parse_fasta(lines, reader, error);
+  if (c == '@') return parse_fastq(lines, reader, error);
   *error = at(source, first) + "not FASTA ('>') or FASTQ ('@')";
   return false;
 }

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <array>
+#include <cctype>
 #include <cstdint>
 #include <cstdio>
 #include <fstream>
@@ -116,18 +117,26 @@ std::vector<std::vector<std::string>> rows_of(const std::string& tsv) {
 
 std::string field(std::int32_t v) { return v < 0 ? "." : std::to_string(v); }
 
+// A random sequence whose letters the matrix knows (dpx-align refuses unknown ones by default).
+std::string known_sequence(std::mt19937_64& rng, std::size_t length, const ScoreMatrix& m) {
+  std::string s = test::random_sequence(rng, length, m.letters());
+  for (char& c : s)
+    if (m.letters().find(static_cast<char>(std::toupper(static_cast<unsigned char>(c)))) == std::string::npos) c = 'X';
+  return s;
+}
+
 TEST_F(DpxAlignCli, SmithWatermanTableMatchesTheLibrary) {
   auto rng = test::seeded_rng();
   const ScoreMatrix m = test::builtin_matrix("blosum62");
   SequenceBatch queries, targets;
   std::string fasta, fastq;
   for (int k = 0; k < 3; ++k) {
-    queries.add(test::random_sequence(rng, 40 + 30 * k, m.letters()));
+    queries.add(known_sequence(rng, 40 + 30 * k, m));
     fasta += ">query" + std::to_string(k) + " some description\n" + std::string(queries.view(k).substr(0, 25)) + "\n" +
              std::string(queries.view(k).substr(25)) + "\n";
   }
   for (int k = 0; k < 5; ++k) {
-    std::string t = test::random_sequence(rng, 60 + 17 * k, m.letters());
+    std::string t = known_sequence(rng, 60 + 17 * k, m);
     if (k % 2 == 0) t.insert(10, std::string(queries.view(k % 3).substr(5, 30)));
     targets.add(t);
     fastq += "@target" + std::to_string(k) + "\n" + t + "\n+\n" + std::string(t.size(), 'I') + "\n";
@@ -202,6 +211,59 @@ TEST_F(DpxAlignCli, InputsAreCheckedBeforeAnythingIsWritten) {
     EXPECT_EQ(c.out, "");
   }
   EXPECT_NE(run("--help").out.find("65536 letters"), std::string::npos);
+}
+
+// One letter rule for every command, and no letter silently changed into another.
+TEST_F(DpxAlignCli, LettersAreReadOneWayEverywhere) {
+  const std::string lower = write("l.fa", ">l\nacgtacgt\n"), upper = write("u.fa", ">u\nACGTACGT\n");
+  Outcome r = run("edit --quiet --backend cpu " + lower + " " + upper);
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(rows_of(r.out)[1][2], "0");
+  r = run("edit --keep-case --quiet --backend cpu " + lower + " " + upper);
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(rows_of(r.out)[1][2], "8");
+  // U and O as NCBI reads them, so a sequence against itself is all matches
+  const std::string uo = write("uo.fa", ">uo\nMKUUOOAY\n");
+  r = run("nw --cigar --quiet --backend cpu " + uo + " " + uo);
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(rows_of(r.out)[1][7], "8=");
+  // unknown letters: an error with file, line and column, or the wildcard with one warning
+  const std::string digits = write("d.fa", ">d\nMKTA\nYI1K\n");
+  r = run("sw --quiet --backend cpu " + digits + " " + uo);
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find(digits + ":3:3: letter '1' is not in the alphabet"), std::string::npos) << r.err;
+  r = run("edit --quiet --backend cpu " + digits + " " + uo);
+  EXPECT_EQ(r.status, 2);
+  r = run("sw --unknown-as-wildcard --quiet --backend cpu " + digits + " " + uo);
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.err.find("1 unknown letters read as the wildcard 'X'"), std::string::npos) << r.err;
+  // a matrix without X has no wildcard: N (a real letter) never stands in for unknown ones
+  const std::string m = write("m.txt", "   A  C  G  T  N\nA  5 -4 -4 -4 -2\nC -4  5 -4 -4 -2\nG -4 -4  5 -4 -2\n"
+                                       "T -4 -4 -4  5 -2\nN -2 -2 -2 -2  6\n");
+  const std::string w = write("w.fa", ">w\nWWWWCCCC\n"), k = write("k.fa", ">k\nKKKKHHHH\n");
+  r = run("sw --matrix " + m + " --quiet --backend cpu " + w + " " + k);
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("letter 'W' is not in the alphabet"), std::string::npos) << r.err;
+  const std::string nn = write("n.fa", ">n\nNNAC\n");
+  r = run("sw --cigar --matrix " + m + " --quiet --backend cpu " + nn + " " + nn);
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(rows_of(r.out)[1][7], "4=");
+  // the value read, not a clamped one
+  r = run("sw --matrix " + write("big.txt", "  A C\nA 5000 1\nC 1 5\n") + " --quiet --backend cpu " + nn + " " + nn);
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("score 5000 is outside"), std::string::npos) << r.err;
+  // causes named: a byte-order mark, a header after whitespace, ';' comments
+  const struct {
+    std::string text, message;
+  } files[] = {{"\xEF\xBB\xBF>a\nACGT\n", "byte-order mark"},
+               {"  >a\nACGT\n", "not after whitespace"},
+               {";comment\n>a\nACGT\n", "';' comment lines"},
+               {">a\nACGT\n;comment\nACGT\n", "';' comment lines"}};
+  for (const auto& f : files) {
+    r = run("edit --quiet --backend cpu " + write("f.fa", f.text) + " " + upper);
+    EXPECT_EQ(r.status, 2) << f.text;
+    EXPECT_NE(r.err.find(f.message), std::string::npos) << f.text << "\n" << r.err;
+  }
 }
 
 TEST_F(DpxAlignCli, BadFlagsAndFilesExitWithTwo) {
