@@ -217,6 +217,10 @@ bool parse_series(const std::string& text, const std::string& source, NamedSerie
       values.push_back(static_cast<std::int32_t>(v));
       p = end;
     }
+    if (values.empty()) {
+      *error = at(source, k) + "separators but no values (an empty series is not a line of commas)";
+      return false;
+    }
     out->names.push_back(std::to_string(out->names.size() + 1));
     out->lines.push_back(k + 1);
     out->values.add(values.data(), values.size());

@@ -288,6 +288,7 @@ TEST_F(DpxAlignCli, BadFlagsAndFilesExitWithTwo) {
       {"sw " + q + " " + write("long.fa", ">l\n" + std::string(kAlignMaxLength + 1, 'A') + "\n"), "the limit is 65536"},
       {"dtw " + write("x.txt", "1 2 zz\n") + " " + write("y.txt", "1\n"), "is not a whole number"},
       {"dtw " + write("x2.txt", "99999999999\n") + " " + write("y2.txt", "1\n"), "outside the int32 range"},
+      {"dtw " + write("x3.txt", "1 2\n , ,\n") + " " + write("y3.txt", "1\n"), "x3.txt:2: separators but no values"},
   };
   for (const auto& c : cases) {
     const Outcome r = run(c.args + " --quiet --backend cpu");
