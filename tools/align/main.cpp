@@ -83,16 +83,6 @@ bool load_matrix(const CliOptions& o, ScoreMatrix* m, char* wildcard, std::strin
   return s.is_ok();
 }
 
-bool load_sequences(const std::string& path, const Alphabet& alphabet, NamedSequences* out, std::string* error) {
-  std::string text;
-  return read_input_file(path, &text, error) && parse_sequences(text, path, alphabet, out, error);
-}
-
-bool load_series(const std::string& path, NamedSeries* out, std::string* error) {
-  std::string text;
-  return read_input_file(path, &text, error) && parse_series(text, path, out, error);
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -122,9 +112,9 @@ int main(int argc, char** argv) {
   }
   const Alphabet alphabet = scoring ? Alphabet::of_matrix(matrix, wildcard, o.keep_case, o.unknown_as_wildcard)
                                     : Alphabet::letters(o.keep_case);
-  const bool loaded = series ? load_series(o.query_path, &a, &error) && load_series(o.target_path, &b, &error)
-                             : load_sequences(o.query_path, alphabet, &queries, &error) &&
-                                   load_sequences(o.target_path, alphabet, &targets, &error);
+  const bool loaded = series ? read_series(o.query_path, &a, &error) && read_series(o.target_path, &b, &error)
+                             : read_sequences(o.query_path, alphabet, &queries, &error) &&
+                                   read_sequences(o.target_path, alphabet, &targets, &error);
   if (!loaded) return fail(error);
   if (const std::size_t n = queries.stand_ins + targets.stand_ins) {
     std::fprintf(stderr, "dpx-align: warning: %zu unknown letters read as the wildcard '%c'\n", n, wildcard);

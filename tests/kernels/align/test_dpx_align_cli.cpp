@@ -2,6 +2,8 @@
 // generated FASTA, FASTQ (plain and gzip) and series files; its table against the library, and
 // bad flags and files (exit status 2 with a message, never a crash).
 #include <gtest/gtest.h>
+#include <fcntl.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -264,6 +266,44 @@ TEST_F(DpxAlignCli, LettersAreReadOneWayEverywhere) {
     EXPECT_EQ(r.status, 2) << f.text;
     EXPECT_NE(r.err.find(f.message), std::string::npos) << f.text << "\n" << r.err;
   }
+}
+
+// Peak resident memory (KiB) of dpx-align run with `args`, its output discarded; -1 on failure.
+long peak_rss_kib(const std::vector<std::string>& args) {
+  std::vector<char*> argv{const_cast<char*>("dpx-align")};
+  for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+  argv.push_back(nullptr);
+  const std::string path = program();
+  const pid_t pid = fork();
+  if (pid == 0) {
+    const int null = open("/dev/null", O_WRONLY);
+    dup2(null, 1);
+    dup2(null, 2);
+    execv(path.c_str(), argv.data());
+    _exit(127);
+  }
+  int status = 0;
+  rusage usage{};
+  if (pid < 0 || wait4(pid, &status, 0, &usage) != pid || !WIFEXITED(status) || WEXITSTATUS(status) != 0) return -1;
+  return usage.ru_maxrss;
+}
+
+// A large FASTA costs its letters once, not its text several times over.
+TEST_F(DpxAlignCli, MemoryStaysNearTheInputSize) {
+  std::string fasta;
+  const std::string letters = "ACGTTGCAAGCTTCGA";
+  for (int k = 0; k < 2500; ++k) {  // more than the runner's one-to-many threshold: no chunk copies
+    fasta += ">t" + std::to_string(k) + "\n";
+    for (int line = 0; line < 125; ++line) {
+      for (int c = 0; c < 64; ++c) fasta += letters[(k + line * 7 + c) % letters.size()];
+      fasta += "\n";
+    }
+  }
+  const std::string t = write("big.fa", fasta), q = write("q.fa", ">q\nACGTAC\n");
+  const long kib = peak_rss_kib({"edit", "--quiet", "--backend", "cpu", q, t});
+  ASSERT_GT(kib, 0);
+  EXPECT_LE(kib * 1024.0, 1.5 * static_cast<double>(fasta.size()))
+      << kib << " KiB for a FASTA of " << fasta.size() << " bytes";
 }
 
 TEST_F(DpxAlignCli, BadFlagsAndFilesExitWithTwo) {
