@@ -15,7 +15,8 @@
  * carries a GstDpxMotionMeta (gstdpxmotionmeta.h) with one vector and SAD per block; the vectors
  * can also go to a JSON-lines file (`location`) and, as motion detection, to an element message
  * `dpx-motion` per frame (`post-messages`) with the mean vector length and the fraction of blocks
- * moving more than `motion-threshold` pixels.
+ * moving more than `motion-threshold` pixels. The file is created when the element starts (an
+ * unwritable path fails the change to PAUSED) and each line is flushed as it is written.
  *
  * The first frame, and the first after a flush, a DISCONT buffer or a caps change, have no
  * reference: they carry no meta, write no line and post no message. Frames are numbered from 0
@@ -433,23 +434,32 @@ gst_dpx_motion_est_process_plane (GstDpxFilter * filter, const GstDpxPlaneJob * 
 /* ------------------------------------------------------------------------------------------ */
 /* Reporting, after the search has completed */
 
+/* Makes `path` the file the JSON lines go to ("" = none), closing the one before; an element
+ * error when it cannot be opened. */
+static bool
+open_file (GstDpxMotionEst * self, const std::string & path)
+{
+  GstDpxMotionEstPrivate *priv = self->priv;
+  close_file (priv);
+  if (path.empty ())
+    return true;
+  priv->file = std::fopen (path.c_str (), "w");
+  if (priv->file == nullptr) {
+    GST_ELEMENT_ERROR (self, RESOURCE, OPEN_WRITE, ("Could not open file \"%s\" for writing.",
+            path.c_str ()), GST_ERROR_SYSTEM);
+    return false;
+  }
+  priv->file_path = path;
+  return true;
+}
+
 static bool
 write_line (GstDpxMotionEst * self, const gstdpx::MotionReport & report)
 {
   GstDpxMotionEstPrivate *priv = self->priv;
   const std::string & path = priv->frame.location;
-  if (path != priv->file_path) {
-    close_file (priv);
-    if (path.empty ())
-      return true;
-    priv->file = std::fopen (path.c_str (), "w");
-    if (priv->file == nullptr) {
-      GST_ELEMENT_ERROR (self, RESOURCE, OPEN_WRITE, ("Could not open file \"%s\" for writing.",
-              path.c_str ()), GST_ERROR_SYSTEM);
-      return false;
-    }
-    priv->file_path = path;
-  }
+  if (path != priv->file_path && !open_file (self, path))
+    return false;
   if (priv->file == nullptr)
     return true;
   const std::string line = gstdpx::motion_json_line (report);
@@ -531,10 +541,34 @@ gst_dpx_motion_est_frame_done (GstDpxFilter * filter, GstBuffer * buffer)
 static gboolean
 gst_dpx_motion_est_sink_event (GstBaseTransform * trans, GstEvent * event)
 {
+  GstDpxMotionEst *self = GST_DPX_MOTION_EST (trans);
   /* After a flush the next frame need not follow the last one. */
   if (GST_EVENT_TYPE (event) == GST_EVENT_FLUSH_STOP)
-    GST_DPX_MOTION_EST (trans)->priv->reference.valid = false;
+    self->priv->reference.valid = false;
+  if (GST_EVENT_TYPE (event) == GST_EVENT_EOS && self->priv->file != nullptr && std::fflush (self->priv->file) != 0) {
+    GST_ELEMENT_ERROR (self, RESOURCE, WRITE, ("Could not write to file \"%s\".",
+            self->priv->file_path.c_str ()), GST_ERROR_SYSTEM);
+  }
   return GST_BASE_TRANSFORM_CLASS (parent_class)->sink_event (trans, event);
+}
+
+/* The file opens with the element (READY to PAUSED): an unwritable path fails before the first
+ * frame, and a stream too short for any vectors still leaves an empty file. */
+static gboolean
+gst_dpx_motion_est_start (GstBaseTransform * trans)
+{
+  GstDpxMotionEst *self = GST_DPX_MOTION_EST (trans);
+  std::string path;
+  {
+    std::lock_guard < std::mutex > lk (self->priv->lock);
+    path = self->priv->settings.location;
+  }
+  if (!open_file (self, path))
+    return FALSE;
+  if (GST_BASE_TRANSFORM_CLASS (parent_class)->start (trans))
+    return TRUE;
+  close_file (self->priv);
+  return FALSE;
 }
 
 static gboolean
@@ -627,6 +661,7 @@ gst_dpx_motion_est_class_init (GstDpxMotionEstClass * klass)
       "gst-dpx developers");
 
   trans_class->sink_event = GST_DEBUG_FUNCPTR (gst_dpx_motion_est_sink_event);
+  trans_class->start = GST_DEBUG_FUNCPTR (gst_dpx_motion_est_start);
   trans_class->stop = GST_DEBUG_FUNCPTR (gst_dpx_motion_est_stop);
 
   filter_class->analysis_only = TRUE;

@@ -117,7 +117,10 @@ Status ScoreMatrix::parse(std::string_view text, char wildcard, std::string name
       char* end = nullptr;
       const long v = std::strtol(tok.c_str(), &end, 10);
       if (*end != '\0') return invalid_argument(what + "line " + std::to_string(line_no) + ": '" + tok + "' is not a whole number");
-      scores.push_back(static_cast<int>(v < -1000 ? -1000 : v > 1000 ? 1000 : v));  // range checked below
+      if (v < -128 || v > 127) {
+        return invalid_argument(what + "line " + std::to_string(line_no) + ": score " + tok + " is outside [-128, 127]");
+      }
+      scores.push_back(static_cast<int>(v));
       ++count;
     }
     if (count != letters.size()) {

@@ -600,6 +600,59 @@ TEST(MotionEstBadInput, ShortBufferAndUnwritableFileAreErrorsNotCrashes) {
   }
 }
 
+// The location file opens when the element starts: an unwritable path fails the READY to PAUSED
+// change (before any frame), and a one-frame stream (no vectors) still leaves an empty file.
+TEST(MotionEstBadInput, FileOpensWhenTheElementStarts) {
+  if (!have_factory("videotestsrc")) GTEST_SKIP() << "no videotestsrc";
+  char tmpl[] = "/tmp/dpx-motion-file-XXXXXX";
+  ASSERT_NE(mkdtemp(tmpl), nullptr);
+  const std::string dir = tmpl, path = dir + "/vectors.jsonl";
+  auto pipeline_to = [](const std::string& location) {
+    const std::string desc = "videotestsrc num-buffers=1 ! video/x-raw,format=GRAY8,width=64,height=48 ! "
+                             "dpxmotionest backend=cpu location=" + location + " ! fakesink";
+    GError* err = nullptr;
+    GstElement* p = gst_parse_launch(desc.c_str(), &err);
+    EXPECT_NE(p, nullptr) << (err ? err->message : "");
+    if (err != nullptr) g_error_free(err);
+    return p;
+  };
+  auto error_of = [](GstElement* p) {
+    GstBus* bus = gst_element_get_bus(p);
+    GstMessage* m = gst_bus_timed_pop_filtered(bus, 10 * GST_SECOND,
+                                               static_cast<GstMessageType>(GST_MESSAGE_ERROR | GST_MESSAGE_EOS));
+    std::string text = m == nullptr ? "timeout" : GST_MESSAGE_TYPE(m) == GST_MESSAGE_EOS ? "" : "error";
+    if (m != nullptr && GST_MESSAGE_TYPE(m) == GST_MESSAGE_ERROR) {
+      GError* e = nullptr;
+      gchar* debug = nullptr;
+      gst_message_parse_error(m, &e, &debug);
+      text = std::string(e->message) + " " + (debug ? debug : "");
+      g_error_free(e);
+      g_free(debug);
+    }
+    if (m != nullptr) gst_message_unref(m);
+    gst_object_unref(bus);
+    return text;
+  };
+
+  GstElement* bad = pipeline_to(dir + "/nonexistent-dir/vectors.jsonl");
+  ASSERT_NE(bad, nullptr);
+  EXPECT_EQ(gst_element_set_state(bad, GST_STATE_PAUSED), GST_STATE_CHANGE_FAILURE);
+  EXPECT_NE(error_of(bad).find("nonexistent-dir"), std::string::npos);
+  gst_element_set_state(bad, GST_STATE_NULL);
+  gst_object_unref(bad);
+
+  GstElement* one = pipeline_to(path);
+  ASSERT_NE(one, nullptr);
+  EXPECT_NE(gst_element_set_state(one, GST_STATE_PLAYING), GST_STATE_CHANGE_FAILURE);
+  EXPECT_EQ(error_of(one), "");
+  gst_element_set_state(one, GST_STATE_NULL);
+  gst_object_unref(one);
+  std::ifstream file(path, std::ios::binary);
+  EXPECT_TRUE(file.good()) << path << " was not created";
+  EXPECT_EQ(file.peek(), std::ifstream::traits_type::eof());
+  std::system(("rm -rf '" + dir + "'").c_str());
+}
+
 }  // namespace
 }  // namespace test
 }  // namespace dpx

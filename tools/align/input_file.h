@@ -1,12 +1,24 @@
-// Whole-file reads, plain or gzip (zlib reads both), with messages that name the file.
+// Reads of input files, plain or gzip (zlib reads both), with messages that name the file.
 #pragma once
 
+#include <cstddef>
+#include <functional>
 #include <string>
+#include <string_view>
 
 namespace dpx {
 namespace cli {
 
-// Reads `path` ("-" = standard input) into `text`; false with `error` set when it cannot.
+// Called with each line (without '\n' or a trailing '\r') and its 0-based index; false stops the
+// read (with the error set by the callee).
+using LineFn = std::function<bool(std::string_view line, std::size_t index)>;
+
+// Streams `path` ("-" = standard input) a line at a time, so the whole text is never held. `size`,
+// when given, is set before the first line to the file's size when it is plain (a bound on its
+// letters), else 0.
+bool read_input_lines(const std::string& path, const LineFn& line, std::string* error, std::size_t* size = nullptr);
+
+// Reads `path` into `text`, lines joined by '\n'; false with `error` set when it cannot.
 bool read_input_file(const std::string& path, std::string* text, std::string* error);
 
 }  // namespace cli

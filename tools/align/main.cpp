@@ -5,10 +5,14 @@
 #include <cstring>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "dpx/align.h"
+#include "dpx/align_distance.h"
 #include "input_file.h"
+#include "letters.h"
 #include "options.h"
+#include "output_file.h"
 #include "progress.h"
 #include "runner.h"
 #include "sequence_reader.h"
@@ -24,61 +28,59 @@ int fail(const std::string& message, int code = 2) {
   return code;
 }
 
-// The wildcard of a matrix file: --wildcard, else X or N from its column letters.
-bool matrix_wildcard(const std::string& text, char given, char* out) {
-  if (given != 0) {
-    *out = given;
-    return true;
-  }
+// The column letters of a matrix file: the tokens of its first line that is not blank or '#'.
+std::string column_letters(const std::string& text) {
   std::istringstream in(text);
-  std::string line;
-  while (std::getline(in, line)) {
+  std::string line, letters, tok;
+  while (letters.empty() && std::getline(in, line)) {
     const std::size_t first = line.find_first_not_of(" \t\r");
     if (first == std::string::npos || line[first] == '#') continue;
-    std::istringstream letters(line);
-    std::string tok;
-    bool x = false, n = false;
-    while (letters >> tok) {
-      x = x || tok == "X" || tok == "x";
-      n = n || tok == "N" || tok == "n";
-    }
-    *out = x ? 'X' : 'N';
-    return x || n;
+    std::istringstream tokens(line);
+    while (tokens >> tok) letters += tok;
   }
-  return false;
+  return letters;
 }
 
-bool load_matrix(const CliOptions& o, ScoreMatrix* m, std::string* error) {
+// A matrix file without a wildcard (no X, no --wildcard) gets a stand-in letter no input can hold
+// (unknown letters are errors then), so none of its real letters loses its '=' in CIGARs.
+constexpr char kStandIn = '?';
+
+Status add_stand_in(const ScoreMatrix& m, ScoreMatrix* out) {
+  const int n = m.size();
+  std::vector<int> scores;
+  for (int i = 0; i <= n; ++i)
+    for (int j = 0; j <= n; ++j) scores.push_back(i < n && j < n ? m.score(i, j) : m.min_score());
+  return ScoreMatrix::from_scores(m.letters() + kStandIn, scores, kStandIn, m.name(), out);
+}
+
+// Loads --matrix; `wildcard` gets its wildcard letter, 0 when it has none.
+bool load_matrix(const CliOptions& o, ScoreMatrix* m, char* wildcard, std::string* error) {
   Status s;
   if (o.matrix == "dna") {
     s = ScoreMatrix::dna(o.match, o.mismatch, m);
   } else if (ScoreMatrix::builtin(o.matrix, m).is_ok()) {
-    return true;
+    s = Status::ok();
   } else {
     std::string text;
     if (!read_input_file(o.matrix, &text, error)) {
       *error = "--matrix '" + o.matrix + "' is neither a built-in matrix (blosum45, blosum50, blosum62, blosum80, pam250, dna) nor a readable file (" + *error + ")";
       return false;
     }
-    char wildcard = 0;
-    if (!matrix_wildcard(text, o.wildcard, &wildcard)) {
-      *error = "matrix file " + o.matrix + " has neither X nor N; name its wildcard letter with --wildcard";
-      return false;
+    const std::string letters = column_letters(text);
+    const char given = o.wildcard != 0 ? o.wildcard : letters.find_first_of("Xx") != std::string::npos ? 'X' : 0;
+    if (given != 0) {
+      s = ScoreMatrix::parse(text, given, o.matrix, m);
+    } else {
+      ScoreMatrix plain;
+      s = ScoreMatrix::parse(text, letters.empty() ? 'X' : letters[0], o.matrix, &plain);
+      if (s.is_ok()) s = add_stand_in(plain, m);
+      *wildcard = 0;
+      if (s.is_ok()) return true;
     }
-    s = ScoreMatrix::parse(text, wildcard, o.matrix, m);
   }
   if (!s.is_ok()) *error = s.message();
+  if (s.is_ok()) *wildcard = m->letters()[m->wildcard()];
   return s.is_ok();
-}
-
-bool load_sequences(const std::string& path, NamedSequences* out, std::string* error) {
-  std::string text;
-  return read_input_file(path, &text, error) && parse_sequences(text, path, out, error);
-}
-
-bool load_series(const std::string& path, NamedSeries* out, std::string* error) {
-  std::string text;
-  return read_input_file(path, &text, error) && parse_series(text, path, out, error);
 }
 
 }  // namespace
@@ -103,13 +105,33 @@ int main(int argc, char** argv) {
   NamedSequences queries, targets;
   NamedSeries a, b;
   const bool scoring = o.command == Command::kSw || o.command == Command::kNw || o.command == Command::kSg;
-  if (scoring && !load_matrix(o, &matrix, &error)) return fail(error);
-  const bool loaded = series ? load_series(o.query_path, &a, &error) && load_series(o.target_path, &b, &error)
-                             : load_sequences(o.query_path, &queries, &error) && load_sequences(o.target_path, &targets, &error);
+  char wildcard = 0;
+  if (scoring && !load_matrix(o, &matrix, &wildcard, &error)) return fail(error);
+  if (scoring && o.unknown_as_wildcard && wildcard == 0) {
+    return fail("--unknown-as-wildcard: matrix " + o.matrix + " has no wildcard (no X); name one with --wildcard");
+  }
+  const Alphabet alphabet = scoring ? Alphabet::of_matrix(matrix, wildcard, o.keep_case, o.unknown_as_wildcard)
+                                    : Alphabet::letters(o.keep_case);
+  const bool loaded = series ? read_series(o.query_path, &a, &error) && read_series(o.target_path, &b, &error)
+                             : read_sequences(o.query_path, alphabet, &queries, &error) &&
+                                   read_sequences(o.target_path, alphabet, &targets, &error);
   if (!loaded) return fail(error);
+  if (const std::size_t n = queries.stand_ins + targets.stand_ins) {
+    std::fprintf(stderr, "dpx-align: warning: %zu unknown letters read as the wildcard '%c'\n", n, wildcard);
+  }
 
-  std::FILE* file = o.output == "-" ? stdout : std::fopen(o.output.c_str(), "w");
-  if (file == nullptr) return fail("cannot write " + o.output + ": " + std::strerror(errno));
+  const bool short_enough =
+      series ? check_lengths(a, o.query_path, kAlignDistanceMaxLength, &error) &&
+                   check_lengths(b, o.target_path, kAlignDistanceMaxLength, &error)
+             : check_lengths(queries, o.query_path, kAlignMaxLength, &error) &&
+                   check_lengths(targets, o.target_path, kAlignMaxLength, &error);
+  if (!short_enough) return fail(error);
+  const Status usable = resolve_backend(o.backend, &o.backend);
+  if (!usable.is_ok()) return fail(usable.message());
+
+  OutputFile output;
+  if (!output.open(o.output, &error)) return fail(error);
+  std::FILE* file = output.get();
   const char* value_name = series ? "cost" : o.command == Command::kEdit ? "distance" : "score";
   TsvWriter writer(file, value_name);
   const std::uint64_t total = series ? std::uint64_t(a.names.size()) * b.names.size()
@@ -118,8 +140,7 @@ int main(int argc, char** argv) {
   const Status s = series ? run_series(o, a, b, &writer, &progress)
                           : run_sequences(o, matrix, queries, targets, &writer, &progress);
   progress.finish();
-  const bool closed = file == stdout ? std::fflush(stdout) == 0 : std::fclose(file) == 0;
   if (!s.is_ok()) return fail(s.message(), s.code() == StatusCode::kInvalidArgument ? 2 : 1);
-  if (!closed || !writer.ok()) return fail("cannot write " + o.output);
-  return 0;
+  if (!writer.ok()) return fail("cannot write " + o.output);
+  return output.commit(&error) ? 0 : fail(error);
 }

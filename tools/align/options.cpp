@@ -7,13 +7,15 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "dpx/align.h"
+
 namespace dpx {
 namespace cli {
 namespace {
 
 enum Flag {
   kMatrix = 256, kWildcard, kMatch, kMismatch, kGapOpen, kGapExtend, kCigar, kBackend, kBand, kThreads, kQuiet,
-  kOutput, kHelp,
+  kOutput, kHelp, kKeepCase, kUnknownAsWildcard,
 };
 
 const option kLongOptions[] = {
@@ -23,7 +25,8 @@ const option kLongOptions[] = {
     {"cigar", no_argument, nullptr, kCigar},               {"backend", required_argument, nullptr, kBackend},
     {"band", required_argument, nullptr, kBand},           {"threads", required_argument, nullptr, kThreads},
     {"quiet", no_argument, nullptr, kQuiet},               {"output", required_argument, nullptr, kOutput},
-    {"help", no_argument, nullptr, kHelp},                 {nullptr, 0, nullptr, 0}};
+    {"help", no_argument, nullptr, kHelp},                 {"keep-case", no_argument, nullptr, kKeepCase},
+    {"unknown-as-wildcard", no_argument, nullptr, kUnknownAsWildcard}, {nullptr, 0, nullptr, 0}};
 
 bool parse_int(const char* flag, const char* text, long lo, long hi, int* out, std::string* error) {
   char* end = nullptr;
@@ -68,11 +71,15 @@ std::string usage() {
          "\n"
          "QUERIES and TARGETS are FASTA or FASTQ, plain or gzip ('-' = standard input). For dtw, A and B\n"
          "hold one series per line: whitespace-separated integers (blank and '#' lines skipped).\n"
+         "Sequences and series are limited to " + std::to_string(kAlignMaxLength) +
+         " letters (values) each; every input, the matrix and\n"
+         "the backend are checked before anything is written.\n"
          "\n"
          "  --matrix NAME|FILE   blosum45, blosum50, blosum62 (default), blosum80, pam250, dna, or a\n"
          "                       matrix file in the NCBI format\n"
          "  --match N, --mismatch N   scores of --matrix dna (default 2, -3)\n"
-         "  --wildcard C         the letter of a matrix file that unknown letters become (default X or N)\n"
+         "  --wildcard C         the wildcard letter of a matrix file (default its X; without one\n"
+         "                       there is none)\n"
          "  --gap-open N         cost of a gap's first letter (default 11); a gap of length L costs\n"
          "  --gap-extend N       open + (L - 1) * extend (default extend 1)\n"
          "  --cigar              compute start positions and CIGARs (sw, nw, sg, edit)\n"
@@ -80,7 +87,15 @@ std::string usage() {
          "  --backend auto|cuda|cpu   where to run (default auto: the GPU when there is one)\n"
          "  --threads N          CPU threads (default: all)\n"
          "  --output FILE        write the table to FILE instead of standard output\n"
-         "  --quiet              no progress line on standard error\n";
+         "  --quiet              no progress line on standard error\n"
+         "\n"
+         "Letters, in every command: upper and lower case are the same letter (--keep-case compares\n"
+         "them as written). A letter outside the alphabet (the matrix's letters; A-Z for edit) is an\n"
+         "error naming its file, line and column; U and O are read as C and K, as NCBI BLAST does, when\n"
+         "the matrix lacks them.\n"
+         "  --keep-case          compare letters as written\n"
+         "  --unknown-as-wildcard  sw, nw, sg: read unknown letters as the matrix's wildcard, with one\n"
+         "                       warning giving their count\n";
 }
 
 ParseResult parse_options(int argc, char** argv, CliOptions* out, std::string* error) {
@@ -100,7 +115,7 @@ ParseResult parse_options(int argc, char** argv, CliOptions* out, std::string* e
   int code;
   while (ok && (code = getopt_long(argc - 1, argv + 1, ":ho:", kLongOptions, nullptr)) != -1) {
     const bool only_scoring = code == kMatrix || code == kWildcard || code == kMatch || code == kMismatch ||
-                              code == kGapOpen || code == kGapExtend;
+                              code == kGapOpen || code == kGapExtend || code == kUnknownAsWildcard;
     if (only_scoring && !scoring) {
       *error = std::string("--") + kLongOptions[code - kMatrix].name + " applies to sw, nw and sg only";
       return ParseResult::kError;
@@ -144,6 +159,8 @@ ParseResult parse_options(int argc, char** argv, CliOptions* out, std::string* e
         break;
       case kThreads: ok = parse_int("threads", optarg, 0, 4096, &out->threads, error); break;
       case kQuiet: out->quiet = true; break;
+      case kKeepCase: out->keep_case = true; break;
+      case kUnknownAsWildcard: out->unknown_as_wildcard = true; break;
       case 'o':
       case kOutput: out->output = optarg; break;
       case 'h':

@@ -13,7 +13,9 @@ enum class Command { kSw, kNw, kSg, kEdit, kDtw };
 struct CliOptions {
   Command command = Command::kSw;
   std::string matrix = "blosum62";  // a built-in name, "dna", or a file in the NCBI format
-  char wildcard = 0;                // for a matrix file: 0 = 'X' or 'N', whichever it has
+  char wildcard = 0;                // for a matrix file: 0 = its 'X', or none
+  bool keep_case = false;           // compare letters as written instead of in upper case
+  bool unknown_as_wildcard = false; // letters outside the matrix become its wildcard, not an error
   int match = 2, mismatch = -3;     // --matrix dna
   int gap_open = 11, gap_extend = 1;
   bool cigar = false;

@@ -1,5 +1,7 @@
 #include "sequence_reader.h"
 
+#include "input_file.h"
+
 #include <algorithm>
 #include <cctype>
 #include <cerrno>
@@ -11,120 +13,187 @@ namespace dpx {
 namespace cli {
 namespace {
 
-// Splits text into lines (without '\n' or a trailing '\r'); the last line may lack a newline.
-std::vector<std::string> lines_of(const std::string& text) {
-  std::vector<std::string> lines;
-  std::size_t start = 0;
-  while (start < text.size()) {
-    std::size_t end = text.find('\n', start);
-    if (end == std::string::npos) end = text.size();
-    std::size_t stop = end;
-    if (stop > start && text[stop - 1] == '\r') --stop;
-    lines.emplace_back(text, start, stop - start);
-    start = end + 1;
-  }
-  return lines;
-}
-
-bool blank(const std::string& s) {
+bool blank(std::string_view s) {
   for (char c : s)
     if (!std::isspace(static_cast<unsigned char>(c))) return false;
   return true;
 }
 
-std::string name_of(const std::string& header, std::size_t index) {
+std::string name_of(std::string_view header, std::size_t index) {
   std::size_t end = 0;
   while (end < header.size() && !std::isspace(static_cast<unsigned char>(header[end]))) ++end;
-  return end > 0 ? header.substr(0, end) : "seq" + std::to_string(index + 1);
-}
-
-void append_letters(const std::string& line, std::string* seq) {
-  for (char c : line)
-    if (!std::isspace(static_cast<unsigned char>(c))) *seq += c;
+  return end > 0 ? std::string(header.substr(0, end)) : "seq" + std::to_string(index + 1);
 }
 
 std::string at(const std::string& source, std::size_t line) { return source + ":" + std::to_string(line + 1) + ": "; }
 
-bool parse_fasta(const std::vector<std::string>& lines, const std::string& source, NamedSequences* out, std::string* error) {
-  std::string seq;
-  bool open = false;
-  for (std::size_t k = 0; k < lines.size(); ++k) {
-    const std::string& l = lines[k];
-    if (!l.empty() && l[0] == '>') {
-      if (open) out->letters.add(seq);
-      out->names.push_back(name_of(l.substr(1), out->names.size()));
-      seq.clear();
-      open = true;
-    } else if (!blank(l)) {
-      if (!open) {
-        *error = at(source, k) + "sequence letters before the first '>' header";
-        return false;
-      }
-      append_letters(l, &seq);
-    }
+// The reason a line that should hold letters or a header cannot, or nullptr.
+const char* misplaced(std::string_view l) {
+  if (l.compare(0, 3, "\xEF\xBB\xBF") == 0) return "the file starts with a UTF-8 byte-order mark; save it without one";
+  if (!l.empty() && l[0] == ';') return "';' comment lines are not supported; remove them";
+  const std::size_t first = l.find_first_not_of(" \t");
+  if (first != std::string::npos && first > 0 && (l[first] == '>' || l[first] == '@')) {
+    return "a header must start at the beginning of its line, not after whitespace";
   }
-  if (open) out->letters.add(seq);
-  return true;
+  return nullptr;
 }
 
-bool parse_fastq(const std::vector<std::string>& lines, const std::string& source, NamedSequences* out, std::string* error) {
-  std::size_t k = 0;
-  while (k < lines.size()) {
-    if (blank(lines[k])) {
-      ++k;
-      continue;
-    }
-    if (lines[k][0] != '@') {
-      *error = at(source, k) + "expected a FASTQ record starting with '@'";
+struct LetterReader {
+  const std::string& source;
+  const Alphabet& alphabet;
+  NamedSequences* out;
+
+  bool append(std::string_view line, std::size_t k, std::string* seq, std::string* error) {
+    if (const char* why = misplaced(line)) {
+      *error = at(source, k) + why;
       return false;
     }
-    if (k + 3 >= lines.size()) {
-      *error = at(source, k) + "incomplete FASTQ record (needs 4 lines)";
+    for (std::size_t col = 0; col < line.size(); ++col) {
+      const char c = line[col];
+      if (std::isspace(static_cast<unsigned char>(c))) continue;
+      const char to = alphabet.map(c);
+      if (to == 0) {
+        const std::string shown = std::isprint(static_cast<unsigned char>(c)) ? std::string(1, c) : "\\x" + hex(c);
+        *error = source + ":" + std::to_string(k + 1) + ":" + std::to_string(col + 1) + ": letter '" + shown +
+                 "' is not in the alphabet (--unknown-as-wildcard reads such letters as the matrix's wildcard)";
+        return false;
+      }
+      out->stand_ins += alphabet.stands_in(c);
+      *seq += to;
+    }
+    return true;
+  }
+
+  static std::string hex(char c) {
+    const char* digits = "0123456789abcdef";
+    const unsigned char u = static_cast<unsigned char>(c);
+    return {digits[u >> 4], digits[u & 15]};
+  }
+};
+
+// FASTA or FASTQ fed a line at a time; the format is set by the first line that is not blank.
+class SequenceParser {
+ public:
+  SequenceParser(const std::string& source, const Alphabet& alphabet, NamedSequences* out)
+      : reader_{source, alphabet, out} {}
+
+  bool line(std::string_view l, std::size_t k, std::string* error) {
+    if (format_ == 0) {
+      if (blank(l)) return true;
+      if (const char* why = misplaced(l)) return fail(k, why, error);
+      if (l[0] != '>' && l[0] != '@') return fail(k, "not FASTA ('>') or FASTQ ('@')", error);
+      format_ = l[0];
+    }
+    return format_ == '>' ? fasta(l, k, error) : fastq(l, k, error);
+  }
+
+  bool finish(std::string* error) {
+    if (format_ == 0) {
+      *error = reader_.source + ": no sequences (empty input)";
       return false;
     }
-    if (lines[k + 2].empty() || lines[k + 2][0] != '+') {
-      *error = at(source, k + 2) + "expected the '+' line of a FASTQ record";
+    if (format_ == '@' && step_ != 0) return fail(record_, "incomplete FASTQ record (needs 4 lines)", error);
+    if (open_) reader_.out->letters.add(seq_);
+    return true;
+  }
+
+ private:
+  bool fail(std::size_t k, const std::string& why, std::string* error) {
+    *error = at(reader_.source, k) + why;
+    return false;
+  }
+
+  void start_record(std::string_view header, std::size_t k) {
+    NamedSequences* out = reader_.out;
+    out->names.push_back(name_of(header, out->names.size()));
+    out->lines.push_back(k + 1);
+    seq_.clear();
+  }
+
+  bool fasta(std::string_view l, std::size_t k, std::string* error) {
+    if (!l.empty() && l[0] == '>') {
+      if (open_) reader_.out->letters.add(seq_);
+      start_record(l.substr(1), k);
+      open_ = true;
+      return true;
+    }
+    if (blank(l)) return true;
+    if (!open_) return fail(k, "sequence letters before the first '>' header", error);
+    return reader_.append(l, k, &seq_, error);
+  }
+
+  // Records of 4 lines: @name, letters, '+', qualities of the same length.
+  bool fastq(std::string_view l, std::size_t k, std::string* error) {
+    switch (step_) {
+      case 0:
+        if (blank(l)) return true;
+        if (l[0] != '@') return fail(k, "expected a FASTQ record starting with '@'", error);
+        start_record(l.substr(1), k);
+        record_ = k;
+        break;
+      case 1:
+        if (!reader_.append(l, k, &seq_, error)) return false;
+        break;
+      case 2:
+        if (l.empty() || l[0] != '+') return fail(k, "expected the '+' line of a FASTQ record", error);
+        break;
+      default: {
+        std::size_t qual = 0;
+        for (char c : l) qual += !std::isspace(static_cast<unsigned char>(c));
+        if (qual != seq_.size()) {
+          return fail(k, std::to_string(qual) + " quality values for " + std::to_string(seq_.size()) + " letters", error);
+        }
+        reader_.out->letters.add(seq_);
+        step_ = 0;
+        return true;
+      }
+    }
+    ++step_;
+    return true;
+  }
+
+  LetterReader reader_;
+  char format_ = 0;  // '>' or '@' once known
+  std::string seq_;
+  bool open_ = false;       // FASTA: a record is being read
+  int step_ = 0;            // FASTQ: line within the record
+  std::size_t record_ = 0;  // FASTQ: the record's first line
+};
+
+template <class Batch>
+bool check_batch(const std::vector<std::string>& names, const std::vector<std::size_t>& lines, const Batch& batch,
+                 const std::string& source, const char* what, const char* unit, std::size_t limit, std::string* error) {
+  for (std::size_t i = 0; i < batch.size(); ++i) {
+    if (batch.length(i) > limit) {
+      *error = source + ":" + std::to_string(lines[i]) + ": " + what + " '" + names[i] + "' has " +
+               std::to_string(batch.length(i)) + " " + unit + "; the limit is " + std::to_string(limit);
       return false;
     }
-    std::string seq;
-    append_letters(lines[k + 1], &seq);
-    std::string qual;
-    append_letters(lines[k + 3], &qual);
-    if (qual.size() != seq.size()) {
-      *error = at(source, k + 3) + std::to_string(qual.size()) + " quality values for " + std::to_string(seq.size()) + " letters";
-      return false;
-    }
-    out->names.push_back(name_of(lines[k].substr(1), out->names.size()));
-    out->letters.add(seq);
-    k += 4;
   }
   return true;
 }
 
 }  // namespace
 
-bool parse_sequences(const std::string& text, const std::string& source, NamedSequences* out, std::string* error) {
-  const std::vector<std::string> lines = lines_of(text);
-  std::size_t first = 0;
-  while (first < lines.size() && blank(lines[first])) ++first;
-  if (first == lines.size()) {
-    *error = source + ": no sequences (empty input)";
-    return false;
-  }
-  const char c = lines[first][lines[first].find_first_not_of(" \t")];
-  if (c == '>') return parse_fasta(lines, source, out, error);
-  if (c == '@') return parse_fastq(lines, source, out, error);
-  *error = at(source, first) + "not FASTA ('>') or FASTQ ('@')";
-  return false;
+bool read_sequences(const std::string& path, const Alphabet& alphabet, NamedSequences* out, std::string* error) {
+  SequenceParser parser(path, alphabet, out);
+  // The letters fit in a plain file's size: one allocation, never regrown (pages it does not fill
+  // are never touched).
+  std::size_t size = 0;
+  const bool read = read_input_lines(path, [&](std::string_view l, std::size_t k) {
+    if (k == 0) out->letters.reserve(size);
+    return parser.line(l, k, error);
+  }, error, &size);
+  return read && parser.finish(error);
 }
 
-bool parse_series(const std::string& text, const std::string& source, NamedSeries* out, std::string* error) {
-  const std::vector<std::string> lines = lines_of(text);
+bool read_series(const std::string& path, NamedSeries* out, std::string* error) {
   std::vector<std::int32_t> values;
-  for (std::size_t k = 0; k < lines.size(); ++k) {
-    const std::string& l = lines[k];
+  std::string l;  // NUL-terminated for strtoll
+  const bool read = read_input_lines(path, [&](std::string_view line, std::size_t k) {
+    l.assign(line);
     const std::size_t first = l.find_first_not_of(" \t");
-    if (first == std::string::npos || l[first] == '#') continue;
+    if (first == std::string::npos || l[first] == '#') return true;
     values.clear();
     const char* p = l.c_str();
     while (true) {
@@ -134,24 +203,39 @@ bool parse_series(const std::string& text, const std::string& source, NamedSerie
       errno = 0;
       const long long v = std::strtoll(p, &end, 10);
       if (end == p || (*end != '\0' && *end != ' ' && *end != '\t' && *end != ',')) {
-        *error = at(source, k) + "'" + std::string(p, std::min<std::size_t>(std::strlen(p), 20)) + "' is not a whole number";
+        *error = at(path, k) + "'" + std::string(p, std::min<std::size_t>(std::strlen(p), 20)) + "' is not a whole number";
         return false;
       }
       if (errno == ERANGE || v < INT32_MIN || v > INT32_MAX) {
-        *error = at(source, k) + std::string(p, static_cast<std::size_t>(end - p)) + " is outside the int32 range";
+        *error = at(path, k) + std::string(p, static_cast<std::size_t>(end - p)) + " is outside the int32 range";
         return false;
       }
       values.push_back(static_cast<std::int32_t>(v));
       p = end;
     }
+    if (values.empty()) {
+      *error = at(path, k) + "separators but no values (an empty series is not a line of commas)";
+      return false;
+    }
     out->names.push_back(std::to_string(out->names.size() + 1));
+    out->lines.push_back(k + 1);
     out->values.add(values.data(), values.size());
-  }
+    return true;
+  }, error);
+  if (!read) return false;
   if (out->names.empty()) {
-    *error = source + ": no series (empty input)";
+    *error = path + ": no series (empty input)";
     return false;
   }
   return true;
+}
+
+bool check_lengths(const NamedSequences& in, const std::string& source, std::size_t limit, std::string* error) {
+  return check_batch(in.names, in.lines, in.letters, source, "sequence", "letters", limit, error);
+}
+
+bool check_lengths(const NamedSeries& in, const std::string& source, std::size_t limit, std::string* error) {
+  return check_batch(in.names, in.lines, in.values, source, "series", "values", limit, error);
 }
 
 }  // namespace cli

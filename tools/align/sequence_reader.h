@@ -5,27 +5,38 @@
 #include <vector>
 
 #include "dpx/sequences.h"
+#include "letters.h"
 
 namespace dpx {
 namespace cli {
 
 struct NamedSequences {
   std::vector<std::string> names;  // up to the first whitespace of the header
+  std::vector<std::size_t> lines;  // 1-based line of each record's header
   SequenceBatch letters;
+  std::size_t stand_ins = 0;       // unknown letters read as the wildcard
 };
 
-// Parses FASTA ('>' headers, sequence on any number of lines) or FASTQ (4-line records: @name,
-// letters, '+', qualities of the same length), told apart by the first character. `source`
-// names the input in messages. Whitespace inside sequences is dropped.
-bool parse_sequences(const std::string& text, const std::string& source, NamedSequences* out, std::string* error);
+// Reads FASTA ('>' headers, sequence on any number of lines) or FASTQ (4-line records: @name,
+// letters, '+', qualities of the same length) from `path` (plain or gzip, "-" = standard input),
+// told apart by the first character, a line at a time: only the letters read are kept. Whitespace
+// inside sequences is dropped; every other letter is read through `alphabet`, and one it does not
+// know is an error naming its line and column. A byte-order mark, a header after whitespace and
+// ';' comment lines are errors that say so.
+bool read_sequences(const std::string& path, const Alphabet& alphabet, NamedSequences* out, std::string* error);
 
-// One series per line of whitespace-separated int32 values; blank lines and lines starting with
-// '#' are skipped. Series are named by their 1-based position in the file.
+// One series per line of whitespace-separated int32 values, read a line at a time; blank lines
+// and lines starting with '#' are skipped. Series are named by their 1-based position in the file.
 struct NamedSeries {
   std::vector<std::string> names;
+  std::vector<std::size_t> lines;  // 1-based line of each series
   SeriesBatch values;
 };
-bool parse_series(const std::string& text, const std::string& source, NamedSeries* out, std::string* error);
+bool read_series(const std::string& path, NamedSeries* out, std::string* error);
+
+// Fails, naming the first record longer than `limit` by its name and line, before any work.
+bool check_lengths(const NamedSequences& in, const std::string& source, std::size_t limit, std::string* error);
+bool check_lengths(const NamedSeries& in, const std::string& source, std::size_t limit, std::string* error);
 
 }  // namespace cli
 }  // namespace dpx

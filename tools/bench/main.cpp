@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "bench.h"
+#include "bench_args.h"
 
 namespace {
 
@@ -21,52 +22,31 @@ std::vector<std::string> names_matching(const std::string& which) {
 }
 
 // One line per subcommand: its helps joined.
-void usage() {
-  std::fprintf(stderr, "usage: dpx-bench SUBCOMMAND|all [--reps=N] [--warmup=N] [--quick] [--json=PATH] [--KEY=VALUE]\n");
+void usage(std::FILE* to) {
+  std::fprintf(to, "usage: dpx-bench SUBCOMMAND|all [--reps=N] [--warmup=N] [--quick] [--json=PATH] [--KEY=VALUE]\n"
+                  "KEY: elements (epilogue), width, height (morph), image, dump (motion)\n");
   for (const std::string& name : names_matching("all")) {
     std::string help;
     for (const auto& e : dpx::bench::registry())
       if (e.name == name) help += (help.empty() ? "" : "; ") + e.help;
-    std::fprintf(stderr, "  %-10s %s\n", name.c_str(), help.c_str());
+    std::fprintf(to, "  %-10s %s\n", name.c_str(), help.c_str());
   }
-}
-
-bool parse_int(const std::string& v, int* out) {
-  char* end = nullptr;
-  const long x = std::strtol(v.c_str(), &end, 10);
-  if (v.empty() || *end != '\0' || x < 1 || x > 1000000) return false;
-  *out = static_cast<int>(x);
-  return true;
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
   if (argc < 2 || !std::strcmp(argv[1], "--help") || !std::strcmp(argv[1], "-h")) {
-    usage();
+    usage(argc < 2 ? stderr : stdout);
     return argc < 2 ? 2 : 0;
   }
   const std::string which = argv[1];
   dpx::bench::Options opts;
-  for (int i = 2; i < argc; ++i) {
-    std::string a = argv[i];
-    if (a == "--quick") { opts.quick = true; continue; }
-    const auto eq = a.find('=');
-    if (a.rfind("--", 0) != 0 || eq == std::string::npos) {
-      std::fprintf(stderr, "dpx-bench: unrecognised argument '%s'\n", a.c_str());
-      usage();
-      return 2;
-    }
-    const std::string key = a.substr(2, eq - 2), val = a.substr(eq + 1);
-    bool ok = true;
-    if (key == "reps") ok = parse_int(val, &opts.reps);
-    else if (key == "warmup") ok = parse_int(val, &opts.warmup);
-    else if (key == "json") opts.json_path = val;
-    else opts.extra[key] = val;
-    if (!ok) {
-      std::fprintf(stderr, "dpx-bench: --%s needs a whole number from 1 to 1000000, got '%s'\n", key.c_str(), val.c_str());
-      return 2;
-    }
+  std::string error;
+  if (!dpx::bench::parse_bench_args(argc, argv, 2, &opts, &error)) {
+    std::fprintf(stderr, "dpx-bench: %s\n", error.c_str());
+    usage(stderr);
+    return 2;
   }
   if (opts.quick) opts.reps = std::min(opts.reps, 5);
   // Several files may register under one name (e.g. "align"): they fill one report together.
@@ -92,7 +72,7 @@ int main(int argc, char** argv) {
   }
   if (!found) {
     std::fprintf(stderr, "dpx-bench: unknown benchmark '%s'\n", which.c_str());
-    usage();
+    usage(stderr);
     return 2;
   }
   return rc;

@@ -36,6 +36,8 @@ class PackedBatch {
     data_.clear();
     offsets_.assign(1, 0);
   }
+  // Room for `items` items in all, so a batch of known size is built without regrowing.
+  void reserve(std::size_t items) { data_.reserve(items); }
 
   std::size_t size() const { return offsets_.size() - 1; }
   bool empty() const { return size() == 0; }

@@ -2,10 +2,13 @@
 // generated FASTA, FASTQ (plain and gzip) and series files; its table against the library, and
 // bad flags and files (exit status 2 with a message, never a crash).
 #include <gtest/gtest.h>
+#include <fcntl.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <array>
+#include <cctype>
 #include <cstdint>
 #include <cstdio>
 #include <fstream>
@@ -116,18 +119,26 @@ std::vector<std::vector<std::string>> rows_of(const std::string& tsv) {
 
 std::string field(std::int32_t v) { return v < 0 ? "." : std::to_string(v); }
 
+// A random sequence whose letters the matrix knows (dpx-align refuses unknown ones by default).
+std::string known_sequence(std::mt19937_64& rng, std::size_t length, const ScoreMatrix& m) {
+  std::string s = test::random_sequence(rng, length, m.letters());
+  for (char& c : s)
+    if (m.letters().find(static_cast<char>(std::toupper(static_cast<unsigned char>(c)))) == std::string::npos) c = 'X';
+  return s;
+}
+
 TEST_F(DpxAlignCli, SmithWatermanTableMatchesTheLibrary) {
   auto rng = test::seeded_rng();
   const ScoreMatrix m = test::builtin_matrix("blosum62");
   SequenceBatch queries, targets;
   std::string fasta, fastq;
   for (int k = 0; k < 3; ++k) {
-    queries.add(test::random_sequence(rng, 40 + 30 * k, m.letters()));
+    queries.add(known_sequence(rng, 40 + 30 * k, m));
     fasta += ">query" + std::to_string(k) + " some description\n" + std::string(queries.view(k).substr(0, 25)) + "\n" +
              std::string(queries.view(k).substr(25)) + "\n";
   }
   for (int k = 0; k < 5; ++k) {
-    std::string t = test::random_sequence(rng, 60 + 17 * k, m.letters());
+    std::string t = known_sequence(rng, 60 + 17 * k, m);
     if (k % 2 == 0) t.insert(10, std::string(queries.view(k % 3).substr(5, 30)));
     targets.add(t);
     fastq += "@target" + std::to_string(k) + "\n" + t + "\n+\n" + std::string(t.size(), 'I') + "\n";
@@ -179,6 +190,122 @@ TEST_F(DpxAlignCli, OtherCommands) {
   EXPECT_EQ(rows[2][2], "12");   // |5-1| + |6-2| + |7-3|
 }
 
+// Every input is checked before the first row: a too-long record is named with its file and
+// line, and --output keeps the file it would have replaced.
+TEST_F(DpxAlignCli, InputsAreCheckedBeforeAnythingIsWritten) {
+  std::string targets;
+  for (int k = 0; k < 300; ++k) targets += ">t" + std::to_string(k) + "\nMKTAYIAKQR\n";
+  const std::string q = write("q.fa", ">ok MKTAYIAK\nMKTAYIAK\n>long\n" + std::string(70000, 'A') + "\n");
+  const std::string t = write("t.fa", targets);
+  const Outcome r = run("sw --quiet --backend cpu " + q + " " + t);
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.out, "");
+  EXPECT_NE(r.err.find(q + ":3: sequence 'long' has 70000 letters; the limit is 65536"), std::string::npos) << r.err;
+  const std::string out = write("old.tsv", "old table\n");
+  EXPECT_EQ(run("sw --quiet --backend cpu --output " + out + " " + q + " " + t).status, 2);
+  std::ifstream f(out);
+  std::stringstream ss;
+  ss << f.rdbuf();
+  EXPECT_EQ(ss.str(), "old table\n");
+  if (cuda_device_count() == 0) {
+    const Outcome c = run("edit --quiet --backend cuda " + t + " " + t);
+    EXPECT_EQ(c.status, 2) << c.err;
+    EXPECT_EQ(c.out, "");
+  }
+  EXPECT_NE(run("--help").out.find("65536 letters"), std::string::npos);
+}
+
+// One letter rule for every command, and no letter silently changed into another.
+TEST_F(DpxAlignCli, LettersAreReadOneWayEverywhere) {
+  const std::string lower = write("l.fa", ">l\nacgtacgt\n"), upper = write("u.fa", ">u\nACGTACGT\n");
+  Outcome r = run("edit --quiet --backend cpu " + lower + " " + upper);
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(rows_of(r.out)[1][2], "0");
+  r = run("edit --keep-case --quiet --backend cpu " + lower + " " + upper);
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(rows_of(r.out)[1][2], "8");
+  // U and O as NCBI reads them, so a sequence against itself is all matches
+  const std::string uo = write("uo.fa", ">uo\nMKUUOOAY\n");
+  r = run("nw --cigar --quiet --backend cpu " + uo + " " + uo);
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(rows_of(r.out)[1][7], "8=");
+  // unknown letters: an error with file, line and column, or the wildcard with one warning
+  const std::string digits = write("d.fa", ">d\nMKTA\nYI1K\n");
+  r = run("sw --quiet --backend cpu " + digits + " " + uo);
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find(digits + ":3:3: letter '1' is not in the alphabet"), std::string::npos) << r.err;
+  r = run("edit --quiet --backend cpu " + digits + " " + uo);
+  EXPECT_EQ(r.status, 2);
+  r = run("sw --unknown-as-wildcard --quiet --backend cpu " + digits + " " + uo);
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.err.find("1 unknown letters read as the wildcard 'X'"), std::string::npos) << r.err;
+  // a matrix without X has no wildcard: N (a real letter) never stands in for unknown ones
+  const std::string m = write("m.txt", "   A  C  G  T  N\nA  5 -4 -4 -4 -2\nC -4  5 -4 -4 -2\nG -4 -4  5 -4 -2\n"
+                                       "T -4 -4 -4  5 -2\nN -2 -2 -2 -2  6\n");
+  const std::string w = write("w.fa", ">w\nWWWWCCCC\n"), k = write("k.fa", ">k\nKKKKHHHH\n");
+  r = run("sw --matrix " + m + " --quiet --backend cpu " + w + " " + k);
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("letter 'W' is not in the alphabet"), std::string::npos) << r.err;
+  const std::string nn = write("n.fa", ">n\nNNAC\n");
+  r = run("sw --cigar --matrix " + m + " --quiet --backend cpu " + nn + " " + nn);
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(rows_of(r.out)[1][7], "4=");
+  // the value read, not a clamped one
+  r = run("sw --matrix " + write("big.txt", "  A C\nA 5000 1\nC 1 5\n") + " --quiet --backend cpu " + nn + " " + nn);
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("score 5000 is outside"), std::string::npos) << r.err;
+  // causes named: a byte-order mark, a header after whitespace, ';' comments
+  const struct {
+    std::string text, message;
+  } files[] = {{"\xEF\xBB\xBF>a\nACGT\n", "byte-order mark"},
+               {"  >a\nACGT\n", "not after whitespace"},
+               {";comment\n>a\nACGT\n", "';' comment lines"},
+               {">a\nACGT\n;comment\nACGT\n", "';' comment lines"}};
+  for (const auto& f : files) {
+    r = run("edit --quiet --backend cpu " + write("f.fa", f.text) + " " + upper);
+    EXPECT_EQ(r.status, 2) << f.text;
+    EXPECT_NE(r.err.find(f.message), std::string::npos) << f.text << "\n" << r.err;
+  }
+}
+
+// Peak resident memory (KiB) of dpx-align run with `args`, its output discarded; -1 on failure.
+long peak_rss_kib(const std::vector<std::string>& args) {
+  std::vector<char*> argv{const_cast<char*>("dpx-align")};
+  for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+  argv.push_back(nullptr);
+  const std::string path = program();
+  const pid_t pid = fork();
+  if (pid == 0) {
+    const int null = open("/dev/null", O_WRONLY);
+    dup2(null, 1);
+    dup2(null, 2);
+    execv(path.c_str(), argv.data());
+    _exit(127);
+  }
+  int status = 0;
+  rusage usage{};
+  if (pid < 0 || wait4(pid, &status, 0, &usage) != pid || !WIFEXITED(status) || WEXITSTATUS(status) != 0) return -1;
+  return usage.ru_maxrss;
+}
+
+// A large FASTA costs its letters once, not its text several times over.
+TEST_F(DpxAlignCli, MemoryStaysNearTheInputSize) {
+  std::string fasta;
+  const std::string letters = "ACGTTGCAAGCTTCGA";
+  for (int k = 0; k < 2500; ++k) {  // more than the runner's one-to-many threshold: no chunk copies
+    fasta += ">t" + std::to_string(k) + "\n";
+    for (int line = 0; line < 125; ++line) {
+      for (int c = 0; c < 64; ++c) fasta += letters[(k + line * 7 + c) % letters.size()];
+      fasta += "\n";
+    }
+  }
+  const std::string t = write("big.fa", fasta), q = write("q.fa", ">q\nACGTAC\n");
+  const long kib = peak_rss_kib({"edit", "--quiet", "--backend", "cpu", q, t});
+  ASSERT_GT(kib, 0);
+  EXPECT_LE(kib * 1024.0, 1.5 * static_cast<double>(fasta.size()))
+      << kib << " KiB for a FASTA of " << fasta.size() << " bytes";
+}
+
 TEST_F(DpxAlignCli, BadFlagsAndFilesExitWithTwo) {
   const std::string q = write("q.fa", ">a\nACDE\n"), t = write("t.fa", ">b\nACDE\n");
   const struct {
@@ -201,6 +328,7 @@ TEST_F(DpxAlignCli, BadFlagsAndFilesExitWithTwo) {
       {"sw " + q + " " + write("long.fa", ">l\n" + std::string(kAlignMaxLength + 1, 'A') + "\n"), "the limit is 65536"},
       {"dtw " + write("x.txt", "1 2 zz\n") + " " + write("y.txt", "1\n"), "is not a whole number"},
       {"dtw " + write("x2.txt", "99999999999\n") + " " + write("y2.txt", "1\n"), "outside the int32 range"},
+      {"dtw " + write("x3.txt", "1 2\n , ,\n") + " " + write("y3.txt", "1\n"), "x3.txt:2: separators but no values"},
   };
   for (const auto& c : cases) {
     const Outcome r = run(c.args + " --quiet --backend cpu");

@@ -1,0 +1,17 @@
+// The command line of dpx-bench after the subcommand: --reps=N, --warmup=N, --quick, --json=PATH
+// and the --KEY=VALUE settings benchmarks read. Every key is checked here, so a misspelling or a
+// size of zero or less is an error before anything runs.
+#pragma once
+
+#include <string>
+
+#include "bench.h"
+
+namespace dpx {
+namespace bench {
+
+// Parses argv[first..argc). False with `error` set on an unknown key or a bad value.
+bool parse_bench_args(int argc, char** argv, int first, Options* out, std::string* error);
+
+}  // namespace bench
+}  // namespace dpx
