@@ -16,9 +16,12 @@ files=$(for p in "${dev[@]}"; do dpkg -L "$p" 2>/dev/null; done | grep -E '^/usr
 files="$files $(ls /usr/lib/x86_64-linux-gnu/pkgconfig/*.pc /usr/share/pkgconfig/*.pc)"
 # the shared libraries the .so links point to, and everything they load
 libs=$(for f in $files; do if [ -L "$f" ] && [[ $f == *.so ]]; then readlink -f "$f"; fi; done | sort -u)
-closure=$(for l in $libs; do echo "$l"; ldd "$l" 2>/dev/null | awk '/=> \//{print $3}'; done | sort -u |
+closure=$(for l in $libs; do echo "$l"; ldd "$l" 2>/dev/null | awk '/=> \//{print $3}' |
+  while read -r dep; do echo "${dep/#\/lib\//\/usr\/lib\/}"; readlink -f "$dep"; done; done | sort -u |
   grep -Ev 'ld-linux|/libc\.so|/libm\.so|libpthread|libdl\.so|librt\.so|libstdc\+\+|libgcc_s' || true)
-for f in $files $closure; do
+# with every link of each library's name chain (libX.so -> libX.so.0 -> libX.so.0.1.2)
+chains=$(for l in $closure; do ls "${l%%.so*}".so.* 2>/dev/null; done)
+for f in $files $closure $chains; do
   [ -f "$f" ] || [ -L "$f" ] || continue
   mkdir -p "$stage$(dirname "$f")" && cp -a "$f" "$stage$f"
 done
