@@ -244,7 +244,7 @@ __global__ void __launch_bounds__(kBitBlockThreads) edit_bits_direct_kernel(cons
 // --- launcher -------------------------------------------------------------------------------------
 
 template <int G, int K>
-Status launch_class(const ClassLaunch& c, int sms, bool direct, std::uint64_t* tables, std::size_t table_groups,
+Status launch_class(const ClassLaunch& c, bool direct, std::uint64_t* tables, std::size_t table_groups,
                     cudaStream_t stream) {
   constexpr int kGroupsPerBlock = kBitBlockThreads / G;
   const std::int64_t needed_blocks = (c.batch.pairs + kGroupsPerBlock - 1) / kGroupsPerBlock;
@@ -317,7 +317,7 @@ Status launch_edit_bitparallel(const DeviceSequenceBatch& queries, const DeviceS
     c.words_above = above;
     c.words_up_to = up_to;
     c.first = above == 0;
-    return launch_class<decltype(g)::value, decltype(k)::value>(c, sms, false, nullptr, 0, stream);
+    return launch_class<decltype(g)::value, decltype(k)::value>(c, false, nullptr, 0, stream);
   }));
   // The flagged pairs: one table of the largest class launched per group, reused by every class.
   std::size_t largest = 0;
@@ -336,7 +336,7 @@ Status launch_edit_bitparallel(const DeviceSequenceBatch& queries, const DeviceS
     c.first = false;
     constexpr int kG = decltype(g)::value, kK = decltype(k)::value;
     const std::size_t groups = table_groups * largest / (256 * sizeof(std::uint64_t) * kG * kK);
-    return launch_class<kG, kK>(c, sms, true, tables, groups, stream);
+    return launch_class<kG, kK>(c, true, tables, groups, stream);
   });
 }
 
