@@ -16,6 +16,7 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <cstdint>
 
 #include "morph_launch.h"
 #include "morph_tile.cuh"
@@ -164,6 +165,11 @@ inline BandPlan plan_band(detail::MorphSchedule schedule, int height, int row_by
     case MorphSchedule::kTile64: return plan_bands(8, Band<8>::kGroupRows, 0, height, row_bytes, radius);
   }
   return plan_bands(4, kGroup, 0, height, row_bytes, radius);
+}
+
+// Whether a row start and pitch allow the kernels' 16-byte vector loads and stores.
+inline bool vector_ok(const void* p, std::size_t pitch) {
+  return (reinterpret_cast<std::uintptr_t>(p) % 16 == 0) && pitch % 16 == 0;
 }
 
 }  // namespace morph

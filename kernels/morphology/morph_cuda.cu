@@ -99,10 +99,6 @@ PassFn pick_pass(SampleType type, int channels, const MorphParams& p, detail::Mo
                                          : pick_op<U8x4Lanes, Dpx>(channels, p, r);
 }
 
-bool vector_ok(const void* p, std::size_t pitch) {
-  return (reinterpret_cast<std::uintptr_t>(p) % 16 == 0) && pitch % 16 == 0;
-}
-
 TileArgs tile_args(const std::uint8_t* src, std::size_t src_pitch, std::uint8_t* dst, std::size_t dst_pitch,
                    const PlaneView& shape, BorderMode border) {
   return TileArgs{src,          src_pitch,     dst,    dst_pitch, shape.width, shape.height,

@@ -94,10 +94,6 @@ LaunchFn pick_launch(SampleType type, const MorphParams& p) {
   return p.op == MorphOp::kDilate ? pick_lanes<true>(type, p) : pick_lanes<false>(type, p);
 }
 
-bool vector_ok(const void* p, std::size_t pitch) {
-  return (reinterpret_cast<std::uintptr_t>(p) % 16 == 0) && pitch % 16 == 0;
-}
-
 detail::MorphSchedule schedule() {
   return detail::kMorphDefaultSchedule == detail::MorphSchedule::kTile64 ? detail::MorphSchedule::kTile32
                                                                           : detail::kMorphDefaultSchedule;
