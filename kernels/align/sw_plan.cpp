@@ -85,12 +85,15 @@ ScorePlan plan_scores(const PairLengths& len, Pairing pairing, const ScoreMatrix
     const std::int32_t n = len.n[k], m = len.m[k];
     if (n == 0 || m == 0) {
       plan.trivial.push_back(k);
-    } else if (!local && fits_16_bits(n, m, matrix, o)) {
-      // Local pairs stay in 32 bits: the packed local kernel returned empty alignments on the H200
-      // (the host simulation of the same code is right; the cause is not found yet).
+    } else if (local || fits_16_bits(n, m, matrix, o)) {
       int c = 0;
       while (c + 1 < kScore16ConfigCount && kScore16Configs[c].width() < m) ++c;
       buckets[c].push_back(k);
+      if (local) {
+        ++plan.local16_pairs;
+        plan.max_rows_local16 = std::max(plan.max_rows_local16, n);
+        plan.max_cols_local16 = std::max(plan.max_cols_local16, m);
+      }
     } else {
       wide.push_back(k);
     }

@@ -231,6 +231,32 @@ __device__ __forceinline__ std::uint32_t sad_u8x4(std::uint32_t a, std::uint32_t
   asm("vabsdiff4.u32.u32.u32.add %0, %1, %2, %3;" : "=r"(d) : "r"(a), "r"(b), "r"(acc));
   return d;
 }
+// __vibmax_s16x2 with its result operand marked early-clobber. CUDA's own sm_90 form writes the
+// result first and then reads `a` again to set the predicates; without the early-clobber the compiler
+// may give both the same register (a loop-carried best = bmax(best, v) gets exactly that), and then
+// both predicates compare the result with itself and always say "a kept". Same instructions
+// otherwise, so ptxas still emits one VIMNMX.S16x2 with its two predicate outputs.
+__device__ __forceinline__ std::uint32_t bmax_s16x2(std::uint32_t a, std::uint32_t b, bool* first_hi, bool* first_lo) {
+#if __CUDA_ARCH__ >= 900
+  std::uint32_t r, hi, lo;
+  asm("{.reg .pred ph, pl;\n\t"
+      ".reg .s16 r0, r1, a0, a1;\n\t"
+      "max.s16x2 %0, %3, %4;\n\t"
+      "mov.b32 {r0, r1}, %0;\n\t"
+      "mov.b32 {a0, a1}, %3;\n\t"
+      "setp.eq.s16 pl, r0, a0;\n\t"
+      "setp.eq.s16 ph, r1, a1;\n\t"
+      "selp.b32 %1, 1, 0, ph;\n\t"
+      "selp.b32 %2, 1, 0, pl;}"
+      : "=&r"(r), "=r"(hi), "=r"(lo)
+      : "r"(a), "r"(b));
+  *first_hi = hi != 0;
+  *first_lo = lo != 0;
+  return r;
+#else
+  return __vibmax_s16x2(a, b, first_hi, first_lo);  // the header's emulation reads its inputs first
+#endif
+}
 }  // namespace simd
 #endif
 
@@ -332,7 +358,7 @@ struct Dpx {
     return DPX_PICK(__vibmin_u32(a, b, first), Plain::bmin_u32(a, b, first));
   }
   static DPX_HD std::uint32_t bmax_s16x2(std::uint32_t a, std::uint32_t b, bool* first_hi, bool* first_lo) {
-    return DPX_PICK(__vibmax_s16x2(a, b, first_hi, first_lo), Plain::bmax_s16x2(a, b, first_hi, first_lo));
+    return DPX_PICK(simd::bmax_s16x2(a, b, first_hi, first_lo), Plain::bmax_s16x2(a, b, first_hi, first_lo));
   }
   static DPX_HD std::uint32_t max_u8x4(std::uint32_t a, std::uint32_t b) {
     return DPX_PICK(__vmaxu4(a, b), Plain::max_u8x4(a, b));

@@ -197,4 +197,52 @@ TEST(DpxOpsDevice, PredicatePolarityTiesAndLanes) {
   EXPECT_EQ(h[10], 13);
 }
 
+// A running best carried in one register, best = bmax(best, v), as the local alignment kernel keeps
+// it: the predicates must say which lane took v. CUDA's own __vibmax_s16x2 got the register of `a`
+// reused for its result in such a loop and reported "a kept" every time (dpx_ops.cuh).
+template <typename Ops>
+__global__ void running_best_kernel(const std::uint32_t* in, int n, int* out) {
+  std::uint32_t best = 0;
+  int last_lo = -1, last_hi = -1;
+  for (int i = 0; i < n; ++i) {
+    bool kept_hi, kept_lo;
+    best = Ops::bmax_s16x2(best, in[i], &kept_hi, &kept_lo);
+    if (!kept_lo) last_lo = i;
+    if (!kept_hi) last_hi = i;
+  }
+  out[0] = last_lo;
+  out[1] = last_hi;
+  out[2] = static_cast<int>(best);
+}
+
+TEST(DpxOpsDevice, RunningBestReportsTheLaneThatGrew) {
+  DPX_REQUIRE_GPU();
+  // lo: 3, 7, 1, ... grows at 1; hi: 5, 2, 9, ... grows at 2 (n = 3 runs only the loop's remainder)
+  const std::vector<std::uint32_t> words = {0x00050003u, 0x00020007u, 0x00090001u, 0x00010002u, 0x00080006u,
+                                            0x000A0005u, 0x00000000u};
+  dpx::DeviceBuffer din, dout;
+  ASSERT_TRUE(din.allocate(words.size() * sizeof(std::uint32_t)).is_ok());
+  ASSERT_TRUE(dout.allocate(3 * sizeof(int)).is_ok());
+  ASSERT_EQ(cudaMemcpy(din.data(), words.data(), words.size() * sizeof(std::uint32_t), cudaMemcpyHostToDevice),
+            cudaSuccess);
+  struct Want {
+    int n, lo, hi;
+    std::uint32_t best;
+  };
+  for (const Want& w : {Want{3, 1, 2, 0x00090007u}, Want{7, 1, 5, 0x000A0007u}, Want{1, 0, 0, 0x00050003u}}) {
+    for (int policy = 0; policy < 2; ++policy) {
+      ASSERT_EQ(cudaMemset(dout.data(), 0xA5, 3 * sizeof(int)), cudaSuccess);
+      if (policy == 0) running_best_kernel<Dpx><<<1, 1>>>(din.as<std::uint32_t>(), w.n, dout.as<int>());
+      else running_best_kernel<PlainOps><<<1, 1>>>(din.as<std::uint32_t>(), w.n, dout.as<int>());
+      ASSERT_EQ(cudaGetLastError(), cudaSuccess);
+      int h[3] = {};
+      ASSERT_EQ(cudaMemcpy(h, dout.data(), sizeof(h), cudaMemcpyDeviceToHost), cudaSuccess);
+      const char* name = policy == 0 ? "dpx" : "plain";
+      EXPECT_EQ(h[0], w.lo) << name << " n=" << w.n;
+      EXPECT_EQ(h[1], w.hi) << name << " n=" << w.n;
+      EXPECT_EQ(static_cast<std::uint32_t>(h[2]), w.best) << name << " n=" << w.n;
+    }
+  }
+}
+
 }  // namespace

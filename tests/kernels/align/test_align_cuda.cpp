@@ -136,6 +136,29 @@ TEST(AlignCuda, LongPairsAndScoresBeyondSixteenBits) {
   }
 }
 
+// A user matrix at the top of the score range: 127 per match overflows the 16-bit lanes after 258
+// letters, so most of these local pairs come back for the 32-bit rerun, one to many and pairwise.
+TEST(AlignCuda, HighScoringMatrixOverflowsIntoTheRerun) {
+  DPX_REQUIRE_GPU();
+  auto rng = dpx::test::seeded_rng();
+  ScoreMatrix m;
+  ASSERT_TRUE(ScoreMatrix::dna(127, -128, &m).is_ok());
+  const std::string x = dpx::test::random_sequence(rng, 2000, "ACGT");
+  SequenceBatch one, q, t;
+  one.add(x);
+  for (std::size_t len : {1, 31, 32, 33, 200, 257, 258, 259, 300, 1024, 2000}) {
+    q.add(x.substr(0, len));
+    t.add(x.substr(0, len));
+  }
+  for (int k = 0; k < 40; ++k) {
+    const std::size_t at = rng() % 1500, len = 1 + rng() % 500;
+    q.add(x.substr(at, len));
+    t.add(dpx::test::random_sequence(rng, 50, "ACGT") + x.substr(at, len));
+  }
+  expect_gpu_equals_cpu(q, t, Pairing::kPairwise, m, align_options(AlignMode::kLocal, 200, 50, false));
+  expect_gpu_equals_cpu(one, t, Pairing::kOneToMany, m, align_options(AlignMode::kLocal, 200, 50, false));
+}
+
 TEST(AlignCuda, SequencesAtTheLengthLimit) {
   DPX_REQUIRE_GPU();
   auto rng = dpx::test::seeded_rng();

@@ -58,12 +58,7 @@ TEST(SwSimulation, OneQueryAgainstManyTargets) {
       t.add(s);
     }
     const auto stats = expect_same_as_cpu(q, t, Pairing::kOneToMany, m, align_options(mode, 11, 1, false));
-    // local pairs are planned in 32 bits (sw_plan.cpp), the others two to a 16-bit slot
-    if (mode == AlignMode::kLocal) {
-      EXPECT_EQ(stats.two_pair_slots, 0);
-    } else {
-      EXPECT_GT(stats.two_pair_slots, 5);
-    }
+    EXPECT_GT(stats.two_pair_slots, 5);
     EXPECT_GT(stats.multipass_slots, 0);
   }
 }
@@ -82,11 +77,7 @@ TEST(SwSimulation, PairwiseBatches) {
       t.add(b);
     }
     const auto stats = expect_same_as_cpu(q, t, Pairing::kPairwise, m, align_options(mode, 10, 2, false));
-    if (mode == AlignMode::kLocal) {
-      EXPECT_EQ(stats.two_pair_slots, 0);
-    } else {
-      EXPECT_GT(stats.two_pair_slots, 10);
-    }
+    EXPECT_GT(stats.two_pair_slots, 10);
   }
 }
 
@@ -129,8 +120,15 @@ TEST(SwSimulation, ScoresBeyondSixteenBits) {
   t.add(dpx::test::random_sequence(rng, 3000, m.letters()));
   for (AlignMode mode : {AlignMode::kLocal, AlignMode::kGlobal, AlignMode::kSemiGlobal}) {
     const auto stats = expect_same_as_cpu(q, t, Pairing::kPairwise, m, align_options(mode, 11, 1, false));
-    EXPECT_EQ(stats.reruns, 0);
-    EXPECT_GE(stats.wide_pairs, 3);
+    // local pairs all start in 16 bits and the three above the lanes' limit come back for 32;
+    // the others that cannot fit are planned in 32 bits from the start
+    if (mode == AlignMode::kLocal) {
+      EXPECT_EQ(stats.reruns, 3);
+      EXPECT_EQ(stats.wide_pairs, 0);
+    } else {
+      EXPECT_EQ(stats.reruns, 0);
+      EXPECT_GE(stats.wide_pairs, 3);
+    }
   }
   // large gap costs push global scores below the int16 range
   SequenceBatch gq, gt;
@@ -196,10 +194,8 @@ TEST(SwPlan, SlotsCoverEveryPairOnce) {
     }
     for (const auto& s : plan.slots32) ++seen[s.a];
     for (std::size_t k = 0; k < seen.size(); ++k) EXPECT_EQ(seen[k], 1) << k;
-    EXPECT_FALSE(plan.slots32.empty());
-    if (mode == AlignMode::kLocal) {
-      EXPECT_TRUE(plan.slots16.empty());
-    }
+    // local pairs all start in packed lanes (a lane near the limit is rerun in 32 bits)
+    EXPECT_EQ(plan.slots32.empty(), mode == AlignMode::kLocal);
   }
 }
 
