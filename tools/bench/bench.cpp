@@ -121,5 +121,14 @@ std::string ratio(double a, double b) {
   return buf;
 }
 
+std::string command_output(const std::string& command) {
+  std::string out;
+  FILE* p = popen(command.c_str(), "r");
+  if (p == nullptr) return out;
+  char buf[512];
+  while (std::fgets(buf, sizeof buf, p) != nullptr) out += buf;
+  return pclose(p) == 0 ? out : std::string();
+}
+
 }  // namespace bench
 }  // namespace dpx

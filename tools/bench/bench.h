@@ -70,5 +70,9 @@ double time_cuda_us(const Options& opts, cudaStream_t stream, const std::functio
 // Formats "0.55x" of a over b (b > 0), or "n/a".
 std::string ratio(double a, double b);
 
+// What a shell command printed on stdout, or "" when it could not run or exited non-zero (anchors
+// are other projects' programs, run as they are).
+std::string command_output(const std::string& command);
+
 }  // namespace bench
 }  // namespace dpx

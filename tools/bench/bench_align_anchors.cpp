@@ -37,16 +37,6 @@ constexpr std::size_t kChecked = 24;  // pairs checked against the CPU per case
 
 double gcups(double cells, double us) { return us > 0 ? cells / (us * 1e3) : 0; }
 
-// Runs a command and returns what it printed, or "" when it could not run.
-std::string run_command(const std::string& command) {
-  std::string out;
-  FILE* p = popen(command.c_str(), "r");
-  if (p == nullptr) return out;
-  char buf[512];
-  while (std::fgets(buf, sizeof buf, p) != nullptr) out += buf;
-  return pclose(p) == 0 ? out : std::string();
-}
-
 // The number printed just before `unit` in the first line containing `key`, or 0.
 double number_before(const std::string& text, const std::string& key, const std::string& unit) {
   const std::size_t line = text.find(key);
@@ -68,7 +58,7 @@ void add_anchor_row(Report& report, const std::string& section, const char* vari
     report.add({section, variant, 0, 0, "GCUPS", std::string("not built (set ") + env + ")"});
     return;
   }
-  const std::string out = run_command(env_prefix + " '" + bin + "' " + args + " 2>&1");
+  const std::string out = command_output(env_prefix + " '" + bin + "' " + args + " 2>&1");
   std::string note;
   const double g = out.empty() ? 0 : parse(out, cells, &note);
   if (g <= 0) {

@@ -18,6 +18,9 @@ constexpr Key kKeys[] = {
     {"height", 1, 65536},
     {"image", 0, 0},              // motion: a GRAY8 .pgm to use as the scene
     {"dump", 0, 0},               // motion: a folder for the quality images
+    {"sw-queries", 0, 0},         // align: a query FASTA for the database rows
+    {"sw-db", 0, 0},              // align: database FASTA files (comma-separated) for those rows
+    {"sw-db-count", 1, 100000000},  // align: sequences of each generated database
 };
 
 bool whole_number(const std::string& key, const std::string& val, unsigned long long lo, unsigned long long hi,

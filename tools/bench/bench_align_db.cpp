@@ -1,0 +1,240 @@
+// dpx-bench align, database rows: Smith-Waterman score only (BLOSUM62, 11/1) of every query of a
+// FASTA file against a database, the shape of CUDASW++4.0's database search, beside CUDASW++4.0
+// itself on the same files in the same run.
+//   --sw-queries=PATH   the queries (CUDASW++4.0's allqueries.fasta); without it the rows are skipped
+//   --sw-db=PATH        a database FASTA to add (e.g. scripts/make-protein-db.py's mixed lengths);
+//                       repeatable as a comma-separated list
+//   --sw-db-count=N     sequences of each generated database (default 1,000,000; --quick 100,000)
+// Generated databases: N random proteins of length 256 and of 1,024 (CUDASW++4.0's pseudo-database
+// shape), written as FASTA so both tools read the same letters.
+// CUDASW++4.0: DPX_ANCHOR_CUDASW4 = the folder holding its `align` and `makedb` (anchors/cudasw4
+// build.sh); its DPX-s16 kernels, database built by makedb (that time reported apart), --uploadFull.
+// Ours: the database uploaded once, one plan for it, set_query per query, scores downloaded per query
+// (as a search needs them); the first query's scores are checked against the CPU on a sample.
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "bench.h"
+#include "dpx/align.h"
+#include "dpx/device.h"
+#include "sequence_reader.h"
+
+#if DPX_HAVE_CUDA
+#include <cuda_runtime_api.h>
+
+#include "bench_align_sw.h"
+#endif
+
+namespace dpx {
+namespace bench {
+namespace {
+
+#if DPX_HAVE_CUDA
+constexpr std::size_t kChecked = 200;  // targets of the first query checked against the CPU
+
+struct Database {
+  std::string label, path;
+  cli::NamedSequences seqs;
+};
+
+ScoreMatrix blosum62() {
+  ScoreMatrix m;
+  ScoreMatrix::builtin("blosum62", &m);
+  return m;
+}
+
+// N random proteins of `length` (background frequencies of the 20 amino acids), as FASTA at `path`.
+bool write_random_db(const std::string& path, std::size_t count, std::size_t length, std::uint64_t seed) {
+  static const char kLetters[] = "ARNDCQEGHILKMFPSTWYV";
+  static const double kFreq[] = {8.25, 5.53, 4.06, 5.46, 1.38, 3.93, 6.72, 7.07, 2.27, 5.91,
+                                 9.64, 5.80, 2.41, 3.86, 4.74, 6.65, 5.36, 1.10, 2.92, 6.86};
+  std::discrete_distribution<int> letter(std::begin(kFreq), std::end(kFreq));
+  std::mt19937_64 rng(seed);
+  std::ofstream out(path, std::ios::binary);
+  std::string s(length, 'A');
+  for (std::size_t k = 0; k < count && out; ++k) {
+    for (char& c : s) c = kLetters[letter(rng)];
+    out << '>' << 's' << k << '\n' << s << '\n';
+  }
+  return static_cast<bool>(out.flush());
+}
+
+bool load(const std::string& path, const ScoreMatrix& m, cli::NamedSequences* out) {
+  std::string error;
+  if (cli::read_sequences(path, cli::Alphabet::of_matrix(m, 'X', false, true), out, &error)) return true;
+  std::fprintf(stderr, "align db: %s\n", error.c_str());
+  return false;
+}
+
+// The figure before " GCUPS" on CUDASW++4.0's "Total time: X s, Y GCUPS" line, or 0.
+double cudasw_gcups(const std::string& text, double* seconds) {
+  const std::size_t at = text.rfind("Total time:");
+  if (at == std::string::npos) return 0;
+  double s = 0, g = 0;
+  if (std::sscanf(text.c_str() + at, "Total time: %lf s, %lf GCUPS", &s, &g) != 2) return 0;
+  *seconds = s;
+  return g;
+}
+
+double seconds_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+// CUDASW++4.0 on (queries, db): makedb, then align; adds its row.
+void add_cudasw_row(Report& report, const std::string& section, const std::string& queries, const Database& db,
+                    double ours_s) {
+  const char* dir = std::getenv("DPX_ANCHOR_CUDASW4");
+  if (dir == nullptr || *dir == '\0') {
+    report.add({section, "cudasw4-dpx", 0, 0, "GCUPS", "not built (set DPX_ANCHOR_CUDASW4)"});
+    return;
+  }
+  const std::string bin(dir), dbname = db.path + ".cudasw4db";
+  const auto t0 = std::chrono::steady_clock::now();
+  const bool built = !command_output("'" + bin + "/makedb' '" + db.path + "' '" + dbname + "' 2>&1").empty();
+  const double makedb_s = seconds_since(t0);
+  const std::string types = "--singlePassType DPXs16 --manyPassType_small DPXs16 --manyPassType_large DPXs32";
+  const std::string out = built ? command_output("'" + bin + "/align' --query '" + queries + "' --db '" + dbname +
+                                              "' --top 10 --verbose --uploadFull --prefetchDBFile --mat blosum62 " +
+                                              types + " 2>&1")
+                                : std::string();
+  double s = 0;
+  const double g = out.empty() ? 0 : cudasw_gcups(out, &s);
+  if (g <= 0) {
+    report.add({section, "cudasw4-dpx", 0, 0, "GCUPS", built ? "align printed no figure" : "makedb failed"});
+    return;
+  }
+  char note[160];
+  std::snprintf(note, sizeof note, "its scan; makedb %.1f s apart; dpx %s its speed", makedb_s,
+                ratio(s, ours_s).c_str());
+  report.add({section, "cudasw4-dpx", s * 1e6, g, "GCUPS", note});
+}
+
+// Ours: every query against the resident database; seconds for all queries (plan, upload of the
+// query, kernels, scores back), or 0 on a failure.
+double run_ours(const cli::NamedSequences& q, const Database& db, const ScoreMatrix& m, bool plain, bool check,
+                cudaStream_t stream) {
+  AlignOptions o;  // local, 11 / 1, score only
+  SequenceBatch first;
+  first.add(q.letters.view(0));
+  AlignPlan plan;
+  DeviceSequenceBatch dt, dq;
+  DeviceAlignResults results;
+  std::vector<AlignResult> scores;
+  if (!dt.upload(db.seqs.letters, stream).is_ok() || !plan.create(first, db.seqs.letters, Pairing::kOneToMany, m, o, stream).is_ok())
+    return 0;
+  if (cudaStreamSynchronize(stream) != cudaSuccess) return 0;
+  const auto t0 = std::chrono::steady_clock::now();
+  for (std::size_t k = 0; k < q.letters.size(); ++k) {
+    SequenceBatch one;
+    one.add(q.letters.view(k));
+    const Status s = [&]() -> Status {
+      DPX_RETURN_IF_ERROR(plan.set_query(one, stream));
+      DPX_RETURN_IF_ERROR(dq.upload(one, stream));
+      DPX_RETURN_IF_ERROR(run_sw_plan(plan, plain, dq, dt, &results, stream));
+      return results.download(&scores, stream);
+    }();
+    if (!s.is_ok()) {
+      std::fprintf(stderr, "align db: %s: %s\n", db.label.c_str(), s.message().c_str());
+      return 0;
+    }
+    if (check && k == 0) {
+      SequenceBatch sample;
+      for (std::size_t t = 0; t < kChecked && t < db.seqs.letters.size(); ++t) sample.add(db.seqs.letters.view(t));
+      std::vector<AlignResult> cpu;
+      if (!align_cpu(one, sample, Pairing::kOneToMany, m, o, &cpu).is_ok()) return 0;
+      for (std::size_t t = 0; t < cpu.size(); ++t) {
+        if (cpu[t].score != scores[t].score || cpu[t].query_end != scores[t].query_end ||
+            cpu[t].target_end != scores[t].target_end) {
+          std::fprintf(stderr, "align db: %s target %zu: gpu %d, cpu %d\n", db.label.c_str(), t, scores[t].score,
+                       cpu[t].score);
+          return 0;
+        }
+      }
+    }
+  }
+  return seconds_since(t0);
+}
+
+int run_db_cases(const Options& opts, Report& report) {
+  const auto queries_at = opts.extra.find("sw-queries");
+  if (queries_at == opts.extra.end()) {
+    std::fprintf(stderr, "align db: no --sw-queries=FASTA; database rows skipped\n");
+    return 0;
+  }
+  const ScoreMatrix m = blosum62();
+  cli::NamedSequences q;
+  if (!load(queries_at->second, m, &q)) return 1;
+  std::uint64_t query_letters = 0;
+  for (std::size_t k = 0; k < q.letters.size(); ++k) query_letters += q.letters.length(k);
+
+  std::vector<Database> dbs;
+  const auto count_at = opts.extra.find("sw-db-count");
+  const std::size_t count = count_at != opts.extra.end() ? std::strtoull(count_at->second.c_str(), nullptr, 10)
+                                                        : opts.quick ? 100000 : 1000000;
+  const char* tmp = std::getenv("TMPDIR");
+  for (std::size_t length : {256, 1024}) {
+    Database d;
+    d.label = std::to_string(count) + " x " + std::to_string(length);
+    d.path = std::string(tmp != nullptr ? tmp : "/tmp") + "/dpx-bench-db-" + std::to_string(count) + "x" + std::to_string(length) + ".fasta";
+    if (!write_random_db(d.path, count, length, 20261130 + length)) {
+      std::fprintf(stderr, "align db: cannot write %s\n", d.path.c_str());
+      return 1;
+    }
+    dbs.push_back(std::move(d));
+  }
+  const auto extra_at = opts.extra.find("sw-db");
+  if (extra_at != opts.extra.end()) {
+    std::stringstream list(extra_at->second);
+    for (std::string path; std::getline(list, path, ',');) {
+      Database d;
+      d.label = path.substr(path.find_last_of('/') + 1);
+      d.path = path;
+      dbs.push_back(std::move(d));
+    }
+  }
+
+  Stream stream;
+  if (!stream.create().is_ok()) return 1;
+  for (Database& d : dbs) {
+    if (!load(d.path, m, &d.seqs) || d.seqs.letters.size() == 0) return 1;
+    std::uint64_t residues = 0;
+    for (std::size_t k = 0; k < d.seqs.letters.size(); ++k) residues += d.seqs.letters.length(k);
+    const double cells = double(query_letters) * double(residues);
+    const std::string section = "SW db " + std::to_string(q.letters.size()) + " queries vs " + d.label;
+    const double dpx_s = run_ours(q, d, m, false, true, stream.get());
+    if (dpx_s <= 0) return 1;
+    const double plain_s = run_ours(q, d, m, true, false, stream.get());
+    report.add({section, "dpx", dpx_s * 1e6, cells / dpx_s * 1e-9, "GCUPS",
+                "all queries, scores back; " + ratio(plain_s, dpx_s) + " plain"});
+    report.add({section, "plain", plain_s * 1e6, plain_s > 0 ? cells / plain_s * 1e-9 : 0, "GCUPS",
+                "same kernels, two-operand max"});
+    add_cudasw_row(report, section, queries_at->second, d, dpx_s);
+    d.seqs = cli::NamedSequences{};  // free the host copy before the next database
+  }
+  return 0;
+}
+#endif
+
+int run_db_bench(const Options& opts, Report& report) {
+#if DPX_HAVE_CUDA
+  if (cuda_device_count() > 0) return run_db_cases(opts, report);
+#endif
+  (void)opts;
+  (void)report;
+  std::fprintf(stderr, "align: no CUDA device here; database search rows skipped\n");
+  return 0;
+}
+
+const Registration registration("align", "Smith-Waterman database search beside CUDASW++4.0 (--sw-queries, --sw-db)",
+                                run_db_bench);
+
+}  // namespace
+}  // namespace bench
+}  // namespace dpx
