@@ -209,16 +209,32 @@ Status AlignPlan::run(const DeviceSequenceBatch& queries, const DeviceSequenceBa
   return align::run_plan<ops::Dpx>(*impl_, queries, targets, out, stream);
 }
 
+namespace {
+// The result fields of every pair, copied into `host` on `stream` (not waited for).
+Status copy_fields(const DeviceBuffer& fields, std::size_t count, align::HostAlignResults* host, cudaStream_t stream) {
+  host->count = count;
+  host->fields.resize(count * 5);
+  if (count > 0) {
+    DPX_CUDA_TRY(cudaMemcpyAsync(host->fields.data(), fields.data(), host->fields.size() * sizeof(std::int32_t),
+                                 cudaMemcpyDeviceToHost, stream));
+  }
+  return Status::ok();
+}
+}  // namespace
+
+Status DeviceAlignResults::download_scores(std::vector<std::int32_t>* scores, cudaStream_t stream) const {
+  if (scores == nullptr) return invalid_argument("DeviceAlignResults::download_scores: scores is null");
+  align::HostAlignResults host;
+  DPX_RETURN_IF_ERROR(copy_fields(fields_, count_, &host, stream));
+  DPX_CUDA_TRY(cudaStreamSynchronize(stream));
+  return align::assemble_scores(host, scores);
+}
+
 Status DeviceAlignResults::download(std::vector<AlignResult>* out, cudaStream_t stream) const {
   if (out == nullptr) return invalid_argument("DeviceAlignResults::download: out is null");
   align::HostAlignResults host;
-  host.count = count_;
   host.traceback = traceback_;
-  host.fields.resize(count_ * 5);
-  if (count_ > 0) {
-    DPX_CUDA_TRY(cudaMemcpyAsync(host.fields.data(), fields_.data(), host.fields.size() * sizeof(std::int32_t),
-                                 cudaMemcpyDeviceToHost, stream));
-  }
+  DPX_RETURN_IF_ERROR(copy_fields(fields_, count_, &host, stream));
   if (traceback_ && count_ > 0) {
     host.op_counts.resize(count_);
     host.ops.resize(op_offsets_.back());

@@ -19,6 +19,7 @@ Status AlignPlan::run(const DeviceSequenceBatch&, const DeviceSequenceBatch&, De
   return invalid_argument("AlignPlan::run: the plan was not created (or its create failed)");
 }
 Status DeviceAlignResults::download(std::vector<AlignResult>*, cudaStream_t) const { return not_built(); }
+Status DeviceAlignResults::download_scores(std::vector<std::int32_t>*, cudaStream_t) const { return not_built(); }
 
 Status align_cuda(const SequenceBatch& queries, const SequenceBatch& targets, Pairing pairing, const ScoreMatrix& matrix,
                   const AlignOptions& options, std::vector<AlignResult>*, cudaStream_t) {

@@ -5,15 +5,29 @@
 namespace dpx {
 namespace align {
 
+namespace {
+Status refused(std::size_t pair) {
+  return invalid_argument("AlignPlan::run: pair " + std::to_string(pair) +
+                          " in the device batches does not have the lengths the plan was made for");
+}
+}  // namespace
+
+Status assemble_scores(const HostAlignResults& in, std::vector<std::int32_t>* out) {
+  std::vector<std::int32_t> scores(in.count);
+  for (std::size_t k = 0; k < in.count; ++k) {
+    scores[k] = in.fields[k * 5];
+    if (scores[k] == kRefusedScore) return refused(k);
+  }
+  *out = std::move(scores);
+  return Status::ok();
+}
+
 Status assemble_results(const HostAlignResults& in, std::vector<AlignResult>* out) {
   std::vector<AlignResult> results(in.count);  // the caller's vector changes only on success
   for (std::size_t k = 0; k < in.count; ++k) {
     AlignResult& r = results[k];
     const std::int32_t* f = &in.fields[k * 5];
-    if (f[0] == kRefusedScore) {
-      return invalid_argument("AlignPlan::run: pair " + std::to_string(k) +
-                              " in the device batches does not have the lengths the plan was made for");
-    }
+    if (f[0] == kRefusedScore) return refused(k);
     r.score = f[0];
     r.query_begin = f[1];
     r.query_end = f[2];

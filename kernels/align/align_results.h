@@ -30,5 +30,8 @@ struct HostAlignResults {
 // Fills `out` with one result per pair, or returns the first problem found and leaves `out` as it was.
 Status assemble_results(const HostAlignResults& in, std::vector<AlignResult>* out);
 
+// The scores of `in` (fields only), or the first pair the kernels refused; `out` changes only on success.
+Status assemble_scores(const HostAlignResults& in, std::vector<std::int32_t>* out);
+
 }  // namespace align
 }  // namespace dpx

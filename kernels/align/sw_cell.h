@@ -34,8 +34,9 @@ struct Lanes32 {
   static constexpr std::int32_t kMin = INT32_MIN;
   static DPX_HD V splat(std::int32_t v) { return v; }
   static DPX_HD V max(V a, V b) { return Ops::max3_s32(a, b, b); }
-  static DPX_HD V max_relu(V a, V b) { return Ops::max_s32_relu(a, b); }
+  static DPX_HD V add(V a, V b) { return ops::lanes::wadd32(a, b); }
   static DPX_HD V max3(V a, V b, V c) { return Ops::max3_s32(a, b, c); }
+  static DPX_HD V max3_relu(V a, V b, V c) { return Ops::max3_s32_relu(a, b, c); }
   static DPX_HD V addmax(V a, V b, V c) { return Ops::addmax_s32(a, b, c); }
   static DPX_HD std::int32_t lane(V v, int) { return v; }
   // best = max(best, v); improved[k] tells whether lane k took v (strictly greater).
@@ -55,8 +56,9 @@ struct Lanes16 {
   static DPX_HD V splat(std::int32_t v) { return ops::lanes::pack(v, v); }
   static DPX_HD V pack(std::int32_t lo, std::int32_t hi) { return ops::lanes::pack(lo, hi); }
   static DPX_HD V max(V a, V b) { return Ops::max3_s16x2(a, b, b); }
-  static DPX_HD V max_relu(V a, V b) { return Ops::max_s16x2_relu(a, b); }
+  static DPX_HD V add(V a, V b) { return Ops::add_s16x2(a, b); }
   static DPX_HD V max3(V a, V b, V c) { return Ops::max3_s16x2(a, b, c); }
+  static DPX_HD V max3_relu(V a, V b, V c) { return Ops::max3_s16x2_relu(a, b, c); }
   static DPX_HD V addmax(V a, V b, V c) { return Ops::addmax_s16x2(a, b, c); }
   static DPX_HD std::int32_t lane(V v, int k) { return k ? ops::lanes::shi(v) : ops::lanes::slo(v); }
   static DPX_HD V keep_max(V best, V v, bool improved[2]) {
@@ -78,12 +80,13 @@ struct GapCosts {
         neg_inf(L::splat(L::kMin + extend)) {}
 };
 
-// Score-only cell: H = max(diag + sub, E, F[, 0]); then E and F move on.
+// Score-only cell: H = max(diag + sub, E, F[, 0]); then E and F move on. The add does not wait for
+// E, so what a row carries from column to column (E -> H -> H - open -> E) is three instructions.
 template <class L, bool kLocal>
 DPX_HD typename L::V cell(typename L::V diag, typename L::V sub, typename L::V& e, typename L::V& f,
                           const GapCosts<L>& g) {
-  const typename L::V gap = kLocal ? L::max_relu(e, f) : L::max(e, f);
-  const typename L::V h = L::addmax(diag, sub, gap);
+  const typename L::V diag_sub = L::add(diag, sub);
+  const typename L::V h = kLocal ? L::max3_relu(diag_sub, e, f) : L::max3(diag_sub, e, f);
   const typename L::V h_open = L::addmax(h, g.neg_open, g.floor);
   e = L::addmax(e, g.neg_extend, h_open);
   f = L::addmax(f, g.neg_extend, h_open);

@@ -150,6 +150,9 @@ struct Plain {
   static DPX_HD std::uint32_t addmin_u32(std::uint32_t a, std::uint32_t b, std::uint32_t c) {
     return lanes::min2(a + b, c);
   }
+  static DPX_HD std::uint32_t add_s16x2(std::uint32_t a, std::uint32_t b) {
+    return lanes::pack(lanes::sadd16(lanes::slo(a), lanes::slo(b)), lanes::sadd16(lanes::shi(a), lanes::shi(b)));
+  }
   static DPX_HD std::uint32_t addmax_s16x2(std::uint32_t a, std::uint32_t b, std::uint32_t c) {
     return lanes::pack(lanes::max2(lanes::sadd16(lanes::slo(a), lanes::slo(b)), lanes::slo(c)),
                        lanes::max2(lanes::sadd16(lanes::shi(a), lanes::shi(b)), lanes::shi(c)));
@@ -330,6 +333,10 @@ struct Dpx {
   static DPX_HD std::uint32_t addmin_u32(std::uint32_t a, std::uint32_t b, std::uint32_t c) {
     return DPX_PICK(__viaddmin_u32(a, b, c), Plain::addmin_u32(a, b, c));
   }
+  // Packed add: the SIMD instruction, as in PlainOps (DPX has no plain add).
+  static DPX_HD std::uint32_t add_s16x2(std::uint32_t a, std::uint32_t b) {
+    return DPX_PICK(__vadd2(a, b), Plain::add_s16x2(a, b));
+  }
   static DPX_HD std::uint32_t addmax_s16x2(std::uint32_t a, std::uint32_t b, std::uint32_t c) {
     return DPX_PICK(__viaddmax_s16x2(a, b, c), Plain::addmax_s16x2(a, b, c));
   }
@@ -398,6 +405,9 @@ struct PlainOps : Plain {
   // The same for the signed max.
   static DPX_HD std::uint32_t addmax_s16x2(std::uint32_t a, std::uint32_t b, std::uint32_t c) {
     return DPX_PICK(__vmaxs2(__vadd2(a, b), c), Plain::addmax_s16x2(a, b, c));
+  }
+  static DPX_HD std::uint32_t add_s16x2(std::uint32_t a, std::uint32_t b) {
+    return DPX_PICK(__vadd2(a, b), Plain::add_s16x2(a, b));
   }
   static DPX_HD std::uint32_t max_u8x4(std::uint32_t a, std::uint32_t b) {
     return DPX_PICK(__vmaxu4(a, b), Plain::max_u8x4(a, b));

@@ -47,6 +47,7 @@ TEST(DpxOpsHost, AddMaxWrapsAndRelu) {
   EXPECT_EQ(Plain::addmin_s32(2147483647, 1, 0), static_cast<std::int32_t>(0x80000000u));
   // 16-bit lanes wrap independently: 0x7FFF + 1 = -32768 in lane 0
   EXPECT_EQ(Plain::addmax_s16x2(pack(32767, 5), pack(1, 5), pack(-30000, 9)), pack(-30000, 10));
+  EXPECT_EQ(Plain::add_s16x2(pack(32767, -32768), pack(1, -1)), pack(-32768, 32767));  // each lane wraps alone
   EXPECT_EQ(Plain::addmin_s16x2(pack(32767, 5), pack(1, 5), pack(-30000, 9)), pack(-32768, 9));
   EXPECT_EQ(Plain::addmin_u16x2(pack(65535, 2), pack(2, 3), pack(7, 4)), pack(1, 4));
 }

@@ -16,7 +16,7 @@ using dpx::ops::Dpx;
 using dpx::ops::Plain;
 using dpx::ops::PlainOps;
 
-constexpr int kOpCount = 36;
+constexpr int kOpCount = 37;
 
 // Applies operation `op` of policy Ops; the predicate bits go to bit 0 (first/lo) and bit 1 (hi).
 template <typename Ops>
@@ -63,6 +63,7 @@ __host__ __device__ std::uint32_t apply(int op, std::uint32_t a, std::uint32_t b
     case 33: r = Ops::min_s16x2(a, b); break;
     case 34: r = Ops::sad_u8x4(a, b, c); break;
     case 35: r = Ops::sad_u32(a, b, c); break;
+    case 36: r = Ops::add_s16x2(a, b); break;
   }
   *preds = (p0 ? 1u : 0u) | (p1 ? 2u : 0u);
   return r;

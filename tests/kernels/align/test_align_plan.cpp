@@ -103,9 +103,13 @@ TEST(AlignPlan, SetQueryMatchesTheCpuForEachQuery) {
         ASSERT_TRUE(dq.upload(query, nullptr).is_ok());
         ASSERT_TRUE(plan.run(dq, dt, &results, nullptr).is_ok());
         std::vector<AlignResult> gpu, cpu;
+        std::vector<std::int32_t> scores(3, -7);  // poisoned: must be replaced whole
         ASSERT_TRUE(results.download(&gpu, nullptr).is_ok());
+        ASSERT_TRUE(results.download_scores(&scores, nullptr).is_ok());
         ASSERT_TRUE(align_cpu(query, targets, Pairing::kOneToMany, matrix, o, &cpu).is_ok());
         ASSERT_EQ(gpu.size(), cpu.size());
+        ASSERT_EQ(scores.size(), cpu.size());
+        for (std::size_t k = 0; k < cpu.size(); ++k) ASSERT_EQ(scores[k], cpu[k].score) << "scores alone, pair " << k;
         for (std::size_t k = 0; k < cpu.size(); ++k) {
           const std::string at = std::string(align_mode_name(mode)) + (traceback ? " traceback" : "") + " query " +
                                  std::to_string(q) + " pair " + std::to_string(k);
@@ -138,6 +142,9 @@ TEST(AlignPlan, RunAfterSetQueryRefusesTheOldQuery) {
   std::vector<AlignResult> out;
   EXPECT_EQ(results.download(&out, nullptr).code(), StatusCode::kInvalidArgument);
   EXPECT_TRUE(out.empty());
+  std::vector<std::int32_t> scores;
+  EXPECT_EQ(results.download_scores(&scores, nullptr).code(), StatusCode::kInvalidArgument);
+  EXPECT_TRUE(scores.empty());
 }
 
 }  // namespace
