@@ -206,7 +206,7 @@ class AlignPlan {
   struct Impl;
 
  private:
-  friend struct AlignPlanAccess;  // the benchmark runs a plan with the plain-op kernels
+  friend struct AlignPlanAccess;  // the library's launch code
   Impl* impl_ = nullptr;
 };
 
