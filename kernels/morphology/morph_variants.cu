@@ -10,6 +10,9 @@ namespace variants {
 namespace {
 
 using morph::PassFn;
+using morph::U16x2Lanes;
+using morph::U8WideLanes;
+using morph::U8x4Lanes;
 
 PassFn pick_dpx(SampleType type, int channels, const MorphParams& p, int rows_per_thread) {
   if (rows_per_thread != 8) return morph::pick_dpx_pass(type, channels, p, rows_per_thread);

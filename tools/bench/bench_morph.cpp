@@ -269,7 +269,7 @@ bool gpu_rows(const Options& opts, const MorphCase& c, const MorphParams& params
     }
     const double us = time_per_frame(opts, frames, stream, launch);
     std::string note = ratio(us, copy_us) + " copy, " + ratio(us, npp_us) + " NPP";
-    if (k == default_kernel && sched == default_schedule) note += " (default)";
+    if (k == MorphKernel::kDpx && sched == default_schedule) note += " (default)";
     report.add(Row{section, name, us, gbps(bytes, us), "GB/s", note});
   }
   report.add(Row{section, "npp", npp_us, gbps(bytes, npp_us), "GB/s", npp_note});

@@ -206,7 +206,7 @@ class AlignPlan {
   struct Impl;
 
  private:
-  friend struct AlignPlanAccess;  // the library's launch code
+  friend struct AlignPlanAccess;  // the internal variants library runs a plan on other kernels
   Impl* impl_ = nullptr;
 };
 
