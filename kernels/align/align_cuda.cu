@@ -1,9 +1,11 @@
-// The CUDA alignment API: plan creation (host decisions, device uploads), runs, downloads.
+// The CUDA side of the alignment API: plan creation (host decisions, device uploads), runs,
+// downloads. The host files check the arguments before they get here (align_launch.h).
 #include <algorithm>
 #include <cstring>
 #include <limits>
 
 #include "align_common.h"
+#include "align_launch.h"
 #include "align_results.h"
 #include "sw_instances.h"
 #include "sw_run.cuh"
@@ -159,31 +161,26 @@ Status build_plan(AlignPlan::Impl& p, const SequenceBatch& queries, const Sequen
 
 }  // namespace
 
-Status AlignPlan::create(const SequenceBatch& queries, const SequenceBatch& targets, Pairing pairing,
-                         const ScoreMatrix& matrix, const AlignOptions& options, cudaStream_t stream) {
-  delete impl_;  // a failed create leaves the plan empty, never half built
-  impl_ = nullptr;
-  DPX_RETURN_IF_ERROR(align::validate_align_call(queries, targets, pairing, matrix, options, "AlignPlan::create"));
-  Impl* fresh = new Impl;
+namespace align {
+
+Status create_plan(const SequenceBatch& queries, const SequenceBatch& targets, Pairing pairing,
+                   const ScoreMatrix& matrix, const AlignOptions& options, cudaStream_t stream, AlignPlan::Impl** plan) {
+  *plan = nullptr;
+  auto* fresh = new AlignPlan::Impl;
   const Status built = build_plan(*fresh, queries, targets, pairing, matrix, options, stream);
   if (!built.is_ok()) {
     cudaStreamSynchronize(stream);  // no copy may still read what is freed here
     delete fresh;
     return built;
   }
-  impl_ = fresh;
+  *plan = fresh;
   return Status::ok();
 }
 
-Status AlignPlan::set_query(const SequenceBatch& query, cudaStream_t stream) {
-  if (impl_ == nullptr) return invalid_argument("AlignPlan::set_query: the plan was not created (or its create failed)");
-  Impl& p = *impl_;
-  if (p.pairing != Pairing::kOneToMany) return invalid_argument("AlignPlan::set_query: the plan is not one-to-many");
-  DPX_RETURN_IF_ERROR(validate_align_batches(query, SequenceBatch(), Pairing::kOneToMany, "AlignPlan::set_query"));
-  const std::int32_t n = static_cast<std::int32_t>(query.length(0));
-  if (n == p.query_length) return Status::ok();
-  p.query_length = n;
-  std::fill(p.lengths.n.begin(), p.lengths.n.end(), n);
+Status set_plan_query(std::int32_t length, cudaStream_t stream, AlignPlan::Impl** plan) {
+  AlignPlan::Impl& p = **plan;
+  p.query_length = length;
+  std::fill(p.lengths.n.begin(), p.lengths.n.end(), length);
   const Status planned = [&]() -> Status {
     DPX_RETURN_IF_ERROR(plan_queries(p, stream));
     DPX_CUDA_TRY(cudaStreamSynchronize(stream));
@@ -191,30 +188,22 @@ Status AlignPlan::set_query(const SequenceBatch& query, cudaStream_t stream) {
   }();
   if (!planned.is_ok()) {
     cudaStreamSynchronize(stream);
-    delete impl_;  // part of the query side may be stale: the plan is empty, as after a failed create
-    impl_ = nullptr;
+    delete *plan;  // part of the query side may be stale: the plan is empty, as after a failed create
+    *plan = nullptr;
   }
   return planned;
 }
 
-Status AlignPlan::run(const DeviceSequenceBatch& queries, const DeviceSequenceBatch& targets, DeviceAlignResults* out,
-                      cudaStream_t stream) const {
-  if (impl_ == nullptr) return invalid_argument("AlignPlan::run: the plan was not created (or its create failed)");
-  if (out == nullptr) return invalid_argument("AlignPlan::run: out is null");
-  if (queries.size() != impl_->queries || targets.size() != impl_->targets) {
-    return invalid_argument("AlignPlan::run: the plan was made for " + std::to_string(impl_->queries) + " queries and " +
-                            std::to_string(impl_->targets) + " targets, got " + std::to_string(queries.size()) + " and " +
-                            std::to_string(targets.size()));
-  }
-  return align::run_plan<ops::Dpx>(*impl_, queries, targets, out, stream);
+Status launch_plan(const AlignPlan::Impl& plan, const DeviceSequenceBatch& queries, const DeviceSequenceBatch& targets,
+                   DeviceAlignResults* out, cudaStream_t stream) {
+  return run_plan<ops::Dpx>(plan, queries, targets, out, stream);
 }
 
 namespace {
 // The result fields of every pair, copied into `host` on `stream` (not waited for).
-Status copy_fields(const DeviceBuffer& fields, std::size_t count, align::HostAlignResults* host, cudaStream_t stream) {
-  host->count = count;
-  host->fields.resize(count * 5);
-  if (count > 0) {
+Status copy_fields(const DeviceBuffer& fields, HostAlignResults* host, cudaStream_t stream) {
+  host->fields.resize(host->count * 5);
+  if (host->count > 0) {
     DPX_CUDA_TRY(cudaMemcpyAsync(host->fields.data(), fields.data(), host->fields.size() * sizeof(std::int32_t),
                                  cudaMemcpyDeviceToHost, stream));
   }
@@ -222,37 +211,33 @@ Status copy_fields(const DeviceBuffer& fields, std::size_t count, align::HostAli
 }
 }  // namespace
 
-Status DeviceAlignResults::download_scores(std::vector<std::int32_t>* scores, cudaStream_t stream) const {
-  if (scores == nullptr) return invalid_argument("DeviceAlignResults::download_scores: scores is null");
-  align::HostAlignResults host;
-  DPX_RETURN_IF_ERROR(copy_fields(fields_, count_, &host, stream));
+Status download_scores(const DeviceBuffer& fields, std::size_t count, std::vector<std::int32_t>* out,
+                       cudaStream_t stream) {
+  HostAlignResults host;
+  host.count = count;
+  DPX_RETURN_IF_ERROR(copy_fields(fields, &host, stream));
   DPX_CUDA_TRY(cudaStreamSynchronize(stream));
-  return align::assemble_scores(host, scores);
+  return assemble_scores(host, out);
 }
 
-Status DeviceAlignResults::download(std::vector<AlignResult>* out, cudaStream_t stream) const {
-  if (out == nullptr) return invalid_argument("DeviceAlignResults::download: out is null");
-  align::HostAlignResults host;
-  host.traceback = traceback_;
-  DPX_RETURN_IF_ERROR(copy_fields(fields_, count_, &host, stream));
-  if (traceback_ && count_ > 0) {
-    host.op_counts.resize(count_);
-    host.ops.resize(op_offsets_.back());
-    host.op_offsets = op_offsets_;
-    DPX_CUDA_TRY(cudaMemcpyAsync(host.op_counts.data(), op_counts_.data(), host.op_counts.size() * sizeof(std::int32_t),
+Status download_results(const DeviceBuffer& fields, const DeviceBuffer& ops, const DeviceBuffer& op_counts,
+                        HostAlignResults host, std::vector<AlignResult>* out, cudaStream_t stream) {
+  DPX_RETURN_IF_ERROR(copy_fields(fields, &host, stream));
+  if (host.traceback && host.count > 0) {
+    host.op_counts.resize(host.count);
+    host.ops.resize(host.op_offsets.back());
+    DPX_CUDA_TRY(cudaMemcpyAsync(host.op_counts.data(), op_counts.data(), host.op_counts.size() * sizeof(std::int32_t),
                                  cudaMemcpyDeviceToHost, stream));
     if (!host.ops.empty())
-      DPX_CUDA_TRY(cudaMemcpyAsync(host.ops.data(), ops_.data(), host.ops.size(), cudaMemcpyDeviceToHost, stream));
+      DPX_CUDA_TRY(cudaMemcpyAsync(host.ops.data(), ops.data(), host.ops.size(), cudaMemcpyDeviceToHost, stream));
   }
   DPX_CUDA_TRY(cudaStreamSynchronize(stream));
-  host.fixed_cigars = fixed_cigars_;
-  return align::assemble_results(host, out);
+  return assemble_results(host, out);
 }
 
-Status align_cuda(const SequenceBatch& queries, const SequenceBatch& targets, Pairing pairing, const ScoreMatrix& matrix,
-                  const AlignOptions& options, std::vector<AlignResult>* out, cudaStream_t stream) {
-  DPX_RETURN_IF_ERROR(align::validate_align_call(queries, targets, pairing, matrix, options, "align_cuda"));
-  if (out == nullptr) return invalid_argument("align_cuda: out is null");
+Status align_cuda_launch(const SequenceBatch& queries, const SequenceBatch& targets, Pairing pairing,
+                         const ScoreMatrix& matrix, const AlignOptions& options, std::vector<AlignResult>* out,
+                         cudaStream_t stream) {
   if (cuda_device_count() == 0) return Status(StatusCode::kNoDevice, "align_cuda: no usable CUDA device");
   AlignPlan plan;
   DPX_RETURN_IF_ERROR(plan.create(queries, targets, pairing, matrix, options, stream));
@@ -268,4 +253,5 @@ Status align_cuda(const SequenceBatch& queries, const SequenceBatch& targets, Pa
   return results.download(out, stream);
 }
 
+}  // namespace align
 }  // namespace dpx

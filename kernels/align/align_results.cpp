@@ -1,6 +1,8 @@
 #include "align_results.h"
 
+#include "align_launch.h"
 #include "cigar.h"
+#include "cuda_backend.h"
 
 namespace dpx {
 namespace align {
@@ -45,4 +47,21 @@ Status assemble_results(const HostAlignResults& in, std::vector<AlignResult>* ou
 }
 
 }  // namespace align
+
+Status DeviceAlignResults::download(std::vector<AlignResult>* out, cudaStream_t stream) const {
+  if (out == nullptr) return invalid_argument("DeviceAlignResults::download: out is null");
+  align::HostAlignResults host;
+  host.count = count_;
+  host.traceback = traceback_;
+  if (traceback_ && count_ > 0) host.op_offsets = op_offsets_;
+  host.fixed_cigars = fixed_cigars_;
+  DPX_CUDA_BACKEND("DeviceAlignResults::download",
+                   align::download_results(fields_, ops_, op_counts_, std::move(host), out, stream));
+}
+
+Status DeviceAlignResults::download_scores(std::vector<std::int32_t>* scores, cudaStream_t stream) const {
+  if (scores == nullptr) return invalid_argument("DeviceAlignResults::download_scores: scores is null");
+  DPX_CUDA_BACKEND("DeviceAlignResults::download_scores", align::download_scores(fields_, count_, scores, stream));
+}
+
 }  // namespace dpx

@@ -75,5 +75,11 @@ Status check_device_inputs(std::size_t queries, std::size_t targets, Pairing pai
   return Status::ok();
 }
 
+Status check_dtw_device_inputs(std::size_t a, std::size_t b, Pairing pairing, const DtwOptions& options,
+                               std::size_t max_length, const void* out, const char* what) {
+  DPX_RETURN_IF_ERROR(check_band(options.band, what));
+  return check_device_inputs(a, b, pairing, max_length, out, what);
+}
+
 }  // namespace align
 }  // namespace dpx

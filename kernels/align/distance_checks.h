@@ -25,6 +25,9 @@ Status check_dtw_float_options(const DtwFloatOptions& options, const char* what)
 Status check_device_inputs(std::size_t queries, std::size_t targets, Pairing pairing, std::size_t max_length,
                            const void* out, const char* what);
 Status check_band(int band, const char* what);
+// check_device_inputs and the band: what the asynchronous DTW call (and its variants) check.
+Status check_dtw_device_inputs(std::size_t a, std::size_t b, Pairing pairing, const DtwOptions& options,
+                               std::size_t max_length, const void* out, const char* what);
 
 }  // namespace align
 }  // namespace dpx

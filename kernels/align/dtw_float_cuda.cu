@@ -10,7 +10,6 @@
 #include <vector>
 
 #include "cuda_check.h"
-#include "distance_checks.h"
 #include "distance_launch.h"
 #include "dpx/align_distance.h"
 #include "dtw_float.cuh"
@@ -43,8 +42,6 @@ Status launch_with(const PairBatchView<float>& view, int band, std::int64_t max_
 
 Status launch_dtw_float(const DeviceFloatSeriesBatch& a, const DeviceFloatSeriesBatch& b, Pairing pairing,
                         const DtwFloatOptions& options, std::size_t max_length, float* costs, cudaStream_t stream) {
-  DPX_RETURN_IF_ERROR(check_dtw_float_options(options, "dtw_float_cuda_async"));
-  DPX_RETURN_IF_ERROR(check_device_inputs(a.size(), b.size(), pairing, max_length, costs, "dtw_float_cuda_async"));
   const PairBatchView<float> view = make_device_view(a, b, pairing);
   const auto longest = static_cast<std::int64_t>(max_length);
   const bool banded = options.band >= 0, squared = options.cost == DtwCost::kSquared;
@@ -56,17 +53,8 @@ Status launch_dtw_float(const DeviceFloatSeriesBatch& a, const DeviceFloatSeries
                 : launch_with<false, false>(view, options.band, longest, costs, stream);
 }
 
-}  // namespace align
-
-Status dtw_float_cuda_async(const DeviceFloatSeriesBatch& a, const DeviceFloatSeriesBatch& b, Pairing pairing,
-                            const DtwFloatOptions& options, std::size_t max_length, float* costs,
-                            cudaStream_t stream) {
-  return align::launch_dtw_float(a, b, pairing, options, max_length, costs, stream);
-}
-
-Status dtw_float_cuda(const FloatSeriesBatch& a, const FloatSeriesBatch& b, Pairing pairing,
-                      const DtwFloatOptions& options, std::vector<float>* costs, cudaStream_t stream) {
-  DPX_RETURN_IF_ERROR(align::check_dtw_float_inputs(a, b, pairing, options, costs, "dtw_float_cuda"));
+Status dtw_float_cuda_launch(const FloatSeriesBatch& a, const FloatSeriesBatch& b, Pairing pairing,
+                             const DtwFloatOptions& options, std::vector<float>* costs, cudaStream_t stream) {
   if (cuda_device_count() == 0) return Status(StatusCode::kNoDevice, "dtw_float_cuda: no usable CUDA device");
   const std::size_t pairs = pair_count(a.size(), b.size(), pairing);
   std::vector<float> results(pairs);
@@ -77,7 +65,7 @@ Status dtw_float_cuda(const FloatSeriesBatch& a, const FloatSeriesBatch& b, Pair
     DeviceBuffer out;
     DPX_RETURN_IF_ERROR(out.allocate(pairs * sizeof(float)));
     const std::size_t longest = std::max(a.max_length(), b.max_length());
-    DPX_RETURN_IF_ERROR(dtw_float_cuda_async(da, db, pairing, options, longest, out.as<float>(), stream));
+    DPX_RETURN_IF_ERROR(launch_dtw_float(da, db, pairing, options, longest, out.as<float>(), stream));
     DPX_CUDA_TRY(cudaMemcpyAsync(results.data(), out.data(), pairs * sizeof(float), cudaMemcpyDeviceToHost, stream));
     DPX_CUDA_TRY(cudaStreamSynchronize(stream));
   }
@@ -85,4 +73,5 @@ Status dtw_float_cuda(const FloatSeriesBatch& a, const FloatSeriesBatch& b, Pair
   return Status::ok();
 }
 
+}  // namespace align
 }  // namespace dpx

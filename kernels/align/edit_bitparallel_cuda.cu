@@ -18,7 +18,6 @@
 #include <cstdint>
 
 #include "cuda_check.h"
-#include "distance_checks.h"
 #include "distance_launch.h"
 #include "edit_bitparallel.cuh"
 #include "group_launch.cuh"
@@ -296,8 +295,6 @@ Status for_each_class(int max_words, Fn&& fn) {
 
 Status launch_edit_bitparallel(const DeviceSequenceBatch& queries, const DeviceSequenceBatch& targets, Pairing pairing,
                                std::size_t declared_length, std::int64_t* distances, cudaStream_t stream) {
-  DPX_RETURN_IF_ERROR(check_device_inputs(queries.size(), targets.size(), pairing, declared_length, distances,
-                                          "edit_distance_cuda_async"));
   const PairBatchView<char> view = make_device_view(queries, targets, pairing);
   if (view.pairs == 0) return Status::ok();
   const auto max_length = static_cast<std::int64_t>(declared_length);

@@ -8,9 +8,7 @@ namespace dpx {
 Status morph_cuda(const PlaneView& src, const MutablePlaneView& dst, const MorphParams& params,
                   cudaStream_t stream, DeviceBuffer* scratch) {
   DPX_RETURN_IF_ERROR(morph_validate(src, dst, params));
-  const detail::MorphKernel kernel =
-      src.type == SampleType::kU8 ? detail::kMorphDefaultU8 : detail::MorphKernel::kDpx;
-  DPX_CUDA_BACKEND("morph_cuda", detail::morph_cuda_launch(src, dst, params, stream, scratch, kernel));
+  DPX_CUDA_BACKEND("morph_cuda", detail::morph_cuda_launch(src, dst, params, stream, scratch));
 }
 
 }  // namespace dpx

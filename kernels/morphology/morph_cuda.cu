@@ -1,11 +1,11 @@
-// CUDA morphology: the kernel (thin), the compile-time dispatch and the launcher (schedule, grid,
-// iterations, operations, intermediate planes, stream). The device code is in morph_band.cuh /
-// morph_tile.cuh (square 3x3 and 5x5, fused) and morph_separable.cuh (every other element).
+// CUDA morphology: the launcher (schedule, grid, iterations, operations, intermediate planes,
+// stream) and the DPX passes dpx::morph_cuda runs. The fused kernel and its dispatch are in
+// morph_pass.cuh, its device code in morph_band.cuh / morph_tile.cuh (square 3x3 and 5x5), and
+// morph_separable.cuh covers every other element.
 #include <cuda_runtime.h>
 
 #include <climits>
 #include <string>
-#include <type_traits>
 #include <vector>
 
 #include "cuda_check.h"
@@ -13,91 +13,13 @@
 #include "launch_sizing.h"
 #include "scratch.h"
 #include "morph_lanes.cuh"
-#include "morph_launch.h"
-#include "morph_band.cuh"
+#include "morph_pass.cuh"
 #include "morph_compound.h"
 #include "morph_separable.h"
 
 namespace dpx {
 namespace morph {
 namespace {
-
-template <class L, int C, int Size, MorphShape Shape, int kRowsPerThread>
-__global__ void __launch_bounds__(Tile::kThreads) morph_band_kernel(TileArgs a, BandArgs b) {
-  extern __shared__ uint4 ring[];  // BandArgs::ring_rows rows of Tile::kStride bytes
-  band_pass<L, C, Size, Shape, kRowsPerThread>(DeviceThreads{}, a, b, reinterpret_cast<std::uint8_t*>(ring),
-                                               blockIdx.x, blockIdx.y);
-}
-
-// One pass over the plane (one iteration).
-using PassFn = Status (*)(const TileArgs&, const BandPlan&, cudaStream_t);
-
-template <class L, int C, int Size, MorphShape Shape, int kRowsPerThread>
-Status run_pass(const TileArgs& a, const BandPlan& plan, cudaStream_t stream) {
-  const dim3 grid(plan.blocks_x, plan.blocks_y);
-  morph_band_kernel<L, C, Size, Shape, kRowsPerThread>
-      <<<grid, Tile::kThreads, plan.shared_bytes, stream>>>(a, plan.args);
-  DPX_CUDA_CHECK_LAUNCH("morph_band_kernel");
-  return Status::ok();
-}
-
-// Every case runs at 4 rows per thread; 8 rows per thread (kTile64) only where dpx-bench times it.
-template <class L, int C, int Size, MorphShape Shape>
-PassFn pick_rows(int rows_per_thread) {
-  if (rows_per_thread == 4) return run_pass<L, C, Size, Shape, 4>;
-  if constexpr (C == 1 && Shape == MorphShape::kRect && L::kLanes == 2 &&
-                std::is_same_v<typename L::Policy, ops::Dpx>) {
-    if (rows_per_thread == 8) return run_pass<L, C, Size, Shape, 8>;
-  }
-  return nullptr;
-}
-
-template <class L, int C, int Size>
-PassFn pick_shape(MorphShape shape, int rows_per_thread) {
-  switch (shape) {
-    case MorphShape::kRect: return pick_rows<L, C, Size, MorphShape::kRect>(rows_per_thread);
-    case MorphShape::kCross: return pick_rows<L, C, Size, MorphShape::kCross>(rows_per_thread);
-    case MorphShape::kEllipse: return pick_rows<L, C, Size, MorphShape::kEllipse>(rows_per_thread);
-  }
-  return nullptr;
-}
-
-template <class L, int C>
-PassFn pick_size(const MorphParams& p, int rows_per_thread) {
-  return p.size == 3 ? pick_shape<L, C, 3>(p.shape, rows_per_thread) : pick_shape<L, C, 5>(p.shape, rows_per_thread);
-}
-
-template <class L>
-PassFn pick_channels(int channels, const MorphParams& p, int rows_per_thread) {
-  switch (channels) {
-    case 1: return pick_size<L, 1>(p, rows_per_thread);
-    case 2: return pick_size<L, 2>(p, rows_per_thread);
-    case 4: return pick_size<L, 4>(p, rows_per_thread);
-  }
-  return nullptr;
-}
-
-template <template <class, bool> class Lanes, class Ops>
-PassFn pick_op(int channels, const MorphParams& p, int rows_per_thread) {
-  return p.op == MorphOp::kDilate ? pick_channels<Lanes<Ops, true>>(channels, p, rows_per_thread)
-                                  : pick_channels<Lanes<Ops, false>>(channels, p, rows_per_thread);
-}
-
-PassFn pick_pass(SampleType type, int channels, const MorphParams& p, detail::MorphKernel kernel,
-                 int rows_per_thread) {
-  using ops::Dpx;
-  using ops::PlainOps;
-  using detail::MorphKernel;
-  const int r = rows_per_thread;
-  if (type == SampleType::kU16) {
-    return kernel == MorphKernel::kDpx     ? pick_op<U16x2Lanes, Dpx>(channels, p, r)
-           : kernel == MorphKernel::kPlain ? pick_op<U16x2Lanes, PlainOps>(channels, p, r)
-                                           : nullptr;
-  }
-  return kernel == MorphKernel::kDpx     ? pick_op<U8WideLanes, Dpx>(channels, p, r)
-         : kernel == MorphKernel::kPlain ? pick_op<U8WideLanes, PlainOps>(channels, p, r)
-                                         : pick_op<U8x4Lanes, Dpx>(channels, p, r);
-}
 
 TileArgs tile_args(const std::uint8_t* src, std::size_t src_pitch, std::uint8_t* dst, std::size_t dst_pitch,
                    const PlaneView& shape, BorderMode border) {
@@ -170,54 +92,53 @@ class CudaEngine {
 };
 
 }  // namespace
-}  // namespace morph
 
-namespace detail {
-
-const char* morph_kernel_name(MorphKernel kernel) {
-  switch (kernel) {
-    case MorphKernel::kDpx: return "dpx";
-    case MorphKernel::kPlain: return "plain";
-    case MorphKernel::kByteSimd: return "bytesimd";
-  }
-  return "unknown";
+PassFn pick_dpx_pass(SampleType type, int channels, const MorphParams& p, int rows_per_thread) {
+  if (rows_per_thread != 4) return nullptr;
+  return type == SampleType::kU16 ? pick_op<U16x2Lanes, ops::Dpx, 4>(channels, p)
+                                  : pick_op<U8WideLanes, ops::Dpx, 4>(channels, p);
 }
 
-Status morph_cuda_launch(const PlaneView& src, const MutablePlaneView& dst, const MorphParams& params,
-                         cudaStream_t stream, DeviceBuffer* scratch, MorphKernel kernel, MorphSchedule schedule) {
-  if (kernel == MorphKernel::kByteSimd && src.type != SampleType::kU8) {
-    return Status(StatusCode::kUnsupported, "morphology: the byte-SIMD kernel takes u8 planes only");
-  }
+Status morph_cuda_run(const PlaneView& src, const MutablePlaneView& dst, const MorphParams& params,
+                      cudaStream_t stream, DeviceBuffer* scratch, detail::MorphSchedule schedule, PickPass pick) {
   // Byte offsets inside a row are ints.
   const std::string too_large = "morphology: plane of " + std::to_string(src.width) + "x" +
                                 std::to_string(src.height) + " is too large for the CUDA kernel";
   if (src.row_bytes() > static_cast<std::size_t>(INT_MAX / 2)) return Status(StatusCode::kUnsupported, too_large);
   int sms = 1;
-  if (schedule == MorphSchedule::kStream) DPX_RETURN_IF_ERROR(runtime::sm_count(&sms));  // bands per SM
+  if (schedule == detail::MorphSchedule::kStream) DPX_RETURN_IF_ERROR(runtime::sm_count(&sms));  // bands per SM
   const int side = morph_width(params);
   const bool fused = side == morph_height(params) && (side == 3 || side == 5);
-  const morph::BandPlan plan =
-      morph::plan_band(schedule, src.height, static_cast<int>(src.row_bytes()), fused ? side / 2 : 0, sms);
+  const BandPlan plan = plan_band(schedule, src.height, static_cast<int>(src.row_bytes()), fused ? side / 2 : 0, sms);
   if (plan.blocks_y > 65535) return Status(StatusCode::kUnsupported, too_large);
-  morph::CudaEngine engine(src, params, stream, fused ? &plan : nullptr);
+  CudaEngine engine(src, params, stream, fused ? &plan : nullptr);
   if (fused) {
     MorphParams p = params;
     p.size = side;
     for (const MorphOp op : {MorphOp::kDilate, MorphOp::kErode}) {
       p.op = op;
-      const morph::PassFn pass = morph::pick_pass(src.type, src.channels, p, kernel, plan.rows_per_thread);
+      const PassFn pass = pick(src.type, src.channels, p, plan.rows_per_thread);
       if (pass == nullptr) {
         return Status(StatusCode::kUnsupported, std::string("morphology: no CUDA kernel for this combination with the ") +
-                                                    morph_schedule_name(schedule) + " schedule");
+                                                    detail::morph_schedule_name(schedule) + " schedule");
       }
       engine.set_fused(op == MorphOp::kDilate, pass);
     }
   }
   runtime::ScratchLease lease(scratch, stream);
   DPX_RETURN_IF_ERROR(engine.allocate(&lease));
-  const Status status = morph::run_operation(engine, src, dst, params.op);
+  const Status status = run_operation(engine, src, dst, params.op);
   const Status freed = lease.release();
   return status.is_ok() ? freed : status;
+}
+
+}  // namespace morph
+
+namespace detail {
+
+Status morph_cuda_launch(const PlaneView& src, const MutablePlaneView& dst, const MorphParams& params,
+                         cudaStream_t stream, DeviceBuffer* scratch) {
+  return morph::morph_cuda_run(src, dst, params, stream, scratch, kMorphDefaultSchedule, morph::pick_dpx_pass);
 }
 
 }  // namespace detail

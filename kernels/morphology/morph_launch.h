@@ -1,24 +1,13 @@
-// The CUDA morphology launcher behind dpx::morph_cuda(), with the kernel variant and the schedule
-// exposed for the tests and dpx-bench (the public call always takes the defaults). The launcher
-// is built only with CUDA; the enums are plain C++ (the host emulation test uses them too).
+// The CUDA morphology launcher behind dpx::morph_cuda() (DPX lanes, the default schedule) and the
+// schedules a block can move through its column with; the variants (other lanes, other schedules)
+// are in morph_variants.h. The launcher is built only with CUDA; the enum is plain C++ (the host
+// emulation test uses it too).
 #pragma once
 
 #include "dpx/morphology.h"
 
 namespace dpx {
 namespace detail {
-
-enum class MorphKernel {
-  kDpx,       // packed 16-bit lanes, window max/min from the DPX three-operand instructions
-  kPlain,     // the same kernel with two-operand max/min (what DPX itself brings)
-  kByteSimd,  // u8 only: four samples per word, __vmaxu4 / __vminu4
-};
-
-// The variant dpx::morph_cuda() runs for u8 planes; u16 planes always run kDpx.
-// Flip to MorphKernel::kDpx if the H200 measurement says so (docs/perf-morph.md).
-constexpr MorphKernel kMorphDefaultU8 = MorphKernel::kDpx;
-
-const char* morph_kernel_name(MorphKernel kernel);
 
 // How a block moves through its column of the plane (morph_band.cuh; docs/perf-morph.md):
 enum class MorphSchedule {
@@ -41,11 +30,10 @@ constexpr const char* morph_schedule_name(MorphSchedule schedule) {
                                               : "tile64";
 }
 
-// Runs all iterations on `stream`. Arguments must already have passed morph_validate();
-// kByteSimd on u16 data and kTile64 outside its cases fail with kUnsupported.
+// Runs all iterations on `stream` with the DPX kernels and kMorphDefaultSchedule. Arguments must
+// already have passed morph_validate().
 Status morph_cuda_launch(const PlaneView& src, const MutablePlaneView& dst, const MorphParams& params,
-                         cudaStream_t stream, DeviceBuffer* scratch, MorphKernel kernel,
-                         MorphSchedule schedule = kMorphDefaultSchedule);
+                         cudaStream_t stream, DeviceBuffer* scratch);
 
 }  // namespace detail
 }  // namespace dpx

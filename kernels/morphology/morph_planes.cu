@@ -6,7 +6,6 @@
 
 #include <climits>
 #include <string>
-#include <type_traits>
 
 #include "cuda_check.h"
 #include "dpx_ops.cuh"
@@ -21,7 +20,7 @@ namespace dpx {
 namespace morph {
 namespace {
 
-// The multi-plane kernel runs the four-rows-per-thread schedules (kTile64 maps to kTile32).
+// The multi-plane kernel runs the four-rows-per-thread schedules.
 constexpr int kRowsPerThread = 4;
 
 struct PlaneTask {
@@ -80,13 +79,10 @@ LaunchFn pick_size(const MorphParams& p) {
   return nullptr;
 }
 
-// The lanes morph_cuda() runs for the type: u8 follows kMorphDefaultU8, u16 is always DPX.
+// The lanes morph_cuda() runs for the type.
 template <bool kMax>
 LaunchFn pick_lanes(SampleType type, const MorphParams& p) {
-  using detail::MorphKernel;
   if (type == SampleType::kU16) return pick_size<U16x2Lanes<ops::Dpx, kMax>>(p);
-  if constexpr (detail::kMorphDefaultU8 == MorphKernel::kByteSimd) return pick_size<U8x4Lanes<ops::Dpx, kMax>>(p);
-  if constexpr (detail::kMorphDefaultU8 == MorphKernel::kPlain) return pick_size<U8WideLanes<ops::PlainOps, kMax>>(p);
   return pick_size<U8WideLanes<ops::Dpx, kMax>>(p);
 }
 
@@ -94,10 +90,9 @@ LaunchFn pick_launch(SampleType type, const MorphParams& p) {
   return p.op == MorphOp::kDilate ? pick_lanes<true>(type, p) : pick_lanes<false>(type, p);
 }
 
-detail::MorphSchedule schedule() {
-  return detail::kMorphDefaultSchedule == detail::MorphSchedule::kTile64 ? detail::MorphSchedule::kTile32
-                                                                          : detail::kMorphDefaultSchedule;
-}
+// morph_cuda()'s schedule, which the multi-plane kernel's four rows per thread must match.
+constexpr detail::MorphSchedule kSchedule = detail::kMorphDefaultSchedule;
+static_assert(kSchedule != detail::MorphSchedule::kTile64, "the multi-plane kernel runs four rows per thread");
 
 // One plane's source and destination of one pass.
 struct PassPlane {
@@ -120,7 +115,7 @@ Status morph_cuda_planes_launch(const MorphPlane* planes, int count, const Morph
                                                 std::to_string(params.size) + " (run morph_cuda per plane)");
   }
   int sms = 1;
-  if (morph::schedule() == MorphSchedule::kStream) DPX_RETURN_IF_ERROR(runtime::sm_count(&sms));
+  if constexpr (morph::kSchedule == MorphSchedule::kStream) DPX_RETURN_IF_ERROR(runtime::sm_count(&sms));
   morph::PlanesArgs args{};
   args.count = count;
   long long blocks = 0;
@@ -134,7 +129,7 @@ Status morph_cuda_planes_launch(const MorphPlane* planes, int count, const Morph
                                   std::to_string(src.height) + " is too large for the CUDA kernel";
     if (src.row_bytes() > static_cast<std::size_t>(INT_MAX / 2)) return Status(StatusCode::kUnsupported, too_large);
     const morph::BandPlan plan =
-        morph::plan_band(morph::schedule(), src.height, static_cast<int>(src.row_bytes()), params.size / 2, sms);
+        morph::plan_band(morph::kSchedule, src.height, static_cast<int>(src.row_bytes()), params.size / 2, sms);
     morph::PlaneTask& t = args.p[i];
     t.b = plan.args;
     t.blocks_x = plan.blocks_x;

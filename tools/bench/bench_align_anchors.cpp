@@ -23,7 +23,7 @@
 #if DPX_HAVE_CUDA
 #include <cuda_runtime_api.h>
 
-#include "../../kernels/align/distance_launch.h"
+#include "align_variants.h"
 #endif
 
 namespace dpx {
@@ -138,7 +138,7 @@ int edit_case(const Options& opts, Report& report, const SequenceBatch& q, const
   DeviceBuffer out;
   if (!dq.upload(q, stream).is_ok() || !dt.upload(t, stream).is_ok() ||
       !out.allocate(t.size() * sizeof(std::int64_t)).is_ok()) return 1;
-  auto launch = [&] { return align::launch_edit_bitparallel(dq, dt, pairing, kEditLength, out.as<std::int64_t>(), stream); };
+  auto launch = [&] { return edit_distance_cuda_async(dq, dt, pairing, kEditLength, out.as<std::int64_t>(), stream); };
   if (!launch().is_ok() || !same_as_cpu_edit(q, t, pairing, out, stream)) return 1;
   bool ok = true;
   const double us = time_cuda_us(opts, stream, [&](int) { ok = ok && launch().is_ok(); });
@@ -214,7 +214,7 @@ struct DtwCase {
   OpsPolicy policy = OpsPolicy::kDpx;
 };
 
-// Float: DtwFloatOptions through launch_dtw_float; int32: launch_dtw with the case's policy.
+// Float: DtwFloatOptions through dtw_float_cuda_async; int32: launch_dtw with the case's policy.
 template <typename T>
 int dtw_case(const Options& opts, Report& report, const DtwCase& k, const PackedBatch<T>& a, const PackedBatch<T>& b,
              Pairing pairing, cudaStream_t stream, double* us_out) {
@@ -226,9 +226,9 @@ int dtw_case(const Options& opts, Report& report, const DtwCase& k, const Packed
   fo.cost = k.squared ? DtwCost::kSquared : DtwCost::kAbsolute;
   auto launch = [&]() -> Status {
     if constexpr (std::is_same<T, float>::value) {
-      return align::launch_dtw_float(da, db, pairing, fo, kSeriesLength, out.as<float>(), stream);
+      return dtw_float_cuda_async(da, db, pairing, fo, kSeriesLength, out.as<float>(), stream);
     } else {
-      return align::launch_dtw(da, db, pairing, {}, kSeriesLength, out.as<std::int64_t>(), k.policy, stream);
+      return variants::launch_dtw(k.policy, da, db, pairing, {}, kSeriesLength, out.as<std::int64_t>(), stream);
     }
   };
   if (!launch().is_ok()) return 1;

@@ -29,7 +29,7 @@
 #if DPX_HAVE_CUDA
 #include <cuda_runtime_api.h>
 
-#include "bench_align_sw.h"
+#include "align_variants.h"
 #endif
 
 namespace dpx {
@@ -137,7 +137,7 @@ double run_ours(const cli::NamedSequences& q, const Database& db, const ScoreMat
     const Status s = [&]() -> Status {
       DPX_RETURN_IF_ERROR(plan.set_query(one, stream));
       DPX_RETURN_IF_ERROR(dq.upload(one, stream));
-      DPX_RETURN_IF_ERROR(run_sw_plan(plan, plain, dq, dt, &results, stream));
+      DPX_RETURN_IF_ERROR(variants::run_align_plan(plain ? OpsPolicy::kPlain : OpsPolicy::kDpx, plan, dq, dt, &results, stream));
       return results.download_scores(&scores, stream);
     }();
     if (!s.is_ok()) {

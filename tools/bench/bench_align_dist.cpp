@@ -20,7 +20,7 @@
 #if DPX_HAVE_CUDA
 #include <cuda_runtime_api.h>
 
-#include "../../kernels/align/distance_launch.h"
+#include "align_variants.h"
 #endif
 
 namespace dpx {
@@ -146,7 +146,8 @@ int bench_edit(const Options& opts, Report& report, const Shape& s, std::mt19937
   std::vector<std::int64_t> expected;
   for (const EditResult& r : cpu) expected.push_back(r.distance);
   const PolicyLaunch launch = [&](OpsPolicy policy, std::size_t set) {
-    return align::launch_edit_distance(dq[set], dt[set], Pairing::kPairwise, s.length, out.as<std::int64_t>(), policy, stream);
+    return variants::launch_edit_distance(policy, dq[set], dt[set], Pairing::kPairwise, s.length, out.as<std::int64_t>(),
+                                          stream);
   };
   const double dpx_us = check_and_time_policies(opts, report, section, "edit distance", s, s.sets, expected, out, launch,
                                                 "u16x2, 2 pairs per group", stream);
@@ -183,7 +184,7 @@ int bench_edit(const Options& opts, Report& report, const Shape& s, std::mt19937
   const auto run_full = [&] {
     DeviceSequenceBatch fq, ft;
     return fq.upload(gq, stream).is_ok() && ft.upload(gt, stream).is_ok() &&
-           align::edit_cigar_cuda(gq, gt, Pairing::kPairwise, fq, ft, align::CigarPath::kFullDp, &full_cigar, stream)
+           variants::edit_cigar_cuda(variants::CigarPath::kFullDp, gq, gt, Pairing::kPairwise, fq, ft, &full_cigar, stream)
                .is_ok();
   };
   launched = launched && run_full();
@@ -227,7 +228,7 @@ int bench_dtw(const Options& opts, Report& report, const Shape& s, std::mt19937_
   std::vector<std::int64_t> expected;
   for (const DtwResult& r : cpu) expected.push_back(r.cost);
   const PolicyLaunch launch = [&](OpsPolicy policy, std::size_t set) {
-    return align::launch_dtw(da[set], db[set], Pairing::kPairwise, {}, s.length, out.as<std::int64_t>(), policy, stream);
+    return variants::launch_dtw(policy, da[set], db[set], Pairing::kPairwise, {}, s.length, out.as<std::int64_t>(), stream);
   };
   const double dpx_us = check_and_time_policies(opts, report, section, "DTW", s, sets, expected, out, launch,
                                                 "32-bit cells, min3", stream);

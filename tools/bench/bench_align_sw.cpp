@@ -19,7 +19,7 @@
 #include "dpx/device.h"
 
 #if DPX_HAVE_CUDA
-#include "bench_align_sw.h"
+#include "align_variants.h"
 #endif
 
 namespace dpx {
@@ -92,17 +92,18 @@ int run_case(const Options& opts, Report& report, const Case& c, cudaStream_t st
   std::vector<AlignResult> cpu, gpu;
   if (!align_cpu(cq, ct, c.pairing, matrix, o, &cpu).is_ok()) return 1;
   DeviceAlignResults results;
-  for (bool plain : {false, true}) {
-    const Status s = run_sw_plan(plan, plain, dq[0], dt[0], &results, stream);
+  for (OpsPolicy policy : {OpsPolicy::kDpx, OpsPolicy::kPlain}) {
+    const char* name = ops_policy_name(policy);
+    const Status s = variants::run_align_plan(policy, plan, dq[0], dt[0], &results, stream);
     const Status d = s.is_ok() ? results.download(&gpu, stream) : s;
     if (!d.is_ok()) {
-      std::fprintf(stderr, "align: %s (%s): %s\n", c.section.c_str(), plain ? "plain" : "dpx", d.message().c_str());
+      std::fprintf(stderr, "align: %s (%s): %s\n", c.section.c_str(), name, d.message().c_str());
       return 1;
     }
     for (std::size_t k = 0; k < cpu.size(); ++k) {
       if (!same(gpu[k], cpu[k])) {
         std::fprintf(stderr, "align: %s (%s) pair %zu: gpu score %d cigar %s, cpu score %d cigar %s\n", c.section.c_str(),
-                     plain ? "plain" : "dpx", k, gpu[k].score, gpu[k].cigar.c_str(), cpu[k].score, cpu[k].cigar.c_str());
+                     name, k, gpu[k].score, gpu[k].cigar.c_str(), cpu[k].score, cpu[k].cigar.c_str());
         return 1;
       }
     }
@@ -113,7 +114,8 @@ int run_case(const Options& opts, Report& report, const Case& c, cudaStream_t st
   bool ok = true;
   for (int v = 0; v < 2; ++v) {
     us[v] = time_cuda_us(opts, stream, [&](int i) {
-      ok = ok && run_sw_plan(plan, v == 1, dq[i % sets], dt[i % sets], &results, stream).is_ok();
+      const OpsPolicy policy = v == 0 ? OpsPolicy::kDpx : OpsPolicy::kPlain;
+      ok = ok && variants::run_align_plan(policy, plan, dq[i % sets], dt[i % sets], &results, stream).is_ok();
     });
   }
   if (!ok || us[0] <= 0 || us[1] <= 0) {

@@ -13,7 +13,7 @@
 #include "bench_epilogue.h"
 #include "cuda_check.h"
 #include "dpx/device.h"
-#include "epilogue_policy.h"
+#include "epilogue_variants.h"
 
 namespace dpx {
 namespace bench {
@@ -65,14 +65,14 @@ Status enqueue(OpsPolicy policy, const EpilogueCase& c, const EpilogueGpuBench::
   const std::int16_t* a = s.at<std::int16_t>(s.a, set) + offset;
   switch (c.kind) {
     case EpilogueKind::kRequantize:
-      return epilogue::requantize_cuda_with(policy, acc, count, c.requant, out, s.stream.get());
+      return variants::requantize_cuda(policy, acc, count, c.requant, out, s.stream.get());
     case EpilogueKind::kResidual:
-      return epilogue::requantize_residual_cuda_with(policy, acc, a, count, c.requant, static_cast<std::int16_t*>(out),
-                                                     s.stream.get());
+      return variants::requantize_residual_cuda(policy, acc, a, count, c.requant, static_cast<std::int16_t*>(out),
+                                                s.stream.get());
     case EpilogueKind::kMerge3:
-      return epilogue::merge3_cuda_with(policy, a, s.at<std::int16_t>(s.b, set) + offset,
-                                        s.at<std::int16_t>(s.c, set) + offset, count, c.merge,
-                                        static_cast<std::int16_t*>(out), s.stream.get());
+      return variants::merge3_cuda(policy, a, s.at<std::int16_t>(s.b, set) + offset,
+                                   s.at<std::int16_t>(s.c, set) + offset, count, c.merge,
+                                   static_cast<std::int16_t*>(out), s.stream.get());
   }
   return invalid_argument("unknown epilogue case");
 }

@@ -32,7 +32,7 @@
 #if DPX_HAVE_CUDA
 #include <cuda_runtime_api.h>
 
-#include "morph_launch.h"
+#include "morph_variants.h"
 #include "npp_morph.h"
 #endif
 
@@ -241,25 +241,24 @@ bool gpu_rows(const Options& opts, const MorphCase& c, const MorphParams& params
     npp_note = "no NPP row: NPP has dilate/erode only, and its general mask costs the element's area per pixel";
   }
 
-  using detail::MorphKernel;
+  using variants::MorphKernel;
   using detail::MorphSchedule;
   const MorphSchedule default_schedule = detail::kMorphDefaultSchedule;
-  const MorphKernel default_kernel = c.type == SampleType::kU8 ? detail::kMorphDefaultU8 : MorphKernel::kDpx;
-  std::vector<std::pair<MorphKernel, MorphSchedule>> variants;
+  std::vector<std::pair<MorphKernel, MorphSchedule>> runs;
   if (c.fused()) {
     for (MorphSchedule s : {MorphSchedule::kStream, MorphSchedule::kSplit, MorphSchedule::kTile32, MorphSchedule::kTile64}) {
-      if (s != MorphSchedule::kTile64 || c.shape == MorphShape::kRect) variants.emplace_back(MorphKernel::kDpx, s);
+      if (s != MorphSchedule::kTile64 || c.shape == MorphShape::kRect) runs.emplace_back(MorphKernel::kDpx, s);
     }
-    variants.emplace_back(MorphKernel::kPlain, default_schedule);
-    if (c.type == SampleType::kU8) variants.emplace_back(MorphKernel::kByteSimd, default_schedule);
+    runs.emplace_back(MorphKernel::kPlain, default_schedule);
+    if (c.type == SampleType::kU8) runs.emplace_back(MorphKernel::kByteSimd, default_schedule);
   } else {
-    variants.emplace_back(default_kernel, default_schedule);  // the separable passes take neither
+    runs.emplace_back(MorphKernel::kDpx, default_schedule);  // the separable passes take neither
   }
-  for (const auto& [k, sched] : variants) {
-    const std::string name = c.fused() ? std::string(detail::morph_kernel_name(k)) + "-" + detail::morph_schedule_name(sched)
+  for (const auto& [k, sched] : runs) {
+    const std::string name = c.fused() ? std::string(variants::morph_kernel_name(k)) + "-" + detail::morph_schedule_name(sched)
                                        : std::string("separable");
     const auto launch = [&, k = k, sched = sched](int f) {
-      const Status s = detail::morph_cuda_launch(frames.in(f), frames.out(f), params, stream, nullptr, k, sched);
+      const Status s = variants::morph_cuda(k, sched, frames.in(f), frames.out(f), params, stream, nullptr);
       return s.is_ok() ? std::string() : s.message();
     };
     const std::string check = check_against_cpu(frames, host, stream, launch);
@@ -270,7 +269,7 @@ bool gpu_rows(const Options& opts, const MorphCase& c, const MorphParams& params
     }
     const double us = time_per_frame(opts, frames, stream, launch);
     std::string note = ratio(us, copy_us) + " copy, " + ratio(us, npp_us) + " NPP";
-    if (k == default_kernel && sched == default_schedule) note += " (default)";
+    if (k == MorphKernel::kDpx && sched == default_schedule) note += " (default)";
     report.add(Row{section, name, us, gbps(bytes, us), "GB/s", note});
   }
   report.add(Row{section, "npp", npp_us, gbps(bytes, npp_us), "GB/s", npp_note});

@@ -209,7 +209,7 @@ class AlignPlan {
   struct Impl;
 
  private:
-  friend struct AlignPlanAccess;  // the benchmark runs a plan with the plain-op kernels
+  friend struct AlignPlanAccess;  // the internal variants library runs a plan on other kernels
   Impl* impl_ = nullptr;
 };
 

@@ -13,7 +13,7 @@
 #if DPX_HAVE_CUDA
 #include <cuda_runtime_api.h>
 
-#include "../../../kernels/align/distance_launch.h"
+#include "align_variants.h"
 #endif
 
 namespace {
@@ -142,11 +142,11 @@ TEST(EditCuda, BandedCigarsEqualFullDp) {
   ASSERT_TRUE(dt.upload(p.targets, stream.get()).is_ok());
   const std::size_t pairs = p.queries.size();
   std::vector<EditResult> banded(pairs, EditResult{-7, "poison"}), full(pairs, EditResult{-9, "poison"});
-  using dpx::align::CigarPath;
-  ASSERT_TRUE(dpx::align::edit_cigar_cuda(p.queries, p.targets, Pairing::kPairwise, dq, dt, CigarPath::kBanded, &banded,
-                                          stream.get()).is_ok());
-  ASSERT_TRUE(dpx::align::edit_cigar_cuda(p.queries, p.targets, Pairing::kPairwise, dq, dt, CigarPath::kFullDp, &full,
-                                          stream.get()).is_ok());
+  using dpx::variants::CigarPath;
+  ASSERT_TRUE(dpx::variants::edit_cigar_cuda(CigarPath::kBanded, p.queries, p.targets, Pairing::kPairwise, dq, dt, &banded,
+                                             stream.get()).is_ok());
+  ASSERT_TRUE(dpx::variants::edit_cigar_cuda(CigarPath::kFullDp, p.queries, p.targets, Pairing::kPairwise, dq, dt, &full,
+                                             stream.get()).is_ok());
   for (std::size_t i = 0; i < pairs; ++i) {
     EXPECT_EQ(banded[i].distance, full[i].distance) << "pair " << i;
     EXPECT_EQ(banded[i].cigar, full[i].cigar) << "pair " << i << " (" << p.queries.length(i) << "x"

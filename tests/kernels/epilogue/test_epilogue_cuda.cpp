@@ -11,7 +11,7 @@
 
 #include "dpx/device.h"
 #include "dpx/epilogue.h"
-#include "epilogue_policy.h"
+#include "epilogue_variants.h"
 #include "epilogue_test_data.h"
 #include "test_util.h"
 
@@ -166,7 +166,7 @@ void expect_requantize_matches_cpu(OpsPolicy policy, const std::vector<std::int3
   ASSERT_TRUE(d_out.init(n, sizeof(Out), out_offset));
   ASSERT_TRUE(d_acc.upload(acc.data()));
   ASSERT_TRUE(gpu_matches_cpu(
-      dpx::epilogue::requantize_cuda_with(policy, d_acc.as<std::int32_t>(), n, p, d_out.data(), stream), stream, d_out,
+      dpx::variants::requantize_cuda(policy, d_acc.as<std::int32_t>(), n, p, d_out.data(), stream), stream, d_out,
       cpu, what));
 }
 
@@ -255,8 +255,8 @@ TEST_F(EpilogueCuda, ResidualMatchesCpuOnEverySizeAndAlignmentAlsoInPlace) {
           ASSERT_TRUE(d_res.upload(res.data()));
           const GuardedBuffer& target = in_place ? d_res : d_out;
           ASSERT_TRUE(gpu_matches_cpu(
-              dpx::epilogue::requantize_residual_cuda_with(policy, d_acc.as<std::int32_t>(), d_res.as<std::int16_t>(), n,
-                                                           p, target.as<std::int16_t>(), stream_.get()),
+              dpx::variants::requantize_residual_cuda(policy, d_acc.as<std::int32_t>(), d_res.as<std::int16_t>(), n,
+                                                      p, target.as<std::int16_t>(), stream_.get()),
               stream_.get(), target, cpu, what));
         }
       }
@@ -290,8 +290,8 @@ TEST_F(EpilogueCuda, Merge3MatchesCpuOnEverySizeAndAlignmentAlsoInPlace) {
           ASSERT_TRUE(dc.upload(c.data()));
           const GuardedBuffer& target = in_place ? da : d_out;
           ASSERT_TRUE(gpu_matches_cpu(
-              dpx::epilogue::merge3_cuda_with(policy, da.as<std::int16_t>(), db.as<std::int16_t>(), dc.as<std::int16_t>(),
-                                              n, variants[vi], target.as<std::int16_t>(), stream_.get()),
+              dpx::variants::merge3_cuda(policy, da.as<std::int16_t>(), db.as<std::int16_t>(), dc.as<std::int16_t>(),
+                                         n, variants[vi], target.as<std::int16_t>(), stream_.get()),
               stream_.get(), target, cpu, what));
         }
       }

@@ -13,7 +13,7 @@
 #include "cuda_check.h"
 #include "dpx/device.h"
 #include "dpx/morphology.h"
-#include "morph_launch.h"
+#include "morph_variants.h"
 #include "morph_test_util.h"
 #include "test_util.h"
 
@@ -21,7 +21,7 @@ namespace dpx {
 namespace test {
 namespace {
 
-using detail::MorphKernel;
+using variants::MorphKernel;
 using detail::MorphSchedule;
 
 // A host plane's whole buffer (offset bytes, rows and pitch padding) mirrored on the device, so
@@ -80,7 +80,7 @@ HostPlane cpu_result(const HostPlane& src, const MorphParams& params) {
 void expect_gpu_matches(const HostPlane& want, const HostPlane& src, const HostPlane& dst_layout,
                         const MorphParams& params, MorphKernel kernel, MorphSchedule schedule,
                         DeviceBuffer* scratch, const std::string& what_case) {
-  const std::string what = what_case + " [" + detail::morph_kernel_name(kernel) + "-" +
+  const std::string what = what_case + " [" + variants::morph_kernel_name(kernel) + "-" +
                            detail::morph_schedule_name(schedule) + "]";
   Stream stream;
   ASSERT_TRUE(stream.create().is_ok());
@@ -90,8 +90,7 @@ void expect_gpu_matches(const HostPlane& want, const HostPlane& src, const HostP
   ASSERT_TRUE(s.is_ok()) << s.message();
   s = d_dst.upload(got, stream.get());
   ASSERT_TRUE(s.is_ok()) << s.message();
-  s = detail::morph_cuda_launch(d_src.view(), d_dst.mutable_view(), params, stream.get(), scratch, kernel,
-                                schedule);
+  s = variants::morph_cuda(kernel, schedule, d_src.view(), d_dst.mutable_view(), params, stream.get(), scratch);
   ASSERT_TRUE(s.is_ok()) << what << ": " << s.message();
   s = d_dst.download(got, stream.get());
   ASSERT_TRUE(s.is_ok()) << what << ": " << s.message();
@@ -151,7 +150,7 @@ class MorphCudaOperations : public ::testing::TestWithParam<MorphCase> {};
 TEST_P(MorphCudaOperations, MatchCpu) {
   DPX_REQUIRE_GPU();
   const MorphCase c = GetParam();
-  const MorphKernel k = c.type == SampleType::kU8 ? detail::kMorphDefaultU8 : MorphKernel::kDpx;
+  const MorphKernel k = MorphKernel::kDpx;
   DeviceBuffer scratch;
   for_each_frame(operation_geometries(c.params), c,
                  [&](const HostPlane& want, const HostPlane& src, const HostPlane& same, const HostPlane& other,
@@ -199,7 +198,7 @@ TEST(MorphCuda, LargeElementsOnFramesMatchCpu) {
       fill_random(src, rng);
       const HostPlane want = cpu_result(src, mc.params);
       const std::string what = describe(mc) + " " + std::to_string(c.g.width) + "x" + std::to_string(c.g.height);
-      const MorphKernel k = c.type == SampleType::kU8 ? detail::kMorphDefaultU8 : MorphKernel::kDpx;
+      const MorphKernel k = MorphKernel::kDpx;
       expect_gpu_matches(want, src, make_plane(c.g, c.channels, c.type), mc.params, k, detail::kMorphDefaultSchedule,
                          nullptr, what);
     }
@@ -292,8 +291,8 @@ TEST(MorphCuda, Tile64OutsideItsCasesIsUnsupported) {
   DevicePlane d_src, d_dst;
   ASSERT_TRUE(d_src.upload(src, stream.get()).is_ok());
   ASSERT_TRUE(d_dst.upload(dst, stream.get()).is_ok());
-  const Status s = detail::morph_cuda_launch(d_src.view(), d_dst.mutable_view(), MorphParams{}, stream.get(),
-                                             nullptr, MorphKernel::kDpx, MorphSchedule::kTile64);
+  const Status s = variants::morph_cuda(MorphKernel::kDpx, MorphSchedule::kTile64, d_src.view(), d_dst.mutable_view(),
+                                        MorphParams{}, stream.get(), nullptr);
   EXPECT_EQ(s.code(), StatusCode::kUnsupported);
   EXPECT_NE(s.message().find("tile64"), std::string::npos) << s.message();
 }
@@ -306,8 +305,8 @@ TEST(MorphCuda, ByteSimdRejectsU16) {
   DevicePlane d_src, d_dst;
   ASSERT_TRUE(d_src.upload(src, stream.get()).is_ok());
   ASSERT_TRUE(d_dst.upload(dst, stream.get()).is_ok());
-  const Status s = detail::morph_cuda_launch(d_src.view(), d_dst.mutable_view(), MorphParams{}, stream.get(),
-                                             nullptr, MorphKernel::kByteSimd);
+  const Status s = variants::morph_cuda(MorphKernel::kByteSimd, detail::kMorphDefaultSchedule, d_src.view(),
+                                        d_dst.mutable_view(), MorphParams{}, stream.get(), nullptr);
   EXPECT_EQ(s.code(), StatusCode::kUnsupported);
   EXPECT_NE(s.message().find("u8"), std::string::npos) << s.message();
 }

@@ -1,0 +1,63 @@
+// The morphology variants: the plain-op and byte-SIMD lanes at four rows per thread, and the DPX
+// lanes at eight (kTile64: one channel, rect), each through the library's launcher.
+#include "dpx_ops.cuh"
+#include "morph_lanes.cuh"
+#include "morph_pass.cuh"
+#include "morph_variants.h"
+
+namespace dpx {
+namespace variants {
+namespace {
+
+using morph::PassFn;
+using morph::U16x2Lanes;
+using morph::U8WideLanes;
+using morph::U8x4Lanes;
+
+PassFn pick_dpx(SampleType type, int channels, const MorphParams& p, int rows_per_thread) {
+  if (rows_per_thread != 8) return morph::pick_dpx_pass(type, channels, p, rows_per_thread);
+  if (channels != 1 || p.shape != MorphShape::kRect) return nullptr;
+  const bool dilate = p.op == MorphOp::kDilate;
+  if (type == SampleType::kU16) {
+    return dilate ? morph::pick_size<U16x2Lanes<ops::Dpx, true>, 1, 8>(p)
+                  : morph::pick_size<U16x2Lanes<ops::Dpx, false>, 1, 8>(p);
+  }
+  return dilate ? morph::pick_size<U8WideLanes<ops::Dpx, true>, 1, 8>(p)
+                : morph::pick_size<U8WideLanes<ops::Dpx, false>, 1, 8>(p);
+}
+
+PassFn pick_plain(SampleType type, int channels, const MorphParams& p, int rows_per_thread) {
+  if (rows_per_thread != 4) return nullptr;
+  return type == SampleType::kU16 ? morph::pick_op<U16x2Lanes, ops::PlainOps, 4>(channels, p)
+                                  : morph::pick_op<U8WideLanes, ops::PlainOps, 4>(channels, p);
+}
+
+PassFn pick_byte_simd(SampleType, int channels, const MorphParams& p, int rows_per_thread) {
+  if (rows_per_thread != 4) return nullptr;
+  return morph::pick_op<U8x4Lanes, ops::Dpx, 4>(channels, p);
+}
+
+}  // namespace
+
+const char* morph_kernel_name(MorphKernel kernel) {
+  switch (kernel) {
+    case MorphKernel::kDpx: return "dpx";
+    case MorphKernel::kPlain: return "plain";
+    case MorphKernel::kByteSimd: return "bytesimd";
+  }
+  return "unknown";
+}
+
+Status morph_cuda(MorphKernel kernel, detail::MorphSchedule schedule, const PlaneView& src, const MutablePlaneView& dst,
+                  const MorphParams& params, cudaStream_t stream, DeviceBuffer* scratch) {
+  if (kernel == MorphKernel::kByteSimd && src.type != SampleType::kU8) {
+    return Status(StatusCode::kUnsupported, "morphology: the byte-SIMD kernel takes u8 planes only");
+  }
+  const morph::PickPass pick = kernel == MorphKernel::kDpx     ? pick_dpx
+                               : kernel == MorphKernel::kPlain ? pick_plain
+                                                               : pick_byte_simd;
+  return morph::morph_cuda_run(src, dst, params, stream, scratch, schedule, pick);
+}
+
+}  // namespace variants
+}  // namespace dpx

@@ -1,0 +1,26 @@
+// The CUDA morphology variants dpx-bench and the tests run beside dpx::morph_cuda() (the internal
+// dpx_variants library, CUDA builds only): other lane formats and other schedules.
+#pragma once
+
+#include "dpx/morphology.h"
+#include "morph_launch.h"
+
+namespace dpx {
+namespace variants {
+
+enum class MorphKernel {
+  kDpx,       // packed 16-bit lanes, window max/min from the DPX three-operand instructions
+  kPlain,     // the same kernel with two-operand max/min (what DPX itself brings)
+  kByteSimd,  // u8 only: four samples per word, __vmaxu4 / __vminu4
+};
+
+const char* morph_kernel_name(MorphKernel kernel);
+
+// detail::morph_cuda_launch with the kernel and schedule chosen. Arguments must already have
+// passed morph_validate(); kByteSimd on u16 data and kTile64 outside its cases fail with
+// kUnsupported. kDpx with the default schedule is what dpx::morph_cuda() runs.
+Status morph_cuda(MorphKernel kernel, detail::MorphSchedule schedule, const PlaneView& src, const MutablePlaneView& dst,
+                  const MorphParams& params, cudaStream_t stream, DeviceBuffer* scratch);
+
+}  // namespace variants
+}  // namespace dpx
