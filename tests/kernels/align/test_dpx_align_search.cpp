@@ -48,7 +48,8 @@ std::vector<Hit> brute_force(const std::vector<AlignResult>& all, HitLimits limi
   std::vector<Hit> hits;
   for (std::size_t t = 0; t < all.size(); ++t)
     if (all[t].score >= limits.min_score) hits.push_back({all[t].score, static_cast<std::uint32_t>(t)});
-  std::sort(hits.begin(), hits.end(), ranks_before);
+  // by score alone, stable: equal scores stay in database order
+  std::stable_sort(hits.begin(), hits.end(), [](const Hit& a, const Hit& b) { return a.score > b.score; });
   if (limits.top != 0 && hits.size() > limits.top) hits.resize(limits.top);
   return hits;
 }
