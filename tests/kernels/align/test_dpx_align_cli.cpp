@@ -35,6 +35,13 @@ std::string program() {
   return self + "/../../tools/dpx-align";
 }
 
+std::string file_text(const std::string& path) {
+  std::ifstream f(path);
+  std::stringstream ss;
+  ss << f.rdbuf();
+  return ss.str();
+}
+
 struct Outcome {
   int status;
   std::string out, err;
@@ -68,10 +75,7 @@ class DpxAlignCli : public ::testing::Test {
     while ((got = std::fread(buf.data(), 1, buf.size(), p)) > 0) r.out.append(buf.data(), got);
     const int raw = pclose(p);
     r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
-    std::ifstream e(err);
-    std::stringstream ss;
-    ss << e.rdbuf();
-    r.err = ss.str();
+    r.err = file_text(err);
     return r;
   }
 
@@ -170,10 +174,7 @@ TEST_F(DpxAlignCli, SmithWatermanTableMatchesTheLibrary) {
   // the same on whatever backend is there, written to a file
   const std::string out = dir_ + "/out.tsv";
   ASSERT_EQ(run("sw --cigar --output " + out + " " + q + " " + t).status, 0);
-  std::ifstream f(out);
-  std::stringstream ss;
-  ss << f.rdbuf();
-  EXPECT_EQ(ss.str(), r.out);
+  EXPECT_EQ(file_text(out), r.out);
 }
 
 TEST_F(DpxAlignCli, OtherCommands) {
@@ -207,10 +208,7 @@ TEST_F(DpxAlignCli, InputsAreCheckedBeforeAnythingIsWritten) {
   EXPECT_NE(r.err.find(q + ":3: sequence 'long' has 70000 letters; the limit is 65536"), std::string::npos) << r.err;
   const std::string out = write("old.tsv", "old table\n");
   EXPECT_EQ(run("sw --quiet --backend cpu --output " + out + " " + q + " " + t).status, 2);
-  std::ifstream f(out);
-  std::stringstream ss;
-  ss << f.rdbuf();
-  EXPECT_EQ(ss.str(), "old table\n");
+  EXPECT_EQ(file_text(out), "old table\n");
   if (cuda_device_count() == 0) {
     const Outcome c = run("edit --quiet --backend cuda " + t + " " + t);
     EXPECT_EQ(c.status, 2) << c.err;
@@ -392,10 +390,7 @@ TEST_F(DpxAlignCli, SearchRefusesBadInputBeforeAnyRow) {
     EXPECT_EQ(r.status, 2) << c.args << "\n" << r.err;
     EXPECT_NE(r.err.find(c.message), std::string::npos) << c.args << "\n" << r.err;
     EXPECT_TRUE(r.out.empty()) << c.args;
-    std::ifstream f(out);
-    std::stringstream ss;
-    ss << f.rdbuf();
-    EXPECT_EQ(ss.str(), "old\n") << c.args;
+    EXPECT_EQ(file_text(out), "old\n") << c.args;
   }
   EXPECT_EQ(run("sw --top 2 " + q + " " + db).err.find("--top applies to search only") != std::string::npos, true);
   // unknown residues as the wildcard: counted, one warning, and the search runs
@@ -425,10 +420,7 @@ TEST_F(DpxAlignCli, SearchStopsCleanlyOnInterrupt) {
   std::string seen;
   for (int tries = 0; tries < 600 && seen.find("pairs") == std::string::npos; ++tries) {
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    std::ifstream e(err);
-    std::stringstream ss;
-    ss << e.rdbuf();
-    seen = ss.str();
+    seen = file_text(err);
   }
   ASSERT_NE(seen.find("pairs"), std::string::npos) << seen;
   kill(pid, SIGINT);
@@ -436,10 +428,8 @@ TEST_F(DpxAlignCli, SearchStopsCleanlyOnInterrupt) {
   ASSERT_EQ(waitpid(pid, &raw, 0), pid);
   ASSERT_TRUE(WIFEXITED(raw)) << "ended by signal " << (WIFSIGNALED(raw) ? WTERMSIG(raw) : 0);
   EXPECT_EQ(WEXITSTATUS(raw), 130);
-  std::ifstream e(err);
-  std::stringstream ss;
-  ss << e.rdbuf();
-  EXPECT_NE(ss.str().find("interrupted"), std::string::npos) << ss.str();
+  const std::string said = file_text(err);
+  EXPECT_NE(said.find("interrupted"), std::string::npos) << said;
   EXPECT_NE(access(out.c_str(), F_OK), 0);
   DIR* d = opendir(dir_.c_str());
   ASSERT_NE(d, nullptr);

@@ -80,12 +80,7 @@ struct Searcher {
       const Status s = write_hits(q, db, best, aligner, &writer, nullptr);
       EXPECT_TRUE(s.is_ok()) << s.message();
     }
-    std::string text;
-    std::rewind(f);
-    char buf[4096];
-    for (std::size_t got; (got = std::fread(buf, 1, sizeof buf, f)) > 0;) text.append(buf, got);
-    std::fclose(f);
-    return text;
+    return test::rewound_text(f);
   }
 
   PairAligner cpu_aligner() {
