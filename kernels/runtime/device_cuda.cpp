@@ -23,6 +23,17 @@ int cuda_device_count() {
   return count;
 }
 
+Status set_cuda_device(int device) {
+  DPX_CUDA_TRY(cudaSetDevice(device));
+  return Status::ok();
+}
+
+Status cuda_memory_info(std::size_t* free_bytes, std::size_t* total_bytes) {
+  if (free_bytes == nullptr || total_bytes == nullptr) return invalid_argument("cuda_memory_info: null output");
+  DPX_CUDA_TRY(cudaMemGetInfo(free_bytes, total_bytes));
+  return Status::ok();
+}
+
 template <MemoryKind kKind>
 Status CudaBuffer<kKind>::allocate(std::size_t bytes) {
   reset();

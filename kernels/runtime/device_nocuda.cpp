@@ -12,6 +12,8 @@ Status runtime::copy_to_device(void*, const void*, std::size_t, cudaStream_t) { 
 
 bool cuda_built() { return false; }
 int cuda_device_count() { return 0; }
+Status set_cuda_device(int) { return not_built(); }
+Status cuda_memory_info(std::size_t*, std::size_t*) { return not_built(); }
 
 template <MemoryKind kKind>
 Status CudaBuffer<kKind>::allocate(std::size_t bytes) {

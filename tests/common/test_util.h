@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <functional>
 #include <random>
@@ -38,6 +39,16 @@ std::vector<T> random_vector(std::mt19937_64& rng, std::size_t n, T lo, T hi) {
 
 inline std::vector<std::uint8_t> random_bytes(std::mt19937_64& rng, std::size_t n) {
   return random_vector<std::uint8_t>(rng, n, 0, 255);
+}
+
+// Everything written to `f` (a std::tmpfile), read back from its start; closes it.
+inline std::string rewound_text(std::FILE* f) {
+  std::string text;
+  std::rewind(f);
+  char buf[4096];
+  for (std::size_t got; (got = std::fread(buf, 1, sizeof buf, f)) > 0;) text.append(buf, got);
+  std::fclose(f);
+  return text;
 }
 
 constexpr std::uint8_t kPoisonByte = 0xA5;

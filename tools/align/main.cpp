@@ -1,6 +1,7 @@
 // dpx-align: aligns every query against every target (Smith-Waterman, Needleman-Wunsch,
 // semi-global, edit distance) or warps every series against every other (DTW), on the GPU when
-// there is one, and writes a TSV table. Bad flags or inputs: a message and exit status 2.
+// there is one, and writes a TSV table; or searches a database for each query's best hits.
+// Bad flags or inputs: a message and exit status 2; Ctrl-C during a search: 130.
 #include <cstdio>
 #include <cstring>
 #include <sstream>
@@ -15,6 +16,7 @@
 #include "output_file.h"
 #include "progress.h"
 #include "runner.h"
+#include "search_command.h"
 #include "sequence_reader.h"
 #include "tsv_writer.h"
 
@@ -104,7 +106,8 @@ int main(int argc, char** argv) {
   ScoreMatrix matrix;
   NamedSequences queries, targets;
   NamedSeries a, b;
-  const bool scoring = o.command == Command::kSw || o.command == Command::kNw || o.command == Command::kSg;
+  const bool search = o.command == Command::kSearch;
+  const bool scoring = o.command == Command::kSw || o.command == Command::kNw || o.command == Command::kSg || search;
   char wildcard = 0;
   if (scoring && !load_matrix(o, &matrix, &wildcard, &error)) return fail(error);
   if (scoring && o.unknown_as_wildcard && wildcard == 0) {
@@ -128,6 +131,12 @@ int main(int argc, char** argv) {
   if (!short_enough) return fail(error);
   const Status usable = resolve_backend(o.backend, &o.backend);
   if (!usable.is_ok()) return fail(usable.message());
+  if (search) {
+    bool interrupted = false;
+    const Status s = run_search(o, matrix, queries, targets, &interrupted);
+    if (interrupted) return fail("interrupted; the rows written are whole" + std::string(o.output == "-" ? "" : ", " + o.output + " is unchanged"), 130);
+    return s.is_ok() ? 0 : fail(s.message(), s.code() == StatusCode::kInvalidArgument ? 2 : 1);
+  }
 
   OutputFile output;
   if (!output.open(o.output, &error)) return fail(error);

@@ -15,7 +15,7 @@ namespace {
 
 enum Flag {
   kMatrix = 256, kWildcard, kMatch, kMismatch, kGapOpen, kGapExtend, kCigar, kBackend, kBand, kThreads, kQuiet,
-  kOutput, kHelp, kKeepCase, kUnknownAsWildcard,
+  kOutput, kHelp, kKeepCase, kUnknownAsWildcard, kTop, kMinScore, kOutfmt, kDevices, kShard,
 };
 
 const option kLongOptions[] = {
@@ -26,7 +26,10 @@ const option kLongOptions[] = {
     {"band", required_argument, nullptr, kBand},           {"threads", required_argument, nullptr, kThreads},
     {"quiet", no_argument, nullptr, kQuiet},               {"output", required_argument, nullptr, kOutput},
     {"help", no_argument, nullptr, kHelp},                 {"keep-case", no_argument, nullptr, kKeepCase},
-    {"unknown-as-wildcard", no_argument, nullptr, kUnknownAsWildcard}, {nullptr, 0, nullptr, 0}};
+    {"unknown-as-wildcard", no_argument, nullptr, kUnknownAsWildcard},
+    {"top", required_argument, nullptr, kTop},             {"min-score", required_argument, nullptr, kMinScore},
+    {"outfmt", required_argument, nullptr, kOutfmt},       {"devices", required_argument, nullptr, kDevices},
+    {"shard", required_argument, nullptr, kShard},         {nullptr, 0, nullptr, 0}};
 
 bool parse_int(const char* flag, const char* text, long lo, long hi, int* out, std::string* error) {
   char* end = nullptr;
@@ -45,7 +48,8 @@ bool parse_command(const char* word, Command* out) {
   const struct {
     const char* name;
     Command command;
-  } commands[] = {{"sw", Command::kSw}, {"nw", Command::kNw}, {"sg", Command::kSg}, {"edit", Command::kEdit}, {"dtw", Command::kDtw}};
+  } commands[] = {{"sw", Command::kSw},     {"nw", Command::kNw},   {"sg", Command::kSg},
+                  {"edit", Command::kEdit}, {"dtw", Command::kDtw}, {"search", Command::kSearch}};
   for (const auto& c : commands)
     if (std::strcmp(word, c.name) == 0) {
       *out = c.command;
@@ -59,6 +63,7 @@ bool parse_command(const char* word, Command* out) {
 std::string usage() {
   return "usage: dpx-align sw|nw|sg|edit [options] QUERIES TARGETS\n"
          "       dpx-align dtw [--band R] [options] A.txt B.txt\n"
+         "       dpx-align search [options] QUERIES DATABASE\n"
          "\n"
          "Aligns every query against every target and writes a TSV table (with a header line) to the\n"
          "output: query, target, score (distance, cost), query_start, query_end, target_start,\n"
@@ -94,21 +99,23 @@ std::string usage() {
          "error naming its file, line and column; U and O are read as C and K, as NCBI BLAST does, when\n"
          "the matrix lacks them.\n"
          "  --keep-case          compare letters as written\n"
-         "  --unknown-as-wildcard  sw, nw, sg: read unknown letters as the matrix's wildcard, with one\n"
-         "                       warning giving their count\n";
+         "  --unknown-as-wildcard  sw, nw, sg, search: read unknown letters as the matrix's wildcard,\n"
+         "                       with one warning giving their count\n"
+         "\n" + search_usage();
 }
 
 ParseResult parse_options(int argc, char** argv, CliOptions* out, std::string* error) {
   if (argc < 2) {
-    *error = "missing the command (sw, nw, sg, edit or dtw)";
+    *error = "missing the command (sw, nw, sg, edit, dtw or search)";
     return ParseResult::kError;
   }
   if (std::strcmp(argv[1], "--help") == 0 || std::strcmp(argv[1], "-h") == 0) return ParseResult::kHelp;
   if (!parse_command(argv[1], &out->command)) {
-    *error = std::string("unknown command '") + argv[1] + "' (sw, nw, sg, edit or dtw)";
+    *error = std::string("unknown command '") + argv[1] + "' (sw, nw, sg, edit, dtw or search)";
     return ParseResult::kError;
   }
-  const bool scoring = out->command == Command::kSw || out->command == Command::kNw || out->command == Command::kSg;
+  const bool search = out->command == Command::kSearch;
+  const bool scoring = out->command == Command::kSw || out->command == Command::kNw || out->command == Command::kSg || search;
   bool ok = true;
   opterr = 0;
   optind = 1;  // argv[0] of the sub-vector below is the command
@@ -117,7 +124,11 @@ ParseResult parse_options(int argc, char** argv, CliOptions* out, std::string* e
     const bool only_scoring = code == kMatrix || code == kWildcard || code == kMatch || code == kMismatch ||
                               code == kGapOpen || code == kGapExtend || code == kUnknownAsWildcard;
     if (only_scoring && !scoring) {
-      *error = std::string("--") + kLongOptions[code - kMatrix].name + " applies to sw, nw and sg only";
+      *error = std::string("--") + kLongOptions[code - kMatrix].name + " applies to sw, nw, sg and search only";
+      return ParseResult::kError;
+    }
+    if (code >= kTop && code <= kShard && !search) {
+      *error = std::string("--") + kLongOptions[code - kMatrix].name + " applies to search only";
       return ParseResult::kError;
     }
     switch (code) {
@@ -134,8 +145,9 @@ ParseResult parse_options(int argc, char** argv, CliOptions* out, std::string* e
       case kGapOpen: ok = parse_int("gap-open", optarg, 0, 8192, &out->gap_open, error); break;
       case kGapExtend: ok = parse_int("gap-extend", optarg, 0, 8192, &out->gap_extend, error); break;
       case kCigar:
-        if (out->command == Command::kDtw) {
-          *error = "--cigar does not apply to dtw";
+        if (out->command == Command::kDtw || search) {
+          *error = search ? "--cigar does not apply to search (its hits always come with their alignment)"
+                          : "--cigar does not apply to dtw";
           ok = false;
         }
         out->cigar = true;
@@ -161,6 +173,11 @@ ParseResult parse_options(int argc, char** argv, CliOptions* out, std::string* e
       case kQuiet: out->quiet = true; break;
       case kKeepCase: out->keep_case = true; break;
       case kUnknownAsWildcard: out->unknown_as_wildcard = true; break;
+      case kTop: ok = parse_top(optarg, &out->search, error); break;
+      case kMinScore: ok = parse_int("min-score", optarg, 0, INT_MAX, &out->search.min_score, error); break;
+      case kOutfmt: ok = parse_output_format(optarg, &out->search, error); break;
+      case kDevices: ok = parse_devices(optarg, &out->search, error); break;
+      case kShard: ok = parse_shard(optarg, &out->search, error); break;
       case 'o':
       case kOutput: out->output = optarg; break;
       case 'h':
@@ -178,7 +195,8 @@ ParseResult parse_options(int argc, char** argv, CliOptions* out, std::string* e
   if (!ok) return ParseResult::kError;
   const int positional = argc - 1 - optind;
   if (positional != 2) {
-    *error = "expected 2 input files (" + std::string(out->command == Command::kDtw ? "A and B" : "QUERIES and TARGETS") +
+    *error = "expected 2 input files (" +
+             std::string(out->command == Command::kDtw ? "A and B" : search ? "QUERIES and DATABASE" : "QUERIES and TARGETS") +
              "), got " + std::to_string(positional);
     return ParseResult::kError;
   }

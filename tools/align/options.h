@@ -4,11 +4,12 @@
 #include <string>
 
 #include "dpx/device.h"
+#include "search_options.h"
 
 namespace dpx {
 namespace cli {
 
-enum class Command { kSw, kNw, kSg, kEdit, kDtw };
+enum class Command { kSw, kNw, kSg, kEdit, kDtw, kSearch };
 
 struct CliOptions {
   Command command = Command::kSw;
@@ -24,6 +25,7 @@ struct CliOptions {
   int threads = 0;                  // CPU threads, 0 = all
   bool quiet = false;               // no progress line
   std::string output = "-";
+  SearchOptions search;             // search
   std::string query_path, target_path;
 };
 

@@ -1,9 +1,11 @@
-// A progress line on standard error for runs that take a while: nothing for the first two
-// seconds, then at most one update a second (rewritten in place on a terminal).
+// Progress on standard error for runs that take a while: nothing for the first two seconds, then
+// on a terminal a bar with the rate and the time left, rewritten in place once a second; otherwise
+// one line every five seconds.
 #pragma once
 
 #include <chrono>
 #include <cstdint>
+#include <string>
 
 namespace dpx {
 namespace cli {
@@ -20,6 +22,9 @@ class Progress {
   bool enabled_, shown_ = false, terminal_;
   Clock::time_point start_, last_;
 };
+
+// "1:05" or "2:03:04".
+std::string format_duration(double seconds);
 
 }  // namespace cli
 }  // namespace dpx

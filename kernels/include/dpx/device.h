@@ -26,6 +26,13 @@ bool cuda_built();
 // Number of usable CUDA devices (0 when none, or when built without CUDA).
 int cuda_device_count();
 
+// Makes `device` (0 .. cuda_device_count() - 1) the calling thread's current CUDA device: what the
+// thread allocates, creates and launches from then on belongs to it.
+Status set_cuda_device(int device);
+
+// Free and total memory of the calling thread's current device, in bytes.
+Status cuda_memory_info(std::size_t* free_bytes, std::size_t* total_bytes);
+
 // Resolves kAuto to kCuda or kCpu; fails for kCuda when no device is usable.
 Status resolve_backend(Backend requested, Backend* resolved);
 

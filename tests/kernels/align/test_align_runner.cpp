@@ -78,12 +78,7 @@ std::string table(const CliOptions& o, const ScoreMatrix& m, const NamedSequence
     const Status s = run_sequences(o, m, q, t, &writer, &progress, device);
     EXPECT_TRUE(s.is_ok()) << s.message();
   }
-  std::string text;
-  std::rewind(f);
-  char buf[4096];
-  for (std::size_t got; (got = std::fread(buf, 1, sizeof buf, f)) > 0;) text.append(buf, got);
-  std::fclose(f);
-  return text;
+  return test::rewound_text(f);
 }
 
 struct RunnerSetup {

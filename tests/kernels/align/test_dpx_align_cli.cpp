@@ -2,12 +2,16 @@
 // generated FASTA, FASTQ (plain and gzip) and series files; its table against the library, and
 // bad flags and files (exit status 2 with a message, never a crash).
 #include <gtest/gtest.h>
+#include <dirent.h>
 #include <fcntl.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <array>
+#include <chrono>
+#include <csignal>
+#include <thread>
 #include <cctype>
 #include <cstdint>
 #include <cstdio>
@@ -29,6 +33,13 @@ std::string program() {
   std::string self = n > 0 ? std::string(buf.data(), static_cast<std::size_t>(n)) : "";
   self = self.substr(0, self.rfind('/'));  // build/tests/kernels
   return self + "/../../tools/dpx-align";
+}
+
+std::string file_text(const std::string& path) {
+  std::ifstream f(path);
+  std::stringstream ss;
+  ss << f.rdbuf();
+  return ss.str();
 }
 
 struct Outcome {
@@ -64,10 +75,7 @@ class DpxAlignCli : public ::testing::Test {
     while ((got = std::fread(buf.data(), 1, buf.size(), p)) > 0) r.out.append(buf.data(), got);
     const int raw = pclose(p);
     r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
-    std::ifstream e(err);
-    std::stringstream ss;
-    ss << e.rdbuf();
-    r.err = ss.str();
+    r.err = file_text(err);
     return r;
   }
 
@@ -166,10 +174,7 @@ TEST_F(DpxAlignCli, SmithWatermanTableMatchesTheLibrary) {
   // the same on whatever backend is there, written to a file
   const std::string out = dir_ + "/out.tsv";
   ASSERT_EQ(run("sw --cigar --output " + out + " " + q + " " + t).status, 0);
-  std::ifstream f(out);
-  std::stringstream ss;
-  ss << f.rdbuf();
-  EXPECT_EQ(ss.str(), r.out);
+  EXPECT_EQ(file_text(out), r.out);
 }
 
 TEST_F(DpxAlignCli, OtherCommands) {
@@ -203,10 +208,7 @@ TEST_F(DpxAlignCli, InputsAreCheckedBeforeAnythingIsWritten) {
   EXPECT_NE(r.err.find(q + ":3: sequence 'long' has 70000 letters; the limit is 65536"), std::string::npos) << r.err;
   const std::string out = write("old.tsv", "old table\n");
   EXPECT_EQ(run("sw --quiet --backend cpu --output " + out + " " + q + " " + t).status, 2);
-  std::ifstream f(out);
-  std::stringstream ss;
-  ss << f.rdbuf();
-  EXPECT_EQ(ss.str(), "old table\n");
+  EXPECT_EQ(file_text(out), "old table\n");
   if (cuda_device_count() == 0) {
     const Outcome c = run("edit --quiet --backend cuda " + t + " " + t);
     EXPECT_EQ(c.status, 2) << c.err;
@@ -343,6 +345,97 @@ TEST_F(DpxAlignCli, BadFlagsAndFilesExitWithTwo) {
   EXPECT_EQ(none.status, 2);
   EXPECT_NE(none.err.find("missing the command"), std::string::npos) << none.err;
   EXPECT_EQ(run("--help").status, 0);
+}
+
+
+// A hit worked out by hand: BLOSUM62, a gap of one letter costing 12 (BLAST's 11/1: λ 0.267,
+// K 0.041). WWWWKWWWW against GGWWWWWWWWGG: the eight W pairs (8 x 11) and the K against a gap
+// (-12) score 76 — better than K against W (-3), which leaves only seven W pairs (74). Columns 9,
+// identities 8 (88.889%), no mismatch, one gap; query 1-9, target 3-10. E = 0.041 x 9 x 12 x
+// e^(-0.267 x 76) = 6.82e-09; bits = (0.267 x 76 - ln 0.041) / ln 2 = 33.9.
+TEST_F(DpxAlignCli, SearchBlastRowComputedByHand) {
+  const std::string q = write("q.fa", ">q query\nWWWWKWWWW\n"), db = write("db.fa", ">t target\nGGWWWWWWWWGG\n");
+  Outcome r = run("search --outfmt blast6 --gap-open 12 --top 1 --quiet --backend cpu " + q + " " + db);
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out, "q\tt\t88.889\t9\t0\t1\t1\t9\t3\t10\t6.82e-09\t33.9\n");
+  r = run("search --gap-open 12 --top 1 --quiet " + q + " " + db);  // TSV, on whatever backend is there
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(rows_of(r.out)[1], (std::vector<std::string>{"q", "t", "76", "0", "9", "2", "10", "4=1I4="}));
+}
+
+// Bad input to search: a message naming the file (and line), exit status 2, not one row written,
+// and --output left as it was.
+TEST_F(DpxAlignCli, SearchRefusesBadInputBeforeAnyRow) {
+  const std::string q = write("q.fa", ">q\nMKTAYIAKQR\n"), db = write("db.fa", ">a\nMKTAYIAK\n>b\nQRMKT\n");
+  const std::string out = write("kept.tsv", "old\n");
+  const struct {
+    std::string args, message;
+  } cases[] = {
+      {q + " " + write("m.fa", ">a\nMKV\n  >b\nMKV\n"), "m.fa:3: a header must start at the beginning of its line"},
+      {q + " " + write("e.fa", ">a\n>b\nMKV\n"), "e.fa:1: record 'a' has no letters"},
+      {write("eq.fa", ">q\nMK\n>r\n") + " " + db, "eq.fa:3: record 'r' has no letters"},
+      {q + " " + write("u.fa", ">a\nMKJV\n"), "u.fa:2:3: letter 'J' is not in the alphabet"},
+      {q + " " + dir_ + "/vanished.fa", "cannot open"},
+      {q + " " + write("cut.fa.gz", gzip(">a\nMKTAYIAKQRMKTAYIAKQR\n").substr(0, 24)), "truncated or corrupt"},
+      {q + " " + write("none.fa", ""), "none.fa: no sequences"},
+      {"--top 3 " + q + " " + db, "--top 3 asks for more hits than"},
+      {"--outfmt blast6 --gap-open 9 --gap-extend 3 " + q + " " + db, "blosum62: 13/2 12/2 11/2"},
+      {"--outfmt sam " + q + " " + db, "--outfmt needs tsv or blast6"},
+      {"--shard 2/2 " + q + " " + db, "--shard needs i/n"},
+      {"--devices 0,x " + q + " " + db, "--devices needs 'all'"},
+      {"--cigar " + q + " " + db, "--cigar does not apply to search"},
+  };
+  for (const auto& c : cases) {
+    const Outcome r = run("search --top 2 --quiet --backend cpu --output " + out + " " + c.args);
+    EXPECT_EQ(r.status, 2) << c.args << "\n" << r.err;
+    EXPECT_NE(r.err.find(c.message), std::string::npos) << c.args << "\n" << r.err;
+    EXPECT_TRUE(r.out.empty()) << c.args;
+    EXPECT_EQ(file_text(out), "old\n") << c.args;
+  }
+  EXPECT_EQ(run("sw --top 2 " + q + " " + db).err.find("--top applies to search only") != std::string::npos, true);
+  // unknown residues as the wildcard: counted, one warning, and the search runs
+  const Outcome r = run("search --top 1 --quiet --backend cpu --unknown-as-wildcard " + q + " " + write("w.fa", ">a\nMKJJVB1\n"));
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.err.find("warning: 3 unknown letters read as the wildcard 'X'"), std::string::npos) << r.err;
+}
+
+// Ctrl-C during a search: exit status 130, and --output never appears (nor its temporary file).
+TEST_F(DpxAlignCli, SearchStopsCleanlyOnInterrupt) {
+  auto rng = test::seeded_rng();
+  const ScoreMatrix m = test::builtin_matrix("blosum62");
+  std::string queries, db;
+  for (int k = 0; k < 40000; ++k) queries += ">q" + std::to_string(k) + "\n" + known_sequence(rng, 50, m) + "\n";
+  for (int k = 0; k < 200; ++k) db += ">t" + std::to_string(k) + "\n" + known_sequence(rng, 50, m) + "\n";
+  const std::string q = write("q.fa", queries), t = write("db.fa", db), out = dir_ + "/hits.tsv", err = dir_ + "/err";
+  const pid_t pid = fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    const int fd = open(err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    dup2(fd, STDERR_FILENO);
+    execl(program().c_str(), "dpx-align", "search", "--backend", "cpu", "--threads", "1", "--output", out.c_str(),
+          q.c_str(), t.c_str(), static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  // wait for the first progress line: the search is then under way
+  std::string seen;
+  for (int tries = 0; tries < 600 && seen.find("pairs") == std::string::npos; ++tries) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    seen = file_text(err);
+  }
+  ASSERT_NE(seen.find("pairs"), std::string::npos) << seen;
+  kill(pid, SIGINT);
+  int raw = 0;
+  ASSERT_EQ(waitpid(pid, &raw, 0), pid);
+  ASSERT_TRUE(WIFEXITED(raw)) << "ended by signal " << (WIFSIGNALED(raw) ? WTERMSIG(raw) : 0);
+  EXPECT_EQ(WEXITSTATUS(raw), 130);
+  const std::string said = file_text(err);
+  EXPECT_NE(said.find("interrupted"), std::string::npos) << said;
+  EXPECT_NE(access(out.c_str(), F_OK), 0);
+  DIR* d = opendir(dir_.c_str());
+  ASSERT_NE(d, nullptr);
+  for (const dirent* entry; (entry = readdir(d)) != nullptr;)
+    EXPECT_EQ(std::string(entry->d_name).find(".tmp."), std::string::npos) << entry->d_name;
+  closedir(d);
 }
 
 }  // namespace

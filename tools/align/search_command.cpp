@@ -1,0 +1,142 @@
+#include "search_command.h"
+
+#include <signal.h>
+
+#include <atomic>
+#include <memory>
+
+#include "blast_tabular.h"
+#include "output_file.h"
+#include "progress.h"
+#include "search_engine.h"
+#include "search_report.h"
+
+namespace dpx {
+namespace cli {
+namespace {
+
+std::atomic<bool> g_stop{false};
+
+extern "C" void on_interrupt(int) { g_stop.store(true); }
+
+// Ctrl-C sets g_stop while it is in scope; a second one ends the program as usual.
+class InterruptGuard {
+ public:
+  InterruptGuard() {
+    g_stop.store(false);
+    struct sigaction sa {};
+    sa.sa_handler = on_interrupt;
+    sa.sa_flags = SA_RESETHAND;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, &previous_);
+  }
+  ~InterruptGuard() { sigaction(SIGINT, &previous_, nullptr); }
+
+ private:
+  struct sigaction previous_ {};
+};
+
+Status check_not_empty(const NamedSequences& in, const std::string& source) {
+  for (std::size_t i = 0; i < in.names.size(); ++i) {
+    if (in.letters.length(i) == 0)
+      return invalid_argument(source + ":" + std::to_string(in.lines[i]) + ": record '" + in.names[i] + "' has no letters");
+  }
+  return Status::ok();
+}
+
+Status check_request(const CliOptions& o, const NamedSequences& queries, const NamedSequences& db) {
+  DPX_RETURN_IF_ERROR(check_not_empty(queries, o.query_path));
+  DPX_RETURN_IF_ERROR(check_not_empty(db, o.target_path));
+  if (o.search.top > db.names.size()) {
+    return invalid_argument("--top " + std::to_string(o.search.top) + " asks for more hits than " + o.target_path +
+                            " holds (" + std::to_string(db.names.size()) + " sequences); give --top " +
+                            std::to_string(db.names.size()) + " or --top 0 (all)");
+  }
+  return Status::ok();
+}
+
+// The devices to spread the database over: --devices, or every visible one.
+Status choose_devices(const SearchOptions& s, std::vector<int>* devices) {
+  const int count = cuda_device_count();
+  *devices = s.devices;
+  if (devices->empty())
+    for (int d = 0; d < count; ++d) devices->push_back(d);
+  for (int d : *devices) {
+    if (d >= count)
+      return invalid_argument("--devices: there is no device " + std::to_string(d) + " (" + std::to_string(count) + " visible)");
+  }
+  return Status::ok();
+}
+
+}  // namespace
+
+Status run_search(const CliOptions& o, const ScoreMatrix& matrix, const NamedSequences& queries,
+                  const NamedSequences& db, bool* interrupted) {
+  *interrupted = false;
+  DPX_RETURN_IF_ERROR(check_request(o, queries, db));
+  KarlinAltschul stats;
+  if (o.search.format == OutputFormat::kBlast6 && !find_karlin_altschul(matrix.name(), o.gap_open, o.gap_extend, &stats)) {
+    return invalid_argument("--outfmt blast6: no published Karlin-Altschul parameters for " + matrix.name() + " with gap costs " +
+                            std::to_string(o.gap_open) + "/" + std::to_string(o.gap_extend) +
+                            " (--gap-open/--gap-extend; BLAST's -gapopen is --gap-open minus --gap-extend); the supported pairs are\n" + karlin_altschul_pairs());
+  }
+  Backend backend = Backend::kCpu;
+  DPX_RETURN_IF_ERROR(resolve_backend(o.backend, &backend));
+  std::vector<int> devices;
+  if (backend == Backend::kCuda) DPX_RETURN_IF_ERROR(choose_devices(o.search, &devices));
+
+  AlignOptions scoring;  // local, score only
+  scoring.gap_open = o.gap_open;
+  scoring.gap_extend = o.gap_extend;
+  std::vector<std::unique_ptr<ShardScorer>> owned;
+  if (backend == Backend::kCuda) {
+    for (int d : devices) owned.push_back(make_cuda_scorer(matrix, scoring, d));
+  } else {
+    owned.push_back(make_cpu_scorer(matrix, scoring, o.threads));
+  }
+  std::vector<ShardScorer*> scorers;
+  for (auto& s : owned) scorers.push_back(s.get());
+
+  std::string error;
+  OutputFile output;
+  if (!output.open(o.output, &error)) return invalid_argument(error);
+  const SequenceBatch& letters = db.letters;
+  const TargetRange shard = split_evenly(letters, {0, letters.size()}, o.search.shards)[o.search.shard];
+  Progress progress(std::uint64_t(queries.names.size()) * shard.size(), !o.quiet);
+  SearchControl control;
+  control.stop = &g_stop;
+  InterruptGuard guard;
+  std::vector<std::vector<Hit>> best;
+  const Status scored = search_best_hits(queries.letters, letters, shard, {o.search.top, o.search.min_score}, scorers,
+                                         &control, [&] { progress.update(control.pairs, control.cells); }, &best);
+  progress.finish();
+  DPX_RETURN_IF_ERROR(scored);
+
+  AlignOptions traceback = scoring;
+  traceback.traceback = true;
+  Stream stream;
+  const PairAligner align = [&](const SequenceBatch& q, const SequenceBatch& t, std::vector<AlignResult>* out) {
+    if (backend == Backend::kCpu) return align_cpu(q, t, Pairing::kPairwise, matrix, traceback, out, o.threads);
+    DPX_RETURN_IF_ERROR(set_cuda_device(devices[0]));
+    if (stream.get() == nullptr) DPX_RETURN_IF_ERROR(stream.create());
+    return align_cuda(q, t, Pairing::kPairwise, matrix, traceback, out, stream.get());
+  };
+  std::unique_ptr<HitWriter> writer;
+  if (o.search.format == OutputFormat::kBlast6) {
+    writer = std::make_unique<BlastTabularWriter>(output.get(), stats, letters.total_length());
+  } else {
+    writer = std::make_unique<TsvHitWriter>(output.get());
+  }
+  if (!control.stopped()) DPX_RETURN_IF_ERROR(write_hits(queries, db, best, align, writer.get(), &g_stop));
+  if (control.stopped()) {
+    *interrupted = true;
+    std::fflush(output.get());  // whole rows only: nothing is written after the one in progress
+    return Status::ok();
+  }
+  if (!writer->ok()) return invalid_argument("cannot write " + o.output);
+  if (!output.commit(&error)) return invalid_argument(error);
+  return Status::ok();
+}
+
+}  // namespace cli
+}  // namespace dpx
