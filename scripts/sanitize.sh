@@ -19,7 +19,7 @@ plugins="$root/build-san/gst-plugins"
 rm -rf "$plugins" && mkdir -p "$plugins"
 for p in coreelements app videotestsrc videoconvertscale nvcodec; do
   f=$(pkg-config --variable=pluginsdir gstreamer-1.0)/libgst$p.so
-  [ -f "$f" ] && ln -s "$f" "$plugins/"
+  if [ -f "$f" ]; then ln -s "$f" "$plugins/"; fi
 done
 export GST_PLUGIN_SYSTEM_PATH_1_0="$plugins" GST_REGISTRY_FORK=no GST_REGISTRY="$root/build-san/registry.bin"
 
