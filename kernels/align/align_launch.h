@@ -28,7 +28,7 @@ Status launch_plan(const AlignPlan::Impl& plan, const DeviceSequenceBatch& queri
 Status download_results(const DeviceBuffer& fields, const DeviceBuffer& ops, const DeviceBuffer& op_counts,
                         HostAlignResults host, std::vector<AlignResult>* out, cudaStream_t stream);
 
-// Copies the scores alone (the first of each pair's five fields) back into `out` and waits for `stream`.
+// Copies the fields back in one piece, waits for `stream`, and keeps each pair's score (its first field) in `out`.
 Status download_scores(const DeviceBuffer& fields, std::size_t count, std::vector<std::int32_t>* out,
                        cudaStream_t stream);
 

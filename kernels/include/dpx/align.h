@@ -161,8 +161,8 @@ class DeviceAlignResults {
   const std::int32_t* fields() const { return fields_.as<const std::int32_t>(); }
   // Copies everything back (CIGARs included) and waits for `stream`.
   Status download(std::vector<AlignResult>* out, cudaStream_t stream) const;
-  // Copies the scores alone back (one per pair, in pair order) and waits for `stream`: what ranking
-  // a database needs, without building a result per pair.
+  // The scores alone (one per pair, in pair order), after waiting for `stream`: what ranking a
+  // database needs. The fields come back in one contiguous copy; no result is built per pair.
   Status download_scores(std::vector<std::int32_t>* scores, cudaStream_t stream) const;
 
  private:
