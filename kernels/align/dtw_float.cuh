@@ -1,9 +1,11 @@
 // DTW on float series, host and device: the cell cost and step both backends run, and the cells
 // of the strip wavefront (wavefront.cuh) for pairs the register kernel (dtw_warp.cuh) does not take.
 //
-// Bit-identity: each subtraction, product and sum is rounded once. On the device the _rn
-// intrinsics are never contracted into a fused multiply-add; on the host the file that runs the
-// CPU twin turns contraction off (dtw_float_cpu.cpp). The minimum is exact, so its order is free.
+// Bit-identity: the difference is rounded once, then the squared cost and the path's minimum meet
+// in one fused multiply-add (__fmaf_rn on the device, std::fma on the host: both IEEE fma, one
+// rounding), or |d| and the minimum in one rounded sum. The _rn intrinsics are never contracted
+// further; on the host the file that runs the CPU twin turns contraction off (dtw_float_cpu.cpp).
+// The minimum is exact, so its order is free.
 #pragma once
 
 #include <cmath>
@@ -25,22 +27,33 @@ struct DtwFloatOps {
   using Output = float;
   static DPX_HD float infinity() { return std::numeric_limits<float>::infinity(); }
   static DPX_HD float zero() { return 0.0f; }
-  static DPX_HD float cost(float a, float b) {
+  // x - y, rounded once.
+  static DPX_HD float diff(float x, float y) {
 #if defined(__CUDA_ARCH__)
-    const float d = __fsub_rn(a, b);
-    return kSquared ? __fmul_rn(d, d) : fabsf(d);
+    return __fsub_rn(x, y);
 #else
-    const float d = a - b;
-    return kSquared ? d * d : std::fabs(d);
+    return x - y;
 #endif
   }
-  // D(i, j) from its three neighbours and its cost.
-  static DPX_HD float step(float diag, float up, float left, float c) {
+  // The minimum of the three neighbours: exact, so its order is free.
+  static DPX_HD float min3(float diag, float up, float left) {
 #if defined(__CUDA_ARCH__)
-    return __fadd_rn(c, fminf(fminf(diag, left), up));
+    return fminf(fminf(diag, left), up);
 #else
-    return c + std::fmin(std::fmin(diag, left), up);
+    return std::fmin(std::fmin(diag, left), up);
 #endif
+  }
+  // D(i, j) from the difference d of its elements and its neighbours' minimum: d * d + best as one
+  // fused multiply-add (one rounding), or |d| + best rounded once.
+  static DPX_HD float from_diff(float d, float best) {
+#if defined(__CUDA_ARCH__)
+    return kSquared ? __fmaf_rn(d, d, best) : __fadd_rn(fabsf(d), best);
+#else
+    return kSquared ? std::fma(d, d, best) : std::fabs(d) + best;
+#endif
+  }
+  static DPX_HD float cell(float diag, float up, float left, float x, float y) {
+    return from_diff(diff(x, y), min3(diag, up, left));
   }
   static DPX_HD float output(float v) { return v; }
   static DPX_HD float invalid() { return kDtwFloatInvalid; }
@@ -72,7 +85,7 @@ struct DtwFloatCell {
     if constexpr (kBanded) {
       if (i - j > band || j - i > band) return Ops::infinity();
     }
-    return Ops::step(diag, up, left, Ops::cost(x, y));
+    return Ops::cell(diag, up, left, x, y);
   }
   DPX_HD bool target(int, int* row, int* col) const {
     *row = n;

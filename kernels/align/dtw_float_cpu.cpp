@@ -1,9 +1,9 @@
 // DTW on float series on the CPU: pairs spread over threads, per pair a row-by-row DP with the
-// same cost and step as the CUDA kernels (dtw_float.cuh). Each row: a vectorisable pass for the
-// costs, then a serial pass through the step.
+// same operations as the CUDA kernels (dtw_float.cuh). Each row: a vectorisable pass for the
+// differences, then a serial pass through the cells.
 //
 // GCC contracts a * b + c across statements into a fused multiply-add where the target has one;
-// the CUDA side rounds the product and the sum separately, so contraction stays off here.
+// the only fused operation here is the explicit std::fma of dtw_float.cuh, so contraction stays off.
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC optimize("fp-contract=off")
 #endif
@@ -21,7 +21,7 @@ namespace dpx {
 namespace {
 
 struct RowBuffers {
-  std::vector<float> prev, cur, cost;
+  std::vector<float> prev, cur, diff;
 };
 
 template <bool kSquared>
@@ -33,17 +33,18 @@ float dtw_pair(const float* a, std::int64_t n, const float* b, std::int64_t m, i
   const std::int64_t radius = band >= 0 ? band : std::max(n, m);
   buf->prev.assign(m + 1, inf);
   buf->cur.assign(m + 1, inf);
-  buf->cost.resize(m + 1);
+  buf->diff.resize(m + 1);
   float* prev = buf->prev.data();
   float* cur = buf->cur.data();
-  float* cost = buf->cost.data();
+  float* diff = buf->diff.data();
   prev[0] = 0.0f;
   for (std::int64_t i = 1; i <= n; ++i) {
     const std::int64_t lo = std::max<std::int64_t>(1, i - radius), hi = std::min(m, i + radius);
     const float ai = a[i - 1];
-    for (std::int64_t j = lo; j <= hi; ++j) cost[j] = Ops::cost(ai, b[j - 1]);
+    for (std::int64_t j = lo; j <= hi; ++j) diff[j] = Ops::diff(ai, b[j - 1]);
     std::fill(cur, cur + lo, inf);
-    for (std::int64_t j = lo; j <= hi; ++j) cur[j] = Ops::step(prev[j - 1], prev[j], cur[j - 1], cost[j]);
+    for (std::int64_t j = lo; j <= hi; ++j)
+      cur[j] = Ops::from_diff(diff[j], Ops::min3(prev[j - 1], prev[j], cur[j - 1]));
     std::fill(cur + hi + 1, cur + m + 1, inf);
     std::swap(prev, cur);
   }

@@ -223,6 +223,11 @@ struct Plain {
   static DPX_HD std::uint32_t sad_u32(std::uint32_t a, std::uint32_t b, std::uint32_t acc) {
     return acc + (a > b ? a - b : b - a);
   }
+  // acc + |a - b| on signed words (the larger minus the smaller, modulo 2^32); the add wraps.
+  static DPX_HD std::uint32_t sad_s32(std::int32_t a, std::int32_t b, std::uint32_t acc) {
+    const std::uint32_t ua = static_cast<std::uint32_t>(a), ub = static_cast<std::uint32_t>(b);
+    return acc + (a > b ? ua - ub : ub - ua);
+  }
 };
 
 #if defined(__CUDA_ARCH__)
@@ -379,6 +384,10 @@ struct Dpx {
   static DPX_HD std::uint32_t sad_u32(std::uint32_t a, std::uint32_t b, std::uint32_t acc) {
     return DPX_PICK(__usad(a, b, acc), Plain::sad_u32(a, b, acc));
   }
+  // One VABSDIFF that also adds (sm_90), where |a - b| + acc would take three instructions.
+  static DPX_HD std::uint32_t sad_s32(std::int32_t a, std::int32_t b, std::uint32_t acc) {
+    return DPX_PICK(__sad(a, b, acc), Plain::sad_s32(a, b, acc));
+  }
 };
 
 // The plain policy kernels name: two-operand max/min only. On the GPU its packed forms use the
@@ -439,6 +448,10 @@ struct PlainOps : Plain {
   }
   static DPX_HD std::uint32_t sad_u32(std::uint32_t a, std::uint32_t b, std::uint32_t acc) {
     return DPX_PICK(__usad(a, b, acc), Plain::sad_u32(a, b, acc));
+  }
+  // One VABSDIFF that also adds (sm_90), where |a - b| + acc would take three instructions.
+  static DPX_HD std::uint32_t sad_s32(std::int32_t a, std::int32_t b, std::uint32_t acc) {
+    return DPX_PICK(__sad(a, b, acc), Plain::sad_s32(a, b, acc));
   }
 };
 

@@ -1,7 +1,7 @@
-// The CUDA block matcher with its op policy exposed, for the benchmark and the tests: the public
-// motion_estimate_cuda() is motion_estimate_cuda_with<dpx::ops::Dpx>; dpx::ops::PlainOps runs the
-// same kernel with a plain compare-and-select in place of __vibmin_u32.
-// Instantiated for dpx::ops::Dpx and dpx::ops::PlainOps. Also the drawing launcher.
+// The CUDA block matcher with its op policy as a template parameter: the public
+// motion_estimate_cuda() is motion_estimate_cuda_with<dpx::ops::Dpx> (libdpxmotion); the internal
+// variants library instantiates dpx::ops::PlainOps, the same kernel with a plain compare-and-select
+// in place of __vibmin_u32 (motion_variants.h). Also the other launchers of the pipeline.
 #pragma once
 
 #include <cstddef>

@@ -16,14 +16,11 @@ struct NoReduction {  // one lane holds the whole sum
   std::uint32_t operator()(std::uint32_t v) const { return v; }
 };
 
-void refine_cpu(const motion_detail::RefineJob& job, SampleType type) {
+template <typename T>
+void refine_cpu(const motion_detail::RefineJob& job) {
+  const motion_detail::FrameStage<T> stage{{job.cur, job.ref, job.cur_pitch, job.ref_pitch}};
   for (int r = 0; r < job.rows; ++r)
-    for (int c = 0; c < job.columns; ++c) {
-      if (type == SampleType::kU8)
-        motion_detail::refine_block<std::uint8_t>(job, c, r, 0, 1, NoReduction{});
-      else
-        motion_detail::refine_block<std::uint16_t>(job, c, r, 0, 1, NoReduction{});
-    }
+    for (int c = 0; c < job.columns; ++c) motion_detail::refine_block(job, c, r, 0, 1, stage, NoReduction{});
 }
 
 // A host plane of the 4x box average of `src`.
@@ -80,9 +77,12 @@ Status motion_estimate_cpu(const PlaneView& current, const PlaneView& reference,
     }
   }
   const md::CostModel cost = md::cost_model(params, first.vectors.data(), first.grid.columns);
-  refine_cpu(md::refine_job(current, reference, params, cost, previous, field->vectors.data(),
-                            field->vectors.data()),
-             current.type);
+  const md::RefineJob job =
+      md::refine_job(current, reference, params, cost, previous, field->vectors.data(), field->vectors.data());
+  if (current.type == SampleType::kU8)
+    refine_cpu<std::uint8_t>(job);
+  else
+    refine_cpu<std::uint16_t>(job);
   field->grid.scale = motion_scale(params);
   return Status::ok();
 }

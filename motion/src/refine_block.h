@@ -3,6 +3,10 @@
 // refinement, and the SAD of the chosen vector. A block's SAD is summed over `lanes` workers —
 // each adds the pixels lane, lane + lanes, ... and `Sum` totals the partial sums (a warp shuffle
 // on the GPU, nothing on the CPU); integer sums make the total independent of the split.
+// Samples are read through a `Stage`: before each group of candidates it is told the reference
+// window they read (every candidate inside the frame reads only there) and returns where to read
+// from — the frames themselves on the CPU, a copy in shared memory on the GPU. Either way the
+// same samples enter the same arithmetic.
 #pragma once
 
 #include <cstddef>
@@ -34,66 +38,115 @@ struct RefineJob {
   MotionVector* out;
 };
 
+// The samples of the frames themselves, at frame coordinates (the CPU's stage).
+template <typename T>
+struct FrameSamples {
+  const unsigned char* cur;
+  const unsigned char* ref;
+  std::size_t cur_pitch, ref_pitch;
+  DPX_HD int cur_at(int x, int y) const {
+    return reinterpret_cast<const T*>(cur + static_cast<std::size_t>(y) * cur_pitch)[x];
+  }
+  DPX_HD int ref_at(int x, int y) const {
+    return reinterpret_cast<const T*>(ref + static_cast<std::size_t>(y) * ref_pitch)[x];
+  }
+};
+
+// A reference window [rx, rx + rw) x [ry, ry + rh) in frame coordinates.
+struct Window {
+  int rx, ry, rw, rh;
+};
+
 // The reference sample at (x + fx/4, y + fy/4), bilinear with weights in quarter pixels, rounded.
 // Only the pixels a nonzero weight needs are read.
-template <typename T>
-DPX_HD int interpolated(const unsigned char* ref, std::size_t pitch, int x, int y, int fx, int fy) {
-  const T* r0 = reinterpret_cast<const T*>(ref + static_cast<std::size_t>(y) * pitch);
-  if ((fx | fy) == 0) return r0[x];
-  const T* r1 = fy != 0 ? reinterpret_cast<const T*>(ref + static_cast<std::size_t>(y + 1) * pitch) : r0;
-  const int x1 = fx != 0 ? x + 1 : x;
-  return ((4 - fx) * (4 - fy) * r0[x] + fx * (4 - fy) * r0[x1] + (4 - fx) * fy * r1[x] + fx * fy * r1[x1] + 8) >> 4;
+template <typename Samples>
+DPX_HD int interpolated(const Samples& px, int x, int y, int fx, int fy) {
+  const int p00 = px.ref_at(x, y);
+  if ((fx | fy) == 0) return p00;
+  const int x1 = fx != 0 ? x + 1 : x, y1 = fy != 0 ? y + 1 : y;
+  return ((4 - fx) * (4 - fy) * p00 + fx * (4 - fy) * px.ref_at(x1, y) + (4 - fx) * fy * px.ref_at(x, y1) +
+          fx * fy * px.ref_at(x1, y1) + 8) >>
+         4;
 }
 
 // May a block at `origin` (`extent` pixels in the frame) use the component v (units of 1/s)?
 // |v| <= s R, and every reference pixel the interpolation reads lies inside the frame.
 DPX_HD bool component_inside(int v, int s, int origin, int extent, int frame, int range) {
   if (iabs(v) > s * range) return false;
-  const int whole = floor_div(v, s), reach = v != whole * s ? 1 : 0;
+  const int whole = floor_div_scale(v, s), reach = v != whole * s ? 1 : 0;
   return origin + whole >= 0 && origin + whole + extent + reach <= frame;
 }
 
-// One block of a job: its place, size and how its pixels are shared among the lanes.
+// One block of a job: its place, size and how its pixels are shared among the lanes: the lane
+// takes pixel (x, y) = (lane % bw, lane / bw), then steps (lanes % bw, lanes / bw), wrapping rows.
 struct BlockSpan {
   int x0, y0, bw, bh;
-  int lane, lanes;
+  int x, y, step_x, step_y;
 };
 
-// The lane's part of the SAD of the block against the reference at v / s (s = 1, 2 or 4).
+// The CPU's stage: every window is read in place.
 template <typename T>
-DPX_HD std::uint32_t partial_sad(const RefineJob& j, const BlockSpan& b, int vx, int vy, int s) {
-  const int ix = floor_div(vx, s), iy = floor_div(vy, s);
-  const int fx = (vx - ix * s) * (4 / s), fy = (vy - iy * s) * (4 / s);
-  const int step_x = b.lanes % b.bw, step_y = b.lanes / b.bw;
-  int x = b.lane % b.bw, y = b.lane / b.bw;
+struct FrameStage {
+  FrameSamples<T> samples;
+  DPX_HD FrameSamples<T> operator()(const BlockSpan&, const Window&) const { return samples; }
+};
+
+// Block (c, r) of the job, the lane's share of it.
+DPX_HD BlockSpan block_span(const RefineJob& j, int c, int r, int lane, int lanes) {
+  const int x0 = c * j.block, y0 = r * j.block;
+  const int bw = j.width - x0 < j.block ? j.width - x0 : j.block, bh = j.height - y0 < j.block ? j.height - y0 : j.block;
+  return BlockSpan{x0, y0, bw, bh, lane % bw, lane / bw, lanes % bw, lanes / bw};
+}
+
+// The whole part and the quarter-pixel fraction of v (units of 1/s), one axis.
+struct SubpelOffset {
+  int whole, quarter;
+};
+DPX_HD SubpelOffset subpel_offset(int v, int s) {
+  const int whole = floor_div_scale(v, s);
+  return SubpelOffset{whole, (v - whole * s) << (2 - (s >> 1))};  // * 4 / s
+}
+
+// The lane's part of the SAD of the block against the reference at v / s (s = 1, 2 or 4).
+template <typename Samples>
+DPX_HD std::uint32_t partial_sad(const Samples& px, const BlockSpan& b, int vx, int vy, int s) {
+  const SubpelOffset ox = subpel_offset(vx, s), oy = subpel_offset(vy, s);
+  int x = b.x, y = b.y;
   std::uint32_t sum = 0;
   while (y < b.bh) {
-    const int c = reinterpret_cast<const T*>(j.cur + static_cast<std::size_t>(b.y0 + y) * j.cur_pitch)[b.x0 + x];
-    const int r = interpolated<T>(j.ref, j.ref_pitch, b.x0 + x + ix, b.y0 + y + iy, fx, fy);
+    const int c = px.cur_at(b.x0 + x, b.y0 + y);
+    const int r = interpolated(px, b.x0 + x + ox.whole, b.y0 + y + oy.whole, ox.quarter, oy.quarter);
     sum += static_cast<std::uint32_t>(c > r ? c - r : r - c);
-    x += step_x;
-    y += step_y;
+    x += b.step_x;
+    y += b.step_y;
     if (x >= b.bw) x -= b.bw, ++y;
   }
   return sum;
 }
 
+// The window the integer candidates (cx + dx, cy + dy), |dx|, |dy| <= reach, read. With reach 1 it
+// also holds what the sub-pel candidates around (cx, cy) read: they lie within (s - 1) / s pixel,
+// so their whole part is cx - 1 or cx, and the bilinear weights reach one pixel further.
+DPX_HD Window window_around(const BlockSpan& b, int cx, int cy, int reach) {
+  return Window{b.x0 + cx - reach, b.y0 + cy - reach, b.bw + 2 * reach, b.bh + 2 * reach};
+}
+
 // Keeps the better of `best` and the candidate v (units of 1/s) when it is inside the frame.
-template <typename T, typename Sum>
-DPX_HD void consider(const RefineJob& j, const BlockSpan& b, const Penalty& pen, int vx, int vy, int s,
-                     const Sum& sum, Choice* best) {
+template <typename Samples, typename Sum>
+DPX_HD void consider(const RefineJob& j, const Samples& px, const BlockSpan& b, const Penalty& pen, int vx, int vy,
+                     int s, const Sum& sum, Choice* best) {
   if (!component_inside(vx, s, b.x0, b.bw, j.width, j.range) || !component_inside(vy, s, b.y0, b.bh, j.height, j.range))
     return;
-  const Choice c{sum(partial_sad<T>(j, b, vx, vy, s)) + pen.units(vx * (j.scale / s), vy * (j.scale / s)),
+  const Choice c{sum(partial_sad(px, b, vx, vy, s)) + pen.units(vx * (j.scale / s), vy * (j.scale / s)),
                  vx * (j.scale / s), vy * (j.scale / s)};
   if (precedes(c, *best)) *best = c;
 }
 
 // The predictive integer search: an exhaustive window around each distinct start, clamped into
 // the block's candidate range. Returns the best in output units.
-template <typename T, typename Sum>
+template <typename Stage, typename Sum>
 DPX_HD Choice predictive_search(const RefineJob& j, const BlockSpan& b, int c, int r, const Penalty& pen,
-                                const Sum& sum) {
+                                const Stage& stage, const Sum& sum) {
   const OffsetRange xr = offset_range(b.x0, b.bw, j.width, j.range), yr = offset_range(b.y0, b.bh, j.height, j.range);
   Vec starts[4] = {Vec{0, 0}, median_predictor(j.cost.first, c, r, j.columns), j.cost.first.at(c, r), Vec{0, 0}};
   int count = 3;
@@ -109,50 +162,56 @@ DPX_HD Choice predictive_search(const RefineJob& j, const BlockSpan& b, int c, i
     bool seen = false;  // a start equal to an earlier one adds no candidate
     for (int k = 0; k < i; ++k) seen = seen || (starts[k].x == sx && starts[k].y == sy);
     if (seen) continue;
+    const auto px = stage(b, window_around(b, sx, sy, kPredictiveWindow));
     for (int dy = sy - kPredictiveWindow; dy <= sy + kPredictiveWindow; ++dy)
       for (int dx = sx - kPredictiveWindow; dx <= sx + kPredictiveWindow; ++dx)
-        consider<T>(j, b, pen, dx, dy, 1, sum, &best);
+        consider(j, px, b, pen, dx, dy, 1, sum, &best);
   }
   // The starts are only as good as the 4x coarse search: walk downhill from the best.
   for (int step = 0; step < kDescentSteps; ++step) {
     const Choice centre = best;
+    const int cx = centre.x / j.scale, cy = centre.y / j.scale;
+    const auto px = stage(b, window_around(b, cx, cy, 1));
     for (int ny = -1; ny <= 1; ++ny)
       for (int nx = -1; nx <= 1; ++nx)
-        if (nx != 0 || ny != 0) consider<T>(j, b, pen, centre.x / j.scale + nx, centre.y / j.scale + ny, 1, sum, &best);
+        if (nx != 0 || ny != 0) consider(j, px, b, pen, cx + nx, cy + ny, 1, sum, &best);
     if (best.x == centre.x && best.y == centre.y) break;
   }
   return best;
 }
 
 // Block (c, r) of the job, from its integer vector to the stored result.
-template <typename T, typename Sum>
-DPX_HD void refine_block(const RefineJob& j, int c, int r, int lane, int lanes, const Sum& sum) {
-  const int x0 = c * j.block, y0 = r * j.block;
-  const BlockSpan b{x0, y0, j.width - x0 < j.block ? j.width - x0 : j.block,
-                    j.height - y0 < j.block ? j.height - y0 : j.block, lane, lanes};
+template <typename Stage, typename Sum>
+DPX_HD void refine_block(const RefineJob& j, int c, int r, int lane, int lanes, const Stage& stage, const Sum& sum) {
+  const BlockSpan b = block_span(j, c, r, lane, lanes);
   const Penalty pen = j.cost.at(c, r, j.columns);
   const std::size_t index = static_cast<std::size_t>(r) * j.columns + c;
   Choice best;
   if (j.predictive) {
-    best = predictive_search<T>(j, b, c, r, pen, sum);
+    best = predictive_search(j, b, c, r, pen, stage, sum);
   } else {
     // The full search ranked its candidates by this very cost, and stored the winner's.
     const MotionVector start = j.start[index];
     best = Choice{start.sad, start.dx * j.scale, start.dy * j.scale};
   }
-  // Half then quarter pixels: the 8 neighbours of the best at half the previous step.
-  for (int step = j.scale / 2; step >= 1; step /= 2) {
-    const Choice centre = best;
-    for (int ny = -1; ny <= 1; ++ny)
-      for (int nx = -1; nx <= 1; ++nx)
-        if (nx != 0 || ny != 0) consider<T>(j, b, pen, centre.x + nx * step, centre.y + ny * step, j.scale, sum, &best);
+  std::uint32_t sad = 0;  // with a penalty, the chosen vector's own SAD
+  if (j.scale > 1 || pen.lambda > 0) {
+    // Half then quarter pixels: the 8 neighbours of the best at half the previous step.
+    const auto px = stage(b, window_around(b, best.x / j.scale, best.y / j.scale, 1));
+    for (int step = j.scale / 2; step >= 1; step /= 2) {
+      const Choice centre = best;
+      for (int ny = -1; ny <= 1; ++ny)
+        for (int nx = -1; nx <= 1; ++nx)
+          if (nx != 0 || ny != 0)
+            consider(j, px, b, pen, centre.x + nx * step, centre.y + ny * step, j.scale, sum, &best);
+    }
+    if (pen.lambda > 0) sad = sum(partial_sad(px, b, best.x, best.y, j.scale));
   }
-  const std::uint32_t sad = pen.lambda > 0 ? sum(partial_sad<T>(j, b, best.x, best.y, j.scale)) : best.cost;
   if (lane == 0) {
     MotionVector v;
     v.dx = static_cast<std::int16_t>(best.x);
     v.dy = static_cast<std::int16_t>(best.y);
-    v.sad = sad;
+    v.sad = pen.lambda > 0 ? sad : best.cost;
     j.out[index] = v;
   }
 }

@@ -10,11 +10,10 @@
 #include <string>
 #include <vector>
 
-#include "block_match_cuda.h"
 #include "dpx/device.h"
 #include "dpx/motion.h"
-#include "dpx_ops.cuh"
 #include "motion_test_util.h"
+#include "motion_variants.h"
 #include "test_util.h"
 
 namespace {
@@ -47,9 +46,8 @@ struct DevicePlane {
   }
 };
 
-// Runs the CUDA matcher with policy Ops on a poisoned output on its own stream.
-template <typename Ops>
-MotionField run_cuda(const dpx::PlaneView& cur, const dpx::PlaneView& ref, const MotionParams& p,
+// Runs the CUDA matcher with `policy` on a poisoned output on its own stream.
+MotionField run_cuda(dpx::OpsPolicy policy, const dpx::PlaneView& cur, const dpx::PlaneView& ref, const MotionParams& p,
                      const dpx::MotionPrevious& previous = {}) {
   MotionField f;
   f.resize(dpx::motion_grid(cur.width, cur.height, p.block_size));
@@ -59,8 +57,8 @@ MotionField run_cuda(const dpx::PlaneView& cur, const dpx::PlaneView& ref, const
   EXPECT_TRUE(stream.create().is_ok());
   EXPECT_TRUE(out.allocate(f.vectors.size() * sizeof(MotionVector)).is_ok());
   EXPECT_EQ(cudaMemset(out.data(), dpx::test::kPoisonByte, out.size()), cudaSuccess);
-  const dpx::Status s =
-      dpx::motion_estimate_cuda_with<Ops>(cur, ref, p, out.as<MotionVector>(), f.vectors.size(), stream.get(), previous);
+  const dpx::Status s = dpx::variants::motion_estimate_cuda(policy, cur, ref, p, out.as<MotionVector>(),
+                                                            f.vectors.size(), stream.get(), previous);
   EXPECT_TRUE(s.is_ok()) << s.message();
   EXPECT_TRUE(stream.synchronize().is_ok());
   EXPECT_EQ(cudaMemcpy(f.vectors.data(), out.data(), out.size(), cudaMemcpyDeviceToHost), cudaSuccess);
@@ -74,8 +72,9 @@ TEST(MotionCuda, MatchesCpuOnEveryComparisonCase) {
     SCOPED_TRACE(c.name + " offset " + std::to_string(c.offset));
     const MotionField want = dpx::test::run_motion_cpu(c.current, c.reference, c.params);
     const DevicePlane cur = DevicePlane::upload(c.current, c.offset), ref = DevicePlane::upload(c.reference, c.offset);
-    EXPECT_EQ(dpx::test::first_difference(want, run_cuda<dpx::ops::Dpx>(cur.view, ref.view, c.params)), "") << "dpx";
-    EXPECT_EQ(dpx::test::first_difference(want, run_cuda<dpx::ops::PlainOps>(cur.view, ref.view, c.params)), "")
+    EXPECT_EQ(dpx::test::first_difference(want, run_cuda(dpx::OpsPolicy::kDpx, cur.view, ref.view, c.params)), "")
+        << "dpx";
+    EXPECT_EQ(dpx::test::first_difference(want, run_cuda(dpx::OpsPolicy::kPlain, cur.view, ref.view, c.params)), "")
         << "plain";
   }
 }
@@ -93,8 +92,9 @@ TEST(MotionCuda, EveryModeMatchesCpu) {
       SCOPED_TRACE(c.name + " scale " + std::to_string(dpx::motion_scale(p)) + " lambda " + std::to_string(p.lambda) +
                    (p.search == dpx::MotionSearch::kPredictive ? " predictive" : " full"));
       const MotionField want = dpx::test::run_motion_cpu(c.current, c.reference, p);
-      EXPECT_EQ(dpx::test::first_difference(want, run_cuda<dpx::ops::Dpx>(cur.view, ref.view, p)), "") << "dpx";
-      EXPECT_EQ(dpx::test::first_difference(want, run_cuda<dpx::ops::PlainOps>(cur.view, ref.view, p)), "") << "plain";
+      EXPECT_EQ(dpx::test::first_difference(want, run_cuda(dpx::OpsPolicy::kDpx, cur.view, ref.view, p)), "") << "dpx";
+      EXPECT_EQ(dpx::test::first_difference(want, run_cuda(dpx::OpsPolicy::kPlain, cur.view, ref.view, p)), "")
+          << "plain";
     }
   }
 }
@@ -120,9 +120,8 @@ TEST(MotionCuda, PredictiveWithPreviousFieldMatchesCpu) {
     MotionField want;
     ASSERT_TRUE(dpx::motion_estimate_cpu(cur.view(), ref.view(), p, &want, 0, dpx::MotionPrevious{last.data(), 4}).is_ok());
     const DevicePlane dcur = DevicePlane::upload(cur), dref = DevicePlane::upload(ref);
-    EXPECT_EQ(dpx::test::first_difference(
-                  want, run_cuda<dpx::ops::Dpx>(dcur.view, dref.view, p,
-                                                dpx::MotionPrevious{d_last.as<MotionVector>(), 4})),
+    EXPECT_EQ(dpx::test::first_difference(want, run_cuda(dpx::OpsPolicy::kDpx, dcur.view, dref.view, p,
+                                                         dpx::MotionPrevious{d_last.as<MotionVector>(), 4})),
               "")
         << "block " << block;
   }
@@ -141,7 +140,7 @@ TEST(MotionCuda, ShiftedTextureMatchesCpuAndTheShift) {
       for (int range : {16, 32}) {
         const MotionParams p = motion_params(16, range);
         const DevicePlane dcur = DevicePlane::upload(cur), dref = DevicePlane::upload(ref);
-        const MotionField got = run_cuda<dpx::ops::Dpx>(dcur.view, dref.view, p);
+        const MotionField got = run_cuda(dpx::OpsPolicy::kDpx, dcur.view, dref.view, p);
         EXPECT_EQ(dpx::test::first_difference(dpx::test::run_motion_cpu(cur, ref, p), got), "");
         if (std::abs(s[0]) <= range && std::abs(s[1]) <= range) {
           const MotionVector& v = got.at(got.grid.columns / 2, got.grid.rows / 2);

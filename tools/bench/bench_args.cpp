@@ -21,6 +21,7 @@ constexpr Key kKeys[] = {
     {"sw-queries", 0, 0},         // align: a query FASTA for the database rows
     {"sw-db", 0, 0},              // align: database FASTA files (comma-separated) for those rows
     {"sw-db-count", 1, 100000000},  // align: sequences of each generated database
+    {"part", 0, 0},                 // any: only the parts whose description holds this text
 };
 
 bool whole_number(const std::string& key, const std::string& val, unsigned long long lo, unsigned long long hi,

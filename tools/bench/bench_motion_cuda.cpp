@@ -9,9 +9,8 @@
 #include <vector>
 
 #include "bench_motion.h"
-#include "block_match_cuda.h"
 #include "dpx/device.h"
-#include "dpx_ops.cuh"
+#include "motion_variants.h"
 
 namespace dpx {
 namespace bench {
@@ -45,13 +44,14 @@ struct DeviceFrames {
 
 // Both policies on check frames 0 -> 1 against the CPU field; a description of the first
 // difference, or "" when every vector and SAD agrees.
-template <typename Ops>
-std::string check_policy(const MotionCase& c, const DeviceFrames& d, const MotionField& want, cudaStream_t stream) {
+std::string check_policy(OpsPolicy policy, const MotionCase& c, const DeviceFrames& d, const MotionField& want,
+                         cudaStream_t stream) {
   DeviceBuffer out;
   const std::size_t count = want.vectors.size();
   if (!out.allocate(count * sizeof(MotionVector)).is_ok() || cudaMemset(out.data(), 0xA5, out.size()) != cudaSuccess)
     return "cannot allocate the check output";
-  const Status s = motion_estimate_cuda_with<Ops>(d.frame(1), d.frame(0), c.params(), out.as<MotionVector>(), count, stream);
+  const Status s =
+      variants::motion_estimate_cuda(policy, d.frame(1), d.frame(0), c.params(), out.as<MotionVector>(), count, stream);
   if (!s.is_ok()) return s.message();
   std::vector<MotionVector> got(count);
   if (cudaStreamSynchronize(stream) != cudaSuccess ||
@@ -60,18 +60,17 @@ std::string check_policy(const MotionCase& c, const DeviceFrames& d, const Motio
   for (std::size_t i = 0; i < count; ++i) {
     const MotionVector &a = got[i], &b = want.vectors[i];
     if (a.dx != b.dx || a.dy != b.dy || a.sad != b.sad)
-      return std::string(Ops::kName) + " block " + std::to_string(i) + ": gpu (" + std::to_string(a.dx) + "," +
-             std::to_string(a.dy) + ") sad " + std::to_string(a.sad) + ", cpu (" + std::to_string(b.dx) + "," +
+      return std::string(ops_policy_name(policy)) + " block " + std::to_string(i) + ": gpu (" + std::to_string(a.dx) +
+             "," + std::to_string(a.dy) + ") sad " + std::to_string(a.sad) + ", cpu (" + std::to_string(b.dx) + "," +
              std::to_string(b.dy) + ") sad " + std::to_string(b.sad);
   }
   return "";
 }
 
-template <typename Ops>
-double time_policy(const Options& opts, const MotionCase& c, const DeviceFrames& d, MotionVector* out,
+double time_policy(OpsPolicy policy, const Options& opts, const MotionCase& c, const DeviceFrames& d, MotionVector* out,
                    std::size_t count, cudaStream_t stream, Status* status) {
   return time_cuda_us(opts, stream, [&](int i) {
-    const Status s = motion_estimate_cuda_with<Ops>(d.frame(i + 1), d.frame(i), c.params(), out, count, stream);
+    const Status s = variants::motion_estimate_cuda(policy, d.frame(i + 1), d.frame(i), c.params(), out, count, stream);
     if (!s.is_ok()) *status = s;
   });
 }
@@ -92,8 +91,8 @@ int run_motion_gpu(const Options& opts, const MotionCase& c, const MotionFrames&
   MotionCase cc = c;
   cc.width = check_frames.width;
   cc.height = check_frames.height;
-  for (const std::string& diff : {check_policy<ops::Dpx>(cc, check, check_field, stream.get()),
-                                  check_policy<ops::PlainOps>(cc, check, check_field, stream.get())}) {
+  for (const std::string& diff : {check_policy(OpsPolicy::kDpx, cc, check, check_field, stream.get()),
+                                  check_policy(OpsPolicy::kPlain, cc, check, check_field, stream.get())}) {
     if (!diff.empty()) {
       std::fprintf(stderr, "motion: GPU differs from CPU on %s: %s\n", cc.section().c_str(), diff.c_str());
       return 1;
@@ -104,8 +103,10 @@ int run_motion_gpu(const Options& opts, const MotionCase& c, const MotionFrames&
   DeviceBuffer out, copy;
   if (!out.allocate(count * sizeof(MotionVector)).is_ok() || !copy.allocate(d.pitch * d.height).is_ok()) return 1;
   Status run_status;
-  const double dpx_us = time_policy<ops::Dpx>(opts, c, d, out.as<MotionVector>(), count, stream.get(), &run_status);
-  const double plain_us = time_policy<ops::PlainOps>(opts, c, d, out.as<MotionVector>(), count, stream.get(), &run_status);
+  const double dpx_us =
+      time_policy(OpsPolicy::kDpx, opts, c, d, out.as<MotionVector>(), count, stream.get(), &run_status);
+  const double plain_us =
+      time_policy(OpsPolicy::kPlain, opts, c, d, out.as<MotionVector>(), count, stream.get(), &run_status);
   const double copy_us = time_cuda_us(opts, stream.get(), [&](int i) {
     cudaMemcpyAsync(copy.data(), d.frame_data(i), d.pitch * d.height, cudaMemcpyDeviceToDevice, stream.get());
   });

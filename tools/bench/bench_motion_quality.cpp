@@ -1,6 +1,7 @@
 // dpx-bench motion, quality rows (the CPU implementation, so they exist in every build; the GPU
-// returns the same bits). Pictures come from --image=FILE.pgm (a binary PGM, 8-bit) when given,
-// else from the texture canvas; --dump=DIR writes the frames measured. Three measurements:
+// returns the same bits). Pictures come from --image=FILE.pgm (a binary PGM, 8-bit, at least
+// 720x440: scripts/photo-to-pgm.sh makes one from a photograph) when given, else from the texture
+// canvas; --dump=DIR writes the frames measured. Three measurements:
 //   * endpoint error (EPE, pixels) on exact sub-pixel shifts: the picture sampled at 4x, shifted
 //     by whole pixels there and box-averaged 4x4; integer, half and quarter vectors;
 //   * smoothness with lambda on a panned and zoomed picture with sensor noise: mean |dv| between
@@ -28,6 +29,7 @@ namespace {
 struct Picture {
   int width = 0, height = 0;
   std::vector<std::uint8_t> pixels;
+  std::string name;
   double at(double x, double y) const {  // bilinear, edges repeated
     x = std::clamp(x, 0.0, width - 1.001);
     y = std::clamp(y, 0.0, height - 1.001);
@@ -55,14 +57,19 @@ Picture source_picture(const Options& opts) {
   const auto it = opts.extra.find("image");
   if (it != opts.extra.end()) {
     Picture p = read_pgm(it->second);
-    if (p.width >= 1280 && p.height >= 720) return p;
-    std::fprintf(stderr, "motion quality: %s is not a binary 8-bit PGM of at least 1280x720; texture used\n",
+    // The 640x360 windows below, panned, zoomed and shifted, stay inside 720x440.
+    if (p.width >= 720 && p.height >= 440) {
+      p.name = it->second.substr(it->second.find_last_of('/') + 1);
+      return p;
+    }
+    std::fprintf(stderr, "motion quality: %s is not a binary 8-bit PGM of at least 720x440; texture used\n",
                  it->second.c_str());
   }
   Picture p;
   p.width = 1600;
   p.height = 960;
   p.pixels = texture_canvas(p.width, p.height);
+  p.name = "texture";
   return p;
 }
 
@@ -98,14 +105,15 @@ Frame quarter_shifted(const Picture& pic, int width, int height, int qx, int qy)
 }
 
 // The picture seen through a camera at time t: zoomed by zoom^t about the frame centre and panned
-// by t * (vx, vy), with noise of +-noise grey levels. true_flow() is where a pixel of frame t+1
-// was in frame t.
+// by t * (vx, vy) from the picture's centre (x0, y0), with noise of +-noise grey levels.
+// true_flow() is where a pixel of frame t+1 was in frame t.
 struct Camera {
   double vx, vy, zoom;
   int noise;
   int width, height;
-  double cx(double t) const { return 780 + t * vx; }
-  double cy(double t) const { return 470 + t * vy; }
+  double x0, y0;
+  double cx(double t) const { return x0 + t * vx; }
+  double cy(double t) const { return y0 + t * vy; }
   double scale(double t) const { return std::pow(zoom, -t); }
   Frame frame(const Picture& pic, int t, std::mt19937_64& rng) const {
     Frame f{width, height, std::vector<std::uint8_t>(static_cast<std::size_t>(width) * height)};
@@ -204,7 +212,8 @@ double flow_error(const MotionField& f, const Camera& cam, int t) {
 }
 
 void lambda_rows(const Picture& pic, bool quick, Report& report) {
-  const Camera cam{2.3, -1.4, 1.01, 10, quick ? 320 : 640, quick ? 180 : 360};
+  const Camera cam{2.3, -1.4, 1.01, 10, quick ? 320 : 640, quick ? 180 : 360, pic.width / 2.0 - 20,
+                   pic.height / 2.0 - 10};
   std::mt19937_64 rng(7);
   const Frame a = cam.frame(pic, 0, rng), b = cam.frame(pic, 1, rng);
   dump(a, "smooth_0");
@@ -220,7 +229,8 @@ void lambda_rows(const Picture& pic, bool quick, Report& report) {
 }
 
 void predictive_rows(const Picture& pic, bool quick, Report& report) {
-  const Camera cam{-19.6, 9.3, 1.015, 2, quick ? 320 : 640, quick ? 180 : 360};
+  const Camera cam{-19.6, 9.3, 1.015, 2, quick ? 320 : 640, quick ? 180 : 360, pic.width / 2.0 - 20,
+                   pic.height / 2.0 - 10};
   std::mt19937_64 rng(11);
   const Frame a = cam.frame(pic, 0, rng), b = cam.frame(pic, 1, rng);
   dump(a, "pred_0");
@@ -234,8 +244,9 @@ void predictive_rows(const Picture& pic, bool quick, Report& report) {
     const std::string section = "motion quality predictive " + std::to_string(cam.width) + "x" +
                                 std::to_string(cam.height) + " b16 r" + std::to_string(range);
     char note[160];
-    std::snprintf(note, sizeof note, "%.1f%% of blocks at the full-search minimum SAD; pan (-19.6,9.3) zoom 1.5%%",
-                  100.0 * same / full.vectors.size());
+    std::snprintf(note, sizeof note,
+                  "%.1f%% of blocks at the full-search minimum SAD; pan (-19.6,9.3) zoom 1.5%%; picture %s",
+                  100.0 * same / full.vectors.size(), pic.name.c_str());
     report.add(Row{section, "full", full_us, 100.0, "% at min", "cpu"});
     report.add(Row{section, "predictive", fast_us, 100.0 * same / full.vectors.size(), "% at min",
                    std::string(note) + "; " + ratio(full_us, fast_us) + " faster (cpu)"});
@@ -248,6 +259,7 @@ int run_motion_quality(const Options& opts, Report& report) {
   const auto dir = opts.extra.find("dump");
   dump_dir = dir != opts.extra.end() ? dir->second : "";
   const Picture pic = source_picture(opts);
+  std::printf("motion quality picture: %s (%dx%d)\n", pic.name.c_str(), pic.width, pic.height);
   endpoint_error_rows(pic, opts.quick, report);
   lambda_rows(pic, opts.quick, report);
   predictive_rows(pic, opts.quick, report);

@@ -24,7 +24,8 @@ std::vector<std::string> names_matching(const std::string& which) {
 // One line per subcommand: its helps joined.
 void usage(std::FILE* to) {
   std::fprintf(to, "usage: dpx-bench SUBCOMMAND|all [--reps=N] [--warmup=N] [--quick] [--json=PATH] [--KEY=VALUE]\n"
-                  "KEY: elements (epilogue), width, height (morph), image, dump (motion)\n");
+                  "KEY: elements (epilogue), width, height (morph), image, dump (motion), sw-queries, sw-db,\n"
+                  "     sw-db-count (align), part=TEXT (only the parts whose description below holds TEXT)\n");
   for (const std::string& name : names_matching("all")) {
     std::string help;
     for (const auto& e : dpx::bench::registry())
@@ -55,8 +56,10 @@ int main(int argc, char** argv) {
   int rc = 0;
   for (const std::string& name : names) {
     dpx::bench::Report report(name);
+    const auto part = opts.extra.find("part");
     for (const auto& e : dpx::bench::registry()) {
       if (e.name != name) continue;
+      if (part != opts.extra.end() && e.help.find(part->second) == std::string::npos) continue;
       const int r = e.fn(opts, report);
       rc = rc ? rc : r;
     }

@@ -44,7 +44,8 @@ TEST(DtwFloatCpu, HandCheckedCosts) {
   EXPECT_EQ(one_pair({1, 2, 3, 4}, {1}, DtwCost::kAbsolute, 3), 0.0f + 1 + 2 + 3);
 }
 
-// The definition: the whole matrix, the cost and step written out in the same order.
+// The definition: the whole matrix, the cost and step written out in the same order (the squared
+// cost and the minimum in one fused multiply-add).
 float brute_dtw_float(const Series& a, const Series& b, bool squared, int band) {
   const std::size_t n = a.size(), m = b.size();
   const float inf = std::numeric_limits<float>::infinity();
@@ -55,8 +56,8 @@ float brute_dtw_float(const Series& a, const Series& b, bool squared, int band) 
       const long di = static_cast<long>(i) - static_cast<long>(j);
       if (band >= 0 && std::labs(di) > band) continue;
       const float diff = a[i - 1] - b[j - 1];
-      const float cost = squared ? diff * diff : std::fabs(diff);
-      d[i][j] = cost + std::fmin(std::fmin(d[i - 1][j - 1], d[i][j - 1]), d[i - 1][j]);
+      const float best = std::fmin(std::fmin(d[i - 1][j - 1], d[i][j - 1]), d[i - 1][j]);
+      d[i][j] = squared ? std::fma(diff, diff, best) : std::fabs(diff) + best;
     }
   return d[n][m];
 }
