@@ -7,9 +7,10 @@
 #     frame must be logged "in device memory"), downloaded at the end; the same stream decoded on
 #     the CPU (openh264dec) through the same elements with backend=cpu; frames and motion vectors
 #     must be equal byte for byte.
-#  2. soak: 100,000 frames (DPX_SOAK_FRAMES) of 1280x720 NV12 through the three elements in CUDA
-#     memory and through dpxdilate ! dpxerode on system memory (frames in flight); the process's
-#     RSS and device memory are sampled, start (after 1,000 frames' warm-up) against end.
+#  2. soak: 100,000 frames (DPX_SOAK_FRAMES) of 640x360 NV12 through the three elements in CUDA
+#     memory and, at the same time in a second process, through dpxdilate ! dpxerode on system
+#     memory (frames in flight); each process's RSS and device memory are sampled, start (after
+#     1,000 frames' warm-up) against end.
 # Logs go to ./gpu-pipeline-out (packed into $OUT/gpu-pipeline.tgz when $OUT is set); a summary is
 # printed last. Exits non-zero when a check fails.
 #   usage: tar xzf .gpu/build-gpu.tgz && scripts/gpu-pipeline.sh [BUILD_DIR]   (default build-gpu)
@@ -50,7 +51,8 @@ else fail "decode: motion vectors differ or are missing"; fi
 rm -f "$out/gpu.nv12" "$out/cpu.nv12"
 
 # --- 2. soak ------------------------------------------------------------------------------------
-# soak NAME PIPELINE...: runs it, samples RSS (kB) and device memory (MiB) every 2 s.
+# soak NAME PIPELINE...: runs it, samples RSS (kB) and device memory (MiB) every 2 s, and writes
+# its summary line to soak-NAME.summary (with FAIL: lines for what went wrong).
 soak() {
   local name=$1; shift
   local start=$SECONDS
@@ -68,21 +70,30 @@ soak() {
   local secs=$((SECONDS - start))
   # start: the first sample after the warm-up (~1,000 frames at the measured rate); end: the last.
   local warm=$(( secs * 1000 / frames + 2 ))
+  local rss0 rss1 dev0 dev1
   read -r _ rss0 dev0 < <(awk -v w=$warm '$1>=w' "$out/soak-$name.samples" | head -1)
   read -r _ rss1 dev1 < <(tail -1 "$out/soak-$name.samples")
-  summary+=("soak $name: rc=$rc, $frames frames in ${secs} s; RSS ${rss0:-?} -> ${rss1:-?} kB, device ${dev0:-?} -> ${dev1:-?} MiB")
-  [ $rc -eq 0 ] || fail "soak $name: rc=$rc (see soak-$name.log)"
-  if [ -n "${rss0:-}" ] && [ -n "${rss1:-}" ]; then
-    [ $((rss1 - rss0)) -le 32768 ] || fail "soak $name: RSS grew by $((rss1 - rss0)) kB"
-    [ $((dev1 - dev0)) -le 16 ] || fail "soak $name: device memory grew by $((dev1 - dev0)) MiB"
-  else
-    fail "soak $name: no memory samples"
-  fi
+  {
+    echo "soak $name: rc=$rc, $frames frames in ${secs} s ($((frames / (secs > 0 ? secs : 1))) frames/s); RSS ${rss0:-?} -> ${rss1:-?} kB, device ${dev0:-?} -> ${dev1:-?} MiB"
+    [ $rc -eq 0 ] || echo "FAIL: soak $name: rc=$rc (see soak-$name.log)"
+    if [ -n "${rss0:-}" ] && [ -n "${rss1:-}" ]; then
+      [ $((rss1 - rss0)) -le 32768 ] || echo "FAIL: soak $name: RSS grew by $((rss1 - rss0)) kB"
+      [ $((dev1 - dev0)) -le 16 ] || echo "FAIL: soak $name: device memory grew by $((dev1 - dev0)) MiB"
+    else
+      echo "FAIL: soak $name: no memory samples"
+    fi
+  } > "$out/soak-$name.summary"
 }
-src="videotestsrc num-buffers=$frames pattern=ball motion=sweep ! video/x-raw,format=NV12,width=1280,height=720,framerate=30/1"
+src="videotestsrc num-buffers=$frames pattern=ball motion=sweep ! video/x-raw,format=NV12,width=640,height=360,framerate=30/1"
 soak cuda-memory $src ! cudaupload ! "video/x-raw(memory:CUDAMemory)" ! dpxdilate ! dpxerode ! dpxmotionest \
-  ! cudadownload ! fakesink sync=false
-soak system-memory $src ! dpxdilate backend=cuda ! dpxerode backend=cuda ! fakesink sync=false
+  ! cudadownload ! fakesink sync=false &
+soak system-memory $src ! dpxdilate backend=cuda ! dpxerode backend=cuda ! fakesink sync=false &
+wait
+for name in cuda-memory system-memory; do
+  while read -r line; do
+    case $line in FAIL:*) summary+=("$line"); failed=1;; *) summary+=("$line");; esac
+  done < "$out/soak-$name.summary"
+done
 
 [ -n "${OUT:-}" ] && tar czf "$OUT/gpu-pipeline.tgz" -C "$(dirname "$out")" "$(basename "$out")"
 printf '%s\n' "${summary[@]}"

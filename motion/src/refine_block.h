@@ -142,14 +142,18 @@ DPX_HD void consider(const RefineJob& j, const Samples& px, const BlockSpan& b, 
   if (precedes(c, *best)) *best = c;
 }
 
-// The predictive integer search: an exhaustive window around each distinct start, clamped into
-// the block's candidate range. Returns the best in output units.
+// The predictive integer search: an exhaustive window around each distinct start (zero, the
+// median predictor, the block's coarse vector and those of the blocks right of it and below it,
+// the co-located vector of the last field), clamped into the block's candidate range. Returns the
+// best in output units.
 template <typename Stage, typename Sum>
 DPX_HD Choice predictive_search(const RefineJob& j, const BlockSpan& b, int c, int r, const Penalty& pen,
                                 const Stage& stage, const Sum& sum) {
   const OffsetRange xr = offset_range(b.x0, b.bw, j.width, j.range), yr = offset_range(b.y0, b.bh, j.height, j.range);
-  Vec starts[4] = {Vec{0, 0}, median_predictor(j.cost.first, c, r, j.columns), j.cost.first.at(c, r), Vec{0, 0}};
+  Vec starts[6] = {Vec{0, 0}, median_predictor(j.cost.first, c, r, j.columns), j.cost.first.at(c, r)};
   int count = 3;
+  if (c + 1 < j.columns) starts[count++] = j.cost.first.at(c + 1, r);
+  if (r + 1 < j.rows) starts[count++] = j.cost.first.at(c, r + 1);
   if (j.previous.vectors != nullptr) {
     const MotionVector& v = j.previous.vectors[static_cast<std::size_t>(r) * j.columns + c];
     starts[count++] = Vec{round_div(v.dx, j.previous.scale), round_div(v.dy, j.previous.scale)};
