@@ -18,6 +18,7 @@
 #include "runner.h"
 #include "search_command.h"
 #include "sequence_reader.h"
+#include "series_reader.h"
 #include "tsv_writer.h"
 
 namespace {
@@ -115,7 +116,9 @@ int main(int argc, char** argv) {
   }
   const Alphabet alphabet = scoring ? Alphabet::of_matrix(matrix, wildcard, o.keep_case, o.unknown_as_wildcard)
                                     : Alphabet::letters(o.keep_case);
-  const bool loaded = series ? read_series(o.query_path, &a, &error) && read_series(o.target_path, &b, &error)
+  const bool loaded = series ? read_series(o.query_path, o.float_series, &a, &error) &&
+                                   read_series(o.target_path, o.float_series, &b, &error) &&
+                                   settle_series_type(o.float_series, &a, &b, &error)
                              : read_sequences(o.query_path, alphabet, &queries, &error) &&
                                    read_sequences(o.target_path, alphabet, &targets, &error);
   if (!loaded) return fail(error);
@@ -129,6 +132,8 @@ int main(int argc, char** argv) {
              : check_lengths(queries, o.query_path, kAlignMaxLength, &error) &&
                    check_lengths(targets, o.target_path, kAlignMaxLength, &error);
   if (!short_enough) return fail(error);
+  const Status fits = series ? check_series_options(o, a) : Status::ok();
+  if (!fits.is_ok()) return fail(fits.message());
   const Status usable = resolve_backend(o.backend, &o.backend);
   if (!usable.is_ok()) return fail(usable.message());
   if (search) {

@@ -15,7 +15,8 @@ namespace {
 
 enum Flag {
   kMatrix = 256, kWildcard, kMatch, kMismatch, kGapOpen, kGapExtend, kCigar, kBackend, kBand, kThreads, kQuiet,
-  kOutput, kHelp, kKeepCase, kUnknownAsWildcard, kTop, kMinScore, kOutfmt, kDevices, kShard,
+  kOutput, kHelp, kKeepCase, kUnknownAsWildcard, kTop, kMinScore, kOutfmt, kDevices, kShard, kFloat,
+  kCost,
 };
 
 const option kLongOptions[] = {
@@ -29,7 +30,8 @@ const option kLongOptions[] = {
     {"unknown-as-wildcard", no_argument, nullptr, kUnknownAsWildcard},
     {"top", required_argument, nullptr, kTop},             {"min-score", required_argument, nullptr, kMinScore},
     {"outfmt", required_argument, nullptr, kOutfmt},       {"devices", required_argument, nullptr, kDevices},
-    {"shard", required_argument, nullptr, kShard},         {nullptr, 0, nullptr, 0}};
+    {"shard", required_argument, nullptr, kShard},         {"float", no_argument, nullptr, kFloat},
+    {"cost", required_argument, nullptr, kCost},           {nullptr, 0, nullptr, 0}};
 
 bool parse_int(const char* flag, const char* text, long lo, long hi, int* out, std::string* error) {
   char* end = nullptr;
@@ -62,7 +64,7 @@ bool parse_command(const char* word, Command* out) {
 
 std::string usage() {
   return "usage: dpx-align sw|nw|sg|edit [options] QUERIES TARGETS\n"
-         "       dpx-align dtw [--band R] [options] A.txt B.txt\n"
+         "       dpx-align dtw [--band R] [--float] [--cost abs|sq] [options] A.txt B.txt\n"
          "       dpx-align search [options] QUERIES DATABASE\n"
          "\n"
          "Aligns every query against every target and writes a TSV table (with a header line) to the\n"
@@ -72,10 +74,13 @@ std::string usage() {
          "\n"
          "  sw    Smith-Waterman (local)        nw    Needleman-Wunsch (global)\n"
          "  sg    semi-global: the whole query, free target ends\n"
-         "  edit  edit distance (Levenshtein)   dtw   dynamic time warping of integer series\n"
+         "  edit  edit distance (Levenshtein)   dtw   dynamic time warping of number series\n"
          "\n"
          "QUERIES and TARGETS are FASTA or FASTQ, plain or gzip ('-' = standard input). For dtw, A and B\n"
-         "hold one series per line: whitespace-separated integers (blank and '#' lines skipped).\n"
+         "hold one series per line: numbers separated by whitespace or commas (blank and '#' lines\n"
+         "skipped). They are int32 unless --float is given or a value in either file has a fraction\n"
+         "or an exponent (1.5, -.25, 2e3): then every value is a float32 and costs print with 9\n"
+         "significant digits. NaN, infinity and values beyond the type's range are errors.\n"
          "Sequences and series are limited to " + std::to_string(kAlignMaxLength) +
          " letters (values) each; every input, the matrix and\n"
          "the backend are checked before anything is written.\n"
@@ -89,6 +94,8 @@ std::string usage() {
          "  --gap-extend N       open + (L - 1) * extend (default extend 1)\n"
          "  --cigar              compute start positions and CIGARs (sw, nw, sg, edit)\n"
          "  --band R             dtw: Sakoe-Chiba radius (default none)\n"
+         "  --float              dtw: read the series as float32, fractions or not\n"
+         "  --cost abs|sq        dtw: a cell costs |a - b| (default) or (a - b)^2; sq needs float series\n"
          "  --backend auto|cuda|cpu   where to run (default auto: the GPU when there is one)\n"
          "  --threads N          CPU threads (default: all)\n"
          "  --output FILE        write the table to FILE instead of standard output\n"
@@ -131,6 +138,10 @@ ParseResult parse_options(int argc, char** argv, CliOptions* out, std::string* e
       *error = std::string("--") + kLongOptions[code - kMatrix].name + " applies to search only";
       return ParseResult::kError;
     }
+    if ((code == kBand || code == kFloat || code == kCost) && out->command != Command::kDtw) {
+      *error = std::string("--") + kLongOptions[code - kMatrix].name + " applies to dtw only";
+      return ParseResult::kError;
+    }
     switch (code) {
       case kMatrix: out->matrix = optarg; break;
       case kWildcard:
@@ -161,12 +172,14 @@ ParseResult parse_options(int argc, char** argv, CliOptions* out, std::string* e
           ok = false;
         }
         break;
-      case kBand:
-        if (out->command != Command::kDtw) {
-          *error = "--band applies to dtw only";
+      case kBand: ok = parse_int("band", optarg, -1, INT_MAX, &out->band, error); break;
+      case kFloat: out->float_series = true; break;
+      case kCost:
+        if (std::strcmp(optarg, "abs") == 0) out->cost = DtwCost::kAbsolute;
+        else if (std::strcmp(optarg, "sq") == 0) out->cost = DtwCost::kSquared;
+        else {
+          *error = std::string("--cost needs abs or sq, got '") + optarg + "'";
           ok = false;
-        } else {
-          ok = parse_int("band", optarg, -1, INT_MAX, &out->band, error);
         }
         break;
       case kThreads: ok = parse_int("threads", optarg, 0, 4096, &out->threads, error); break;

@@ -3,6 +3,7 @@
 
 #include <string>
 
+#include "dpx/align_distance.h"
 #include "dpx/device.h"
 #include "search_options.h"
 
@@ -22,6 +23,8 @@ struct CliOptions {
   bool cigar = false;
   Backend backend = Backend::kAuto;
   int band = -1;                    // dtw
+  bool float_series = false;        // dtw: read the series as float even without fractions
+  DtwCost cost = DtwCost::kAbsolute;  // dtw
   int threads = 0;                  // CPU threads, 0 = all
   bool quiet = false;               // no progress line
   std::string output = "-";

@@ -4,6 +4,8 @@
 #include <functional>
 #include <memory>
 
+#include "dpx/align_distance.h"
+
 namespace dpx {
 namespace cli {
 namespace {
@@ -75,6 +77,31 @@ std::uint64_t chunk_cells(const PackedBatch<char>& q, const PackedBatch<char>& t
   return cells;
 }
 
+// Every series of a against every one of b: `dtw` computes a chunk's costs, `write` writes a row.
+template <class Batch, class Cost>
+Status warp_all(const NamedSeries& a, const NamedSeries& b, const Batch& av, const Batch& bv,
+                const std::function<Status(const Batch&, const Batch&, Pairing, std::vector<Cost>*)>& dtw,
+                const std::function<void(const std::string&, const std::string&, const Cost&, std::int64_t, std::int64_t)>& write,
+                TsvWriter* out, Progress* progress) {
+  const std::size_t nb = b.names.size();
+  std::uint64_t pairs = 0, cells = 0;
+  const ChunkFn<Batch> fn = [&](const Batch& x, const Batch& y, Pairing pairing, std::size_t first) {
+    std::vector<Cost> res;
+    DPX_RETURN_IF_ERROR(dtw(x, y, pairing, &res));
+    for (std::size_t k = 0; k < res.size(); ++k) {
+      const std::size_t xi = pairing == Pairing::kOneToMany ? 0 : k;
+      const std::size_t ai = first + (pairing == Pairing::kOneToMany ? 0 : k / nb);
+      write(a.names[ai], b.names[k % nb], res[k], static_cast<std::int64_t>(x.length(xi)),
+            static_cast<std::int64_t>(y.length(k)));
+      cells += std::uint64_t(x.length(xi)) * y.length(k);
+    }
+    pairs += res.size();
+    progress->update(pairs, cells);
+    return out->ok() ? Status::ok() : Status(StatusCode::kInvalidArgument, "cannot write the output");
+  };
+  return for_each_chunk(av, bv, fn);
+}
+
 }  // namespace
 
 Status run_sequences(const CliOptions& o, const ScoreMatrix& matrix, const NamedSequences& queries,
@@ -123,29 +150,42 @@ Status run_sequences(const CliOptions& o, const ScoreMatrix& matrix, const Named
   return for_each_chunk(queries.letters, targets.letters, fn);
 }
 
+Status check_series_options(const CliOptions& o, const NamedSeries& a) {
+  if (a.floating || o.cost == DtwCost::kAbsolute) return Status::ok();
+  return Status(StatusCode::kInvalidArgument,
+                "--cost sq needs float series: give --float (or values with a fraction or exponent, such as 1.5)");
+}
+
 Status run_series(const CliOptions& o, const NamedSeries& a, const NamedSeries& b, TsvWriter* out, Progress* progress) {
+  DPX_RETURN_IF_ERROR(check_series_options(o, a));
   Backend backend = Backend::kCpu;
   DPX_RETURN_IF_ERROR(resolve_backend(o.backend, &backend));
-  const std::size_t nb = b.values.size();
+  const bool cuda = backend == Backend::kCuda;
+  if (a.floating) {
+    DtwFloatOptions dtw;
+    dtw.band = o.band;
+    dtw.cost = o.cost;
+    return warp_all<FloatSeriesBatch, float>(
+        a, b, a.floats, b.floats,
+        [&](const FloatSeriesBatch& x, const FloatSeriesBatch& y, Pairing pairing, std::vector<float>* res) {
+          return cuda ? dtw_float_cuda(x, y, pairing, dtw, res, nullptr) : dtw_float_cpu(x, y, pairing, dtw, res, o.threads);
+        },
+        [&](const std::string& an, const std::string& bn, float cost, std::int64_t alen, std::int64_t blen) {
+          out->float_row(an, bn, cost, 0, alen, 0, blen, "");
+        },
+        out, progress);
+  }
   DtwOptions dtw;
   dtw.band = o.band;
-  std::uint64_t pairs = 0, cells = 0;
-  const ChunkFn<SeriesBatch> fn = [&](const SeriesBatch& x, const SeriesBatch& y, Pairing pairing, std::size_t first) {
-    std::vector<DtwResult> res;
-    DPX_RETURN_IF_ERROR(backend == Backend::kCuda ? dtw_cuda(x, y, pairing, dtw, &res, nullptr)
-                                                  : dtw_cpu(x, y, pairing, dtw, &res, o.threads));
-    for (std::size_t k = 0; k < res.size(); ++k) {
-      const std::size_t xi = pairing == Pairing::kOneToMany ? 0 : k;
-      const std::size_t ai = first + (pairing == Pairing::kOneToMany ? 0 : k / nb);
-      out->row(a.names[ai], b.names[k % nb], res[k].cost, res[k].cost == kDtwNoPath, 0,
-               static_cast<std::int64_t>(x.length(xi)), 0, static_cast<std::int64_t>(y.length(k)), "");
-      cells += std::uint64_t(x.length(xi)) * y.length(k);
-    }
-    pairs += res.size();
-    progress->update(pairs, cells);
-    return out->ok() ? Status::ok() : Status(StatusCode::kInvalidArgument, "cannot write the output");
-  };
-  return for_each_chunk(a.values, b.values, fn);
+  return warp_all<SeriesBatch, DtwResult>(
+      a, b, a.values, b.values,
+      [&](const SeriesBatch& x, const SeriesBatch& y, Pairing pairing, std::vector<DtwResult>* res) {
+        return cuda ? dtw_cuda(x, y, pairing, dtw, res, nullptr) : dtw_cpu(x, y, pairing, dtw, res, o.threads);
+      },
+      [&](const std::string& an, const std::string& bn, const DtwResult& r, std::int64_t alen, std::int64_t blen) {
+        out->row(an, bn, r.cost, r.cost == kDtwNoPath, 0, alen, 0, blen, "");
+      },
+      out, progress);
 }
 
 }  // namespace cli

@@ -7,6 +7,7 @@
 #include "options.h"
 #include "progress.h"
 #include "sequence_reader.h"
+#include "series_reader.h"
 #include "tsv_writer.h"
 
 namespace dpx {
@@ -18,7 +19,10 @@ Status run_sequences(const CliOptions& options, const ScoreMatrix& matrix, const
                      const NamedSequences& targets, TsvWriter* out, Progress* progress,
                      AlignDevice* device = nullptr);
 
-// dtw.
+// dtw's flags against the series read: --cost sq needs float series.
+Status check_series_options(const CliOptions& options, const NamedSeries& a);
+
+// dtw, on int32 or float series as `a` and `b` hold them (settle_series_type).
 Status run_series(const CliOptions& options, const NamedSeries& a, const NamedSeries& b, TsvWriter* out,
                   Progress* progress);
 

@@ -1,13 +1,10 @@
 #include "sequence_reader.h"
 
 #include "input_file.h"
+#include "record_lengths.h"
 
 #include <algorithm>
 #include <cctype>
-#include <cerrno>
-#include <cstdint>
-#include <cstdlib>
-#include <cstring>
 
 namespace dpx {
 namespace cli {
@@ -160,19 +157,6 @@ class SequenceParser {
   std::size_t record_ = 0;  // FASTQ: the record's first line
 };
 
-template <class Batch>
-bool check_batch(const std::vector<std::string>& names, const std::vector<std::size_t>& lines, const Batch& batch,
-                 const std::string& source, const char* what, const char* unit, std::size_t limit, std::string* error) {
-  for (std::size_t i = 0; i < batch.size(); ++i) {
-    if (batch.length(i) > limit) {
-      *error = source + ":" + std::to_string(lines[i]) + ": " + what + " '" + names[i] + "' has " +
-               std::to_string(batch.length(i)) + " " + unit + "; the limit is " + std::to_string(limit);
-      return false;
-    }
-  }
-  return true;
-}
-
 }  // namespace
 
 bool read_sequences(const std::string& path, const Alphabet& alphabet, NamedSequences* out, std::string* error) {
@@ -187,55 +171,8 @@ bool read_sequences(const std::string& path, const Alphabet& alphabet, NamedSequ
   return read && parser.finish(error);
 }
 
-bool read_series(const std::string& path, NamedSeries* out, std::string* error) {
-  std::vector<std::int32_t> values;
-  std::string l;  // NUL-terminated for strtoll
-  const bool read = read_input_lines(path, [&](std::string_view line, std::size_t k) {
-    l.assign(line);
-    const std::size_t first = l.find_first_not_of(" \t");
-    if (first == std::string::npos || l[first] == '#') return true;
-    values.clear();
-    const char* p = l.c_str();
-    while (true) {
-      while (*p == ' ' || *p == '\t' || *p == ',') ++p;
-      if (*p == '\0') break;
-      char* end = nullptr;
-      errno = 0;
-      const long long v = std::strtoll(p, &end, 10);
-      if (end == p || (*end != '\0' && *end != ' ' && *end != '\t' && *end != ',')) {
-        *error = at(path, k) + "'" + std::string(p, std::min<std::size_t>(std::strlen(p), 20)) + "' is not a whole number";
-        return false;
-      }
-      if (errno == ERANGE || v < INT32_MIN || v > INT32_MAX) {
-        *error = at(path, k) + std::string(p, static_cast<std::size_t>(end - p)) + " is outside the int32 range";
-        return false;
-      }
-      values.push_back(static_cast<std::int32_t>(v));
-      p = end;
-    }
-    if (values.empty()) {
-      *error = at(path, k) + "separators but no values (an empty series is not a line of commas)";
-      return false;
-    }
-    out->names.push_back(std::to_string(out->names.size() + 1));
-    out->lines.push_back(k + 1);
-    out->values.add(values.data(), values.size());
-    return true;
-  }, error);
-  if (!read) return false;
-  if (out->names.empty()) {
-    *error = path + ": no series (empty input)";
-    return false;
-  }
-  return true;
-}
-
 bool check_lengths(const NamedSequences& in, const std::string& source, std::size_t limit, std::string* error) {
-  return check_batch(in.names, in.lines, in.letters, source, "sequence", "letters", limit, error);
-}
-
-bool check_lengths(const NamedSeries& in, const std::string& source, std::size_t limit, std::string* error) {
-  return check_batch(in.names, in.lines, in.values, source, "series", "values", limit, error);
+  return check_record_lengths(in.names, in.lines, in.letters, source, "sequence", "letters", limit, error);
 }
 
 }  // namespace cli

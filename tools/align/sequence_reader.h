@@ -1,4 +1,4 @@
-// FASTA and FASTQ records (names and letters), and integer series for DTW.
+// FASTA and FASTQ records: names and letters.
 #pragma once
 
 #include <string>
@@ -25,18 +25,8 @@ struct NamedSequences {
 // ';' comment lines are errors that say so.
 bool read_sequences(const std::string& path, const Alphabet& alphabet, NamedSequences* out, std::string* error);
 
-// One series per line of whitespace-separated int32 values, read a line at a time; blank lines
-// and lines starting with '#' are skipped. Series are named by their 1-based position in the file.
-struct NamedSeries {
-  std::vector<std::string> names;
-  std::vector<std::size_t> lines;  // 1-based line of each series
-  SeriesBatch values;
-};
-bool read_series(const std::string& path, NamedSeries* out, std::string* error);
-
-// Fails, naming the first record longer than `limit` by its name and line, before any work.
+// Fails, naming the first sequence longer than `limit` by its name and line, before any work.
 bool check_lengths(const NamedSequences& in, const std::string& source, std::size_t limit, std::string* error);
-bool check_lengths(const NamedSeries& in, const std::string& source, std::size_t limit, std::string* error);
 
 }  // namespace cli
 }  // namespace dpx

@@ -17,10 +17,16 @@ class TsvWriter {
   void row(const std::string& query, const std::string& target, std::int64_t value, bool infinite,
            std::int64_t query_start, std::int64_t query_end, std::int64_t target_start, std::int64_t target_end,
            const std::string& cigar);
+  // value: printed with 9 significant digits (enough to read back the same float), or "inf".
+  void float_row(const std::string& query, const std::string& target, float value, std::int64_t query_start,
+                 std::int64_t query_end, std::int64_t target_start, std::int64_t target_end, const std::string& cigar);
   // False once a write failed (a full disk, a closed pipe).
   bool ok() const { return ok_; }
 
  private:
+  void write(const std::string& query, const std::string& target, const char* value, std::int64_t query_start,
+             std::int64_t query_end, std::int64_t target_start, std::int64_t target_end, const std::string& cigar);
+
   std::FILE* out_;
   bool ok_ = true;
 };

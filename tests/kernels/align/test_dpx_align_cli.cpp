@@ -15,13 +15,17 @@
 #include <cctype>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <fstream>
+#include <random>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include "align_reference.h"
 #include "dpx/align.h"
+#include "dpx/align_distance.h"
 #include "test_util.h"
 
 namespace dpx {
@@ -332,9 +336,12 @@ TEST_F(DpxAlignCli, BadFlagsAndFilesExitWithTwo) {
       {"sw " + q + " " + write("short.fq", "@r\nACGT\n"), "incomplete FASTQ record"},
       {"sw " + q + " " + write("cut.gz", gzip(">b\nACDE\n").substr(0, 20)), "truncated or corrupt"},
       {"sw " + q + " " + write("long.fa", ">l\n" + std::string(kAlignMaxLength + 1, 'A') + "\n"), "the limit is 65536"},
-      {"dtw " + write("x.txt", "1 2 zz\n") + " " + write("y.txt", "1\n"), "is not a whole number"},
+      {"dtw " + write("x.txt", "1 2 zz\n") + " " + write("y.txt", "1\n"), "x.txt:1: 'zz' is not a whole or finite decimal number"},
       {"dtw " + write("x2.txt", "99999999999\n") + " " + write("y2.txt", "1\n"), "outside the int32 range"},
       {"dtw " + write("x3.txt", "1 2\n , ,\n") + " " + write("y3.txt", "1\n"), "x3.txt:2: separators but no values"},
+      {"sw --cost sq " + q + " " + t, "--cost applies to dtw only"},
+      {"edit --float " + q + " " + t, "--float applies to dtw only"},
+      {"dtw --cost l2 " + write("y4.txt", "1\n") + " " + write("y5.txt", "1\n"), "--cost needs abs or sq, got 'l2'"},
   };
   for (const auto& c : cases) {
     const Outcome r = run(c.args + " --quiet --backend cpu");
@@ -345,6 +352,196 @@ TEST_F(DpxAlignCli, BadFlagsAndFilesExitWithTwo) {
   EXPECT_EQ(none.status, 2);
   EXPECT_NE(none.err.find("missing the command"), std::string::npos) << none.err;
   EXPECT_EQ(run("--help").status, 0);
+}
+
+// A float as text that strtof reads back to the same float, and a series as one line of them.
+std::string text_of(float v) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.9g", static_cast<double>(v));
+  return text;
+}
+
+std::string line_of(const float* v, std::size_t n) {
+  std::string line;
+  for (std::size_t i = 0; i < n; ++i) line += (i ? " " : "") + text_of(v[i]);
+  return line + "\n";
+}
+
+std::uint32_t bits_of(float v) {
+  std::uint32_t b;
+  std::memcpy(&b, &v, sizeof b);
+  return b;
+}
+
+// Costs worked out by hand: {0.5, 1.5} against {1}: |-0.5| + |0.5| = 1, squared 0.25 + 0.25 = 0.5;
+// 0.1 (0.100000001 in float) against 0 prints all 9 digits.
+TEST_F(DpxAlignCli, DtwFloatCostsComputedByHand) {
+  const std::string a = write("a.txt", "0.5 1.5\n0.1\n"), b = write("b.txt", "1\n0\n");
+  Outcome r = run("dtw --quiet --backend cpu " + a + " " + b);
+  ASSERT_EQ(r.status, 0) << r.err;
+  auto rows = rows_of(r.out);
+  ASSERT_EQ(rows.size(), 5u);
+  EXPECT_EQ(rows[1], (std::vector<std::string>{"1", "1", "1", "0", "2", "0", "1", "."}));
+  EXPECT_EQ(rows[2][2], "2");             // 0.5 + 1.5
+  EXPECT_EQ(rows[4][2], "0.100000001");  // 0.1 against 0
+  r = run("dtw --cost sq --quiet --backend cpu " + a + " " + b);
+  ASSERT_EQ(r.status, 0) << r.err;
+  rows = rows_of(r.out);
+  ASSERT_EQ(rows.size(), 5u);
+  EXPECT_EQ(rows[1][2], "0.5");
+  EXPECT_EQ(rows[2][2], "2.5");  // 0.25 + 2.25
+  EXPECT_EQ(run("dtw --cost abs --quiet --backend cpu " + a + " " + b).out, run("dtw --quiet --backend cpu " + a + " " + b).out);
+}
+
+// Every cost in the table reads back as the library's float, bit for bit, for both costs.
+TEST_F(DpxAlignCli, DtwFloatTableMatchesTheLibrary) {
+  auto rng = test::seeded_rng();
+  std::uniform_real_distribution<float> value(-100.0f, 100.0f);
+  FloatSeriesBatch as, bs;
+  std::string a_text, b_text;
+  for (int k = 0; k < 7; ++k) {
+    std::vector<float> v(3 + 5 * k);
+    for (float& x : v) x = value(rng);
+    (k < 3 ? as : bs).add(v.data(), v.size());
+    (k < 3 ? a_text : b_text) += line_of(v.data(), v.size());
+  }
+  const std::string a = write("a.txt", a_text), b = write("b.txt", b_text);
+  for (const DtwCost cost : {DtwCost::kAbsolute, DtwCost::kSquared}) {
+    const Outcome r = run(std::string("dtw --quiet --backend cpu --cost ") + (cost == DtwCost::kSquared ? "sq " : "abs ") + a + " " + b);
+    ASSERT_EQ(r.status, 0) << r.err;
+    const auto rows = rows_of(r.out);
+    ASSERT_EQ(rows.size(), 1u + 3 * 4);
+    for (std::size_t i = 0; i < 3; ++i) {
+      FloatSeriesBatch one;
+      one.add(as.item(i), as.length(i));
+      DtwFloatOptions options;
+      options.cost = cost;
+      std::vector<float> want;
+      ASSERT_TRUE(dtw_float_cpu(one, bs, Pairing::kOneToMany, options, &want).is_ok());
+      for (std::size_t j = 0; j < 4; ++j) {
+        const auto& row = rows[1 + i * 4 + j];
+        ASSERT_EQ(row.size(), 8u);
+        EXPECT_EQ(bits_of(std::strtof(row[2].c_str(), nullptr)), bits_of(want[j])) << row[2] << " vs " << text_of(want[j]);
+        EXPECT_EQ(row[4], std::to_string(as.length(i)));
+        EXPECT_EQ(row[6], std::to_string(bs.length(j)));
+      }
+    }
+  }
+}
+
+// An integer file read with --float gives the int32 table byte for byte (costs below 2^24 are
+// exact in float).
+TEST_F(DpxAlignCli, DtwIntegerFilesWithFloatGiveTheInt32Table) {
+  auto rng = test::seeded_rng();
+  std::uniform_int_distribution<int> value(-1000, 1000);
+  std::string a_text, b_text;
+  for (int k = 0; k < 6; ++k) {
+    std::string line;
+    for (int i = 0; i < 4 + 3 * k; ++i) line += (i ? " " : "") + std::to_string(value(rng));
+    (k < 2 ? a_text : b_text) += line + "\n";
+  }
+  const std::string a = write("a.txt", a_text), b = write("b.txt", b_text);
+  for (const std::string band : {"", "--band 3 "}) {
+    const Outcome ints = run("dtw --quiet --backend cpu " + band + a + " " + b);
+    const Outcome floats = run("dtw --float --quiet --backend cpu " + band + a + " " + b);
+    ASSERT_EQ(ints.status, 0) << ints.err;
+    ASSERT_EQ(floats.status, 0) << floats.err;
+    EXPECT_EQ(rows_of(ints.out).size(), 1u + 2 * 4);
+    EXPECT_EQ(floats.out, ints.out) << band;
+  }
+  // read as float, squared costs exist; as int32 they do not
+  EXPECT_EQ(run("dtw --float --cost sq --quiet --backend cpu " + a + " " + b).status, 0);
+}
+
+// One value with a fraction or an exponent, in either file, makes both float; otherwise int32.
+TEST_F(DpxAlignCli, DtwFloatIsChosenByOneFractionalValue) {
+  const std::string ints = write("i.txt", "1 2 3\n"), other = write("o.txt", "1 2 4\n");
+  const std::string fraction = write("f.txt", "1 2 3.5\n"), exponent = write("e.txt", "1 2 4e0\n");
+  Outcome r = run("dtw --quiet --backend cpu " + ints + " " + other);
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(rows_of(r.out)[1][2], "1");
+  r = run("dtw --cost sq --quiet --backend cpu " + ints + " " + other);
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.out, "");
+  EXPECT_NE(r.err.find("--cost sq needs float series: give --float (or values with a fraction or exponent"), std::string::npos) << r.err;
+  const struct {
+    std::string a, b, abs, sq;
+  } cases[] = {{ints, fraction, "0.5", "0.25"}, {fraction, ints, "0.5", "0.25"}, {ints, exponent, "1", "1"}};
+  for (const auto& c : cases) {
+    r = run("dtw --quiet --backend cpu " + c.a + " " + c.b);
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(rows_of(r.out)[1][2], c.abs) << c.a << " " << c.b;
+    r = run("dtw --cost sq --quiet --backend cpu " + c.a + " " + c.b);
+    ASSERT_EQ(r.status, 0) << c.a << " " << c.b << "\n" << r.err;
+    EXPECT_EQ(rows_of(r.out)[1][2], c.sq) << c.a << " " << c.b;
+  }
+  // a whole number beyond int32 is a float when the other file makes both float
+  const std::string big = write("big.txt", "99999999999 1\n");
+  r = run("dtw --quiet --backend cpu " + big + " " + fraction);
+  EXPECT_EQ(r.status, 0) << r.err;
+  r = run("dtw --quiet --backend cpu " + big + " " + ints);
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find(big + ":1: 99999999999 is outside the int32 range"), std::string::npos) << r.err;
+}
+
+// A value no float holds, or not written as a whole or decimal number, is refused by name and
+// line, with or without --float.
+TEST_F(DpxAlignCli, DtwFloatValuesAreChecked) {
+  const std::string good = write("good.txt", "1.5 2\n");
+  const struct {
+    std::string text, message;
+  } cases[] = {{"0.5\n1 nan\n", ":2: 'nan' is not a whole or finite decimal number"},
+               {"0.5 -inf\n", ":1: '-inf' is not a whole or finite decimal number"},
+               {"0.5\n\n1e40\n", ":3: 1e40 is outside the float range"},
+               {"1 -3.5e38\n", ":1: -3.5e38 is outside the float range"},
+               {"1.5x 2\n", ":1: '1.5x' is not a whole or finite decimal number"},
+               {"0x1p3\n", ":1: '0x1p3' is not a whole or finite decimal number"},
+               {"1e 2\n", ":1: '1e' is not a whole or finite decimal number"},
+               {"2 . 3\n", ":1: '.' is not a whole or finite decimal number"},
+               {std::string(40, '9') + "\n", ":1: " + std::string(40, '9') + " is outside the int32 and float ranges"}};
+  for (const auto& c : cases) {
+    const std::string bad = write("bad.txt", c.text);
+    for (const std::string flag : {"", "--float "}) {
+      const Outcome r = run("dtw --quiet --backend cpu " + flag + good + " " + bad);
+      EXPECT_EQ(r.status, 2) << c.text;
+      EXPECT_EQ(r.out, "");
+      EXPECT_NE(r.err.find(bad + c.message), std::string::npos) << flag << c.text << "\n" << r.err;
+    }
+  }
+  // the forms a decimal may take
+  const Outcome r = run("dtw --quiet --backend cpu " + write("forms.txt", "+1.5 -.25 2. 1E+1 3e-1,-0\n") + " " + good);
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(rows_of(r.out)[1][4], "6");
+}
+
+// The band on float series: one peak, early in A and late in B. Unbanded the peaks warp onto each
+// other (cost 0; the series without a peak costs the peak, 10); band 0 pairs i with i (10 + 10 =
+// 20) and has no path for unequal lengths.
+TEST_F(DpxAlignCli, DtwFloatHonoursTheBand) {
+  std::vector<float> a(10, 0.5f), b(10, 0.5f), shorter(9, 0.5f);
+  a[2] = 10.5f;
+  b[8] = 10.5f;
+  const std::string af = write("a.txt", line_of(a.data(), a.size()) + line_of(shorter.data(), shorter.size()));
+  const std::string bf = write("b.txt", line_of(b.data(), b.size()));
+  const auto costs = [&](const std::string& band) {
+    const Outcome r = run("dtw --quiet --backend cpu " + band + af + " " + bf);
+    EXPECT_EQ(r.status, 0) << r.err;
+    const auto rows = rows_of(r.out);
+    return rows.size() == 3 ? std::vector<std::string>{rows[1][2], rows[2][2]} : std::vector<std::string>{};
+  };
+  EXPECT_EQ(costs(""), (std::vector<std::string>{"0", "10"}));
+  EXPECT_EQ(costs("--band 0 "), (std::vector<std::string>{"20", "inf"}));
+  FloatSeriesBatch x, y;
+  x.add(a.data(), a.size());
+  y.add(b.data(), b.size());
+  DtwFloatOptions banded;
+  banded.band = 3;
+  std::vector<float> want;
+  ASSERT_TRUE(dtw_float_cpu(x, y, Pairing::kPairwise, banded, &want).is_ok());
+  ASSERT_NE(want[0], 0.0f);
+  const auto band3 = costs("--band 3 ");
+  ASSERT_EQ(band3.size(), 2u);
+  EXPECT_EQ(band3[0], text_of(want[0]));
 }
 
 
