@@ -9,6 +9,7 @@
 #          e.g. "align:--only=edit")
 #   DPX_VERIFY_STEPS: comma list of tests,sass,memcheck,racecheck,bench (default: all of them)
 #   DPX_RACECHECK_FILTER: gtest filter for racecheck (default: one small case per CUDA family)
+#   DPX_SANITIZE_SHARDS: processes per suite under compute-sanitizer (default 8)
 set -uo pipefail
 build=${1:-build-gpu}; shift || true
 steps=",${DPX_VERIFY_STEPS:-tests,sass,memcheck,racecheck,bench},"
@@ -52,16 +53,28 @@ if [[ $steps == *,sass,* ]]; then
   [ "$rows" -gt 0 ] || fail "sass: no DPX instructions found (cuobjdump missing?)"
 fi
 
-# 3. compute-sanitizer: memcheck on every suite, racecheck on a subset that fits the time limit.
+# 3. compute-sanitizer: memcheck on every suite, racecheck on a subset. A suite runs as gtest
+#    shards side by side (DPX_SANITIZE_SHARDS processes sharing the GPU), so each finishes within
+#    its time limit; a shard that times out or reports an error fails the step.
 sanitize() {  # tool, timeout, binary, extra args...
   local tool=$1 limit=$2 t=$3; shift 3
   local name; name=$(basename "$t")
-  timeout "$limit" compute-sanitizer --tool "$tool" --error-exitcode 86 --print-limit 20 "$t" "$@" \
-    > "$out/$tool-$name.log" 2>&1
-  local rc=$?
-  local errs; errs=$(grep -oE 'ERROR SUMMARY: [0-9]+' "$out/$tool-$name.log" | tail -1)
-  summary+=("$tool $name rc=$rc ${errs:-no error summary}")
-  [ "$rc" -eq 0 ] || fail "$tool $name (rc=$rc ${errs:-})"
+  local shards=${DPX_SANITIZE_SHARDS:-8} i pids=()
+  for ((i = 0; i < shards; i++)); do
+    GTEST_TOTAL_SHARDS=$shards GTEST_SHARD_INDEX=$i timeout "$limit" compute-sanitizer --tool "$tool" \
+      --error-exitcode 86 --print-limit 20 "$t" "$@" > "$out/$tool-$name.$i.log" 2>&1 &
+    pids+=($!)
+  done
+  local rc=0 errors=0 unfinished=0 r e
+  for i in "${!pids[@]}"; do
+    wait "${pids[$i]}"; r=$?
+    [ "$r" -eq 0 ] || rc=$r
+    e=$(grep -oE 'ERROR SUMMARY: [0-9]+' "$out/$tool-$name.$i.log" | tail -1 | grep -oE '[0-9]+$')
+    if [ -n "$e" ]; then errors=$((errors + e)); else unfinished=$((unfinished + 1)); fi
+  done
+  local tests; tests=$(cat "$out/$tool-$name".*.log | grep -cE '^\[       OK \]')
+  summary+=("$tool $name: $shards shards, $tests tests, rc=$rc, errors=$errors, shards without a summary=$unfinished")
+  { [ "$rc" -eq 0 ] && [ "$errors" -eq 0 ] && [ "$unfinished" -eq 0 ]; } || fail "$tool $name (rc=$rc, errors=$errors)"
 }
 if [[ $steps == *,memcheck,* ]]; then
   for t in $tests; do sanitize memcheck "${DPX_MEMCHECK_TIMEOUT:-300}" "$t"; done
