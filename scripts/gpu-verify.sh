@@ -65,11 +65,17 @@ sanitize() {  # tool, timeout, binary, extra args...
       --error-exitcode 86 --print-limit 20 "$t" "$@" > "$out/$tool-$name.$i.log" 2>&1 &
     pids+=($!)
   done
-  local rc=0 errors=0 unfinished=0 r e
+  local rc=0 errors=0 unfinished=0 r e log
   for i in "${!pids[@]}"; do
     wait "${pids[$i]}"; r=$?
+    log=$out/$tool-$name.$i.log
+    # A shard of CPU-only tests makes no CUDA call: the sanitizer has nothing to check there.
+    if grep -q 'terminated before first instrumented API call' "$log" && grep -qE '^\[  PASSED  \]' "$log" &&
+       ! grep -qE '^\[  FAILED  \]' "$log"; then
+      continue
+    fi
     [ "$r" -eq 0 ] || rc=$r
-    e=$(grep -oE 'ERROR SUMMARY: [0-9]+' "$out/$tool-$name.$i.log" | tail -1 | grep -oE '[0-9]+$')
+    e=$(grep -oE 'ERROR SUMMARY: [0-9]+' "$log" | tail -1 | grep -oE '[0-9]+$')
     if [ -n "$e" ]; then errors=$((errors + e)); else unfinished=$((unfinished + 1)); fi
   done
   local tests; tests=$(cat "$out/$tool-$name".*.log | grep -cE '^\[       OK \]')
