@@ -36,8 +36,9 @@
 //
 // DTW on float series
 //   * FloatSeriesBatch; cell cost |a_i - b_j| (DtwCost::kAbsolute) or (a_i - b_j)^2 (kSquared), the
-//     same recurrence and band as above, in float32: every subtraction, product and sum rounded
-//     once (never a fused multiply-add), so the CPU and CUDA give the same bits. The three-way
+//     same recurrence and band as above, in float32: d = a_i - b_j rounded once, then d * d + min
+//     as one fused multiply-add (one rounding; std::fma on the CPU) or |d| + min rounded once, so
+//     the CPU and CUDA give the same bits. The three-way
 //     minimum ignores NaN (fmin), so a NaN cost makes only its own cell NaN.
 //   * No warping path: +infinity (kDtwFloatNoPath). Two empty series cost 0.
 //
