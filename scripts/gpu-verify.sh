@@ -8,8 +8,8 @@
 #          BENCH: morph, motion, align, epilogue, pipeline (dpx-bench subcommands, with options after ':',
 #          e.g. "align:--only=edit")
 #   DPX_VERIFY_STEPS: comma list of tests,sass,memcheck,racecheck,bench (default: all of them)
-#   DPX_RACECHECK_FILTER: gtest filter for racecheck (default: one small case per CUDA family)
-#   DPX_SANITIZE_SHARDS: processes per suite under compute-sanitizer (default 8)
+#   DPX_RACECHECK_FILTER: gtest filter for racecheck (default: one small case per shared-memory kernel)
+#   DPX_SANITIZE_SHARDS: processes per suite under compute-sanitizer (default 12)
 set -uo pipefail
 build=${1:-build-gpu}; shift || true
 steps=",${DPX_VERIFY_STEPS:-tests,sass,memcheck,racecheck,bench},"
@@ -59,7 +59,7 @@ fi
 sanitize() {  # tool, timeout, binary, extra args...
   local tool=$1 limit=$2 t=$3; shift 3
   local name; name=$(basename "$t")
-  local shards=${DPX_SANITIZE_SHARDS:-8} i pids=()
+  local shards=${DPX_SANITIZE_SHARDS:-12} i pids=()
   for ((i = 0; i < shards; i++)); do
     GTEST_TOTAL_SHARDS=$shards GTEST_SHARD_INDEX=$i timeout "$limit" compute-sanitizer --tool "$tool" \
       --error-exitcode 86 --print-limit 20 "$t" "$@" > "$out/$tool-$name.$i.log" 2>&1 &
@@ -86,7 +86,8 @@ if [[ $steps == *,memcheck,* ]]; then
   for t in $tests; do sanitize memcheck "${DPX_MEMCHECK_TIMEOUT:-300}" "$t"; done
 fi
 if [[ $steps == *,racecheck,* ]]; then
-  filter=${DPX_RACECHECK_FILTER:-MorphCuda.*:EditCuda.*:DtwCuda.*:EpilogueCuda.*:AlignDevice.*:MotionCuda.*}
+  # One case per kernel that shares memory between threads, each a few seconds under racecheck.
+  filter=${DPX_RACECHECK_FILTER:-MorphCuda.PublicEntryMatchesCpu:EditCuda.DistancesEqualCpuOnManyLengths:EditCuda.CigarsEqualCpuOnManyLengths:DtwCuda.OneToManyEqualsCpu:EpilogueCuda.GridStrideLoopKeepsChannelsInStep:AlignDevice.*:MotionCuda.PredictiveWithPreviousFieldMatchesCpu:MotionCuda.ShiftedTextureMatchesCpuAndTheShift}
   for t in $tests; do
     case $(basename "$t") in test-kernels|test-motion) sanitize racecheck "${DPX_RACECHECK_TIMEOUT:-240}" "$t" "--gtest_filter=$filter";; esac
   done

@@ -418,10 +418,14 @@ std::vector<GstBuffer*> run_on_cuda_memory(const std::vector<TestPlane>& frames,
   EXPECT_NE(gst_element_set_state(pipeline, GST_STATE_PLAYING), GST_STATE_CHANGE_FAILURE);
   for (std::size_t t = 0; t < frames.size(); ++t) {
     GstFlowReturn ret = GST_FLOW_ERROR;
-    g_signal_emit_by_name(src, "push-buffer", make_buffer(GST_VIDEO_FORMAT_NV12, frames[t], static_cast<int>(t)), &ret);
+    GstBuffer* buffer = make_buffer(GST_VIDEO_FORMAT_NV12, frames[t], static_cast<int>(t));
+    g_signal_emit_by_name(src, "push-buffer", buffer, &ret);  // the signal takes a reference of its own
+    gst_buffer_unref(buffer);
     EXPECT_EQ(ret, GST_FLOW_OK) << "frame " << t;
   }
-  g_signal_emit_by_name(src, "end-of-stream", nullptr);
+  GstFlowReturn eos = GST_FLOW_ERROR;
+  g_signal_emit_by_name(src, "end-of-stream", &eos);
+  EXPECT_EQ(eos, GST_FLOW_OK);
   for (std::size_t t = 0; t < frames.size(); ++t) {
     GstSample* sample = nullptr;
     g_signal_emit_by_name(sink, "pull-sample", &sample);
