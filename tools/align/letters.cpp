@@ -38,5 +38,11 @@ Alphabet Alphabet::of_matrix(const ScoreMatrix& matrix, char wildcard, bool keep
   return a;
 }
 
+std::string Alphabet::identity() const {
+  std::string out(to_.begin(), to_.end());
+  for (bool s : stand_in_) out += static_cast<char>(s);
+  return out;
+}
+
 }  // namespace cli
 }  // namespace dpx

@@ -25,6 +25,9 @@ class Alphabet {
   char map(char c) const { return to_[static_cast<unsigned char>(c)]; }
   // True when map(c) is the wildcard standing in for an unknown letter.
   bool stands_in(char c) const { return stand_in_[static_cast<unsigned char>(c)]; }
+  // The whole rule as 512 bytes (what each byte is read as, then whether as a stand-in): two rules
+  // with the same identity read every file alike.
+  std::string identity() const;
 
  private:
   std::array<char, 256> to_{};

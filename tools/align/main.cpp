@@ -1,6 +1,7 @@
 // dpx-align: aligns every query against every target (Smith-Waterman, Needleman-Wunsch,
 // semi-global, edit distance) or warps every series against every other (DTW), on the GPU when
-// there is one, and writes a TSV table; or searches a database for each query's best hits.
+// there is one, and writes a TSV table; or searches a database for each query's best hits, FASTA
+// or a database file written once by makedb.
 // Bad flags or inputs: a message and exit status 2; Ctrl-C during a search: 130.
 #include <cstdio>
 #include <cstring>
@@ -8,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "db_file.h"
 #include "dpx/align.h"
 #include "dpx/align_distance.h"
 #include "input_file.h"
@@ -108,7 +110,9 @@ int main(int argc, char** argv) {
   NamedSequences queries, targets;
   NamedSeries a, b;
   const bool search = o.command == Command::kSearch;
-  const bool scoring = o.command == Command::kSw || o.command == Command::kNw || o.command == Command::kSg || search;
+  const bool makedb = o.command == Command::kMakedb;
+  const bool scoring =
+      o.command == Command::kSw || o.command == Command::kNw || o.command == Command::kSg || search || makedb;
   char wildcard = 0;
   if (scoring && !load_matrix(o, &matrix, &wildcard, &error)) return fail(error);
   if (scoring && o.unknown_as_wildcard && wildcard == 0) {
@@ -116,11 +120,15 @@ int main(int argc, char** argv) {
   }
   const Alphabet alphabet = scoring ? Alphabet::of_matrix(matrix, wildcard, o.keep_case, o.unknown_as_wildcard)
                                     : Alphabet::letters(o.keep_case);
+  // makedb reads its FASTA as `queries`; search takes a makedb file in place of its FASTA
+  const LetterRule rule{alphabet.identity(), letter_options(o)};
   const bool loaded = series ? read_series(o.query_path, o.float_series, &a, &error) &&
                                    read_series(o.target_path, o.float_series, &b, &error) &&
                                    settle_series_type(o.float_series, &a, &b, &error)
                              : read_sequences(o.query_path, alphabet, &queries, &error) &&
-                                   read_sequences(o.target_path, alphabet, &targets, &error);
+                                   (makedb || (search && is_database_file(o.target_path)
+                                                   ? read_database(o.target_path, rule, &targets, &error)
+                                                   : read_sequences(o.target_path, alphabet, &targets, &error)));
   if (!loaded) return fail(error);
   if (const std::size_t n = queries.stand_ins + targets.stand_ins) {
     std::fprintf(stderr, "dpx-align: warning: %zu unknown letters read as the wildcard '%c'\n", n, wildcard);
@@ -132,6 +140,7 @@ int main(int argc, char** argv) {
              : check_lengths(queries, o.query_path, kAlignMaxLength, &error) &&
                    check_lengths(targets, o.target_path, kAlignMaxLength, &error);
   if (!short_enough) return fail(error);
+  if (makedb) return write_database(o.target_path, queries, rule, &error) ? 0 : fail(error);
   const Status fits = series ? check_series_options(o, a) : Status::ok();
   if (!fits.is_ok()) return fail(fits.message());
   const Status usable = resolve_backend(o.backend, &o.backend);

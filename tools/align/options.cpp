@@ -51,7 +51,8 @@ bool parse_command(const char* word, Command* out) {
     const char* name;
     Command command;
   } commands[] = {{"sw", Command::kSw},     {"nw", Command::kNw},   {"sg", Command::kSg},
-                  {"edit", Command::kEdit}, {"dtw", Command::kDtw}, {"search", Command::kSearch}};
+                  {"edit", Command::kEdit}, {"dtw", Command::kDtw}, {"search", Command::kSearch},
+                  {"makedb", Command::kMakedb}};
   for (const auto& c : commands)
     if (std::strcmp(word, c.name) == 0) {
       *out = c.command;
@@ -60,12 +61,35 @@ bool parse_command(const char* word, Command* out) {
   return false;
 }
 
+// What makedb accepts besides --quiet and --help: what decides how letters are read.
+bool letter_option(int code) {
+  return code == kMatrix || code == kWildcard || code == kKeepCase || code == kUnknownAsWildcard;
+}
+
+std::string makedb_usage() {
+  return "dpx-align makedb [letter options] DATABASE.fasta OUT\n"
+         "  Writes DATABASE (FASTA or FASTQ, plain or gzip) as a database file that search reads in\n"
+         "  place of it (told apart by its first bytes) much faster: the letters as search reads them,\n"
+         "  sorted by length, names and header lines. A search gives the same rows for either file. It\n"
+         "  takes --matrix, --wildcard, --keep-case and --unknown-as-wildcard, and a search of OUT must\n"
+         "  read letters the same way (another rule is refused). OUT is replaced only when whole.\n";
+}
+
 }  // namespace
+
+std::string letter_options(const CliOptions& o) {
+  std::string text = "--matrix " + o.matrix;
+  if (o.wildcard != 0) text += std::string(" --wildcard ") + o.wildcard;
+  if (o.keep_case) text += " --keep-case";
+  if (o.unknown_as_wildcard) text += " --unknown-as-wildcard";
+  return text;
+}
 
 std::string usage() {
   return "usage: dpx-align sw|nw|sg|edit [options] QUERIES TARGETS\n"
          "       dpx-align dtw [--band R] [--float] [--cost abs|sq] [options] A.txt B.txt\n"
          "       dpx-align search [options] QUERIES DATABASE\n"
+         "       dpx-align makedb [letter options] DATABASE.fasta OUT\n"
          "\n"
          "Aligns every query against every target and writes a TSV table (with a header line) to the\n"
          "output: query, target, score (distance, cost), query_start, query_end, target_start,\n"
@@ -108,20 +132,21 @@ std::string usage() {
          "  --keep-case          compare letters as written\n"
          "  --unknown-as-wildcard  sw, nw, sg, search: read unknown letters as the matrix's wildcard,\n"
          "                       with one warning giving their count\n"
-         "\n" + search_usage();
+         "\n" + search_usage() + "\n" + makedb_usage();
 }
 
 ParseResult parse_options(int argc, char** argv, CliOptions* out, std::string* error) {
   if (argc < 2) {
-    *error = "missing the command (sw, nw, sg, edit, dtw or search)";
+    *error = "missing the command (sw, nw, sg, edit, dtw, search or makedb)";
     return ParseResult::kError;
   }
   if (std::strcmp(argv[1], "--help") == 0 || std::strcmp(argv[1], "-h") == 0) return ParseResult::kHelp;
   if (!parse_command(argv[1], &out->command)) {
-    *error = std::string("unknown command '") + argv[1] + "' (sw, nw, sg, edit, dtw or search)";
+    *error = std::string("unknown command '") + argv[1] + "' (sw, nw, sg, edit, dtw, search or makedb)";
     return ParseResult::kError;
   }
   const bool search = out->command == Command::kSearch;
+  const bool makedb = out->command == Command::kMakedb;
   const bool scoring = out->command == Command::kSw || out->command == Command::kNw || out->command == Command::kSg || search;
   bool ok = true;
   opterr = 0;
@@ -130,8 +155,13 @@ ParseResult parse_options(int argc, char** argv, CliOptions* out, std::string* e
   while (ok && (code = getopt_long(argc - 1, argv + 1, ":ho:", kLongOptions, nullptr)) != -1) {
     const bool only_scoring = code == kMatrix || code == kWildcard || code == kMatch || code == kMismatch ||
                               code == kGapOpen || code == kGapExtend || code == kUnknownAsWildcard;
-    if (only_scoring && !scoring) {
+    if (only_scoring && !scoring && !(makedb && letter_option(code))) {
       *error = std::string("--") + kLongOptions[code - kMatrix].name + " applies to sw, nw, sg and search only";
+      return ParseResult::kError;
+    }
+    const bool not_an_option = code == '?' || code == ':';  // reported below
+    if (makedb && !letter_option(code) && !not_an_option && code != kQuiet && code != kHelp && code != 'h') {
+      *error = "makedb takes the letter options only (--matrix, --wildcard, --keep-case, --unknown-as-wildcard)";
       return ParseResult::kError;
     }
     if (code >= kTop && code <= kShard && !search) {
@@ -208,8 +238,9 @@ ParseResult parse_options(int argc, char** argv, CliOptions* out, std::string* e
   if (!ok) return ParseResult::kError;
   const int positional = argc - 1 - optind;
   if (positional != 2) {
-    *error = "expected 2 input files (" +
-             std::string(out->command == Command::kDtw ? "A and B" : search ? "QUERIES and DATABASE" : "QUERIES and TARGETS") +
+    *error = std::string(makedb ? "expected 2 files (" : "expected 2 input files (") +
+             std::string(out->command == Command::kDtw ? "A and B" : search ? "QUERIES and DATABASE"
+                                                       : makedb ? "DATABASE.fasta and OUT" : "QUERIES and TARGETS") +
              "), got " + std::to_string(positional);
     return ParseResult::kError;
   }

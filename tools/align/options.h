@@ -10,7 +10,7 @@
 namespace dpx {
 namespace cli {
 
-enum class Command { kSw, kNw, kSg, kEdit, kDtw, kSearch };
+enum class Command { kSw, kNw, kSg, kEdit, kDtw, kSearch, kMakedb };
 
 struct CliOptions {
   Command command = Command::kSw;
@@ -29,7 +29,7 @@ struct CliOptions {
   bool quiet = false;               // no progress line
   std::string output = "-";
   SearchOptions search;             // search
-  std::string query_path, target_path;
+  std::string query_path, target_path;  // makedb: the FASTA database and the file to write
 };
 
 enum class ParseResult { kOk, kHelp, kError };
@@ -38,6 +38,10 @@ enum class ParseResult { kOk, kHelp, kError };
 ParseResult parse_options(int argc, char** argv, CliOptions* out, std::string* error);
 
 std::string usage();
+
+// The options that set how letters are read (--matrix, --wildcard, --keep-case,
+// --unknown-as-wildcard) as they would be written on the command line.
+std::string letter_options(const CliOptions& o);
 
 }  // namespace cli
 }  // namespace dpx

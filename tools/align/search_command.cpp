@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "blast_tabular.h"
+#include "database_shard.h"
 #include "output_file.h"
 #include "progress.h"
 #include "search_engine.h"
@@ -100,15 +101,20 @@ Status run_search(const CliOptions& o, const ScoreMatrix& matrix, const NamedSeq
   std::string error;
   OutputFile output;
   if (!output.open(o.output, &error)) return invalid_argument(error);
-  const SequenceBatch& letters = db.letters;
-  const TargetRange shard = split_evenly(letters, {0, letters.size()}, o.search.shards)[o.search.shard];
+  // --shard of a database stored sorted: its part of the original order, on its own
+  const bool reordered = !db.order.identity() && o.search.shards > 1;
+  const NamedSequences part = reordered ? shard_of(db, o.search.shard, o.search.shards) : NamedSequences();
+  const NamedSequences& searched = reordered ? part : db;
+  const SequenceBatch& letters = searched.letters;
+  const TargetRange shard = reordered ? TargetRange{0, letters.size()}
+                                      : split_evenly(letters, {0, letters.size()}, o.search.shards)[o.search.shard];
   Progress progress(std::uint64_t(queries.names.size()) * shard.size(), !o.quiet);
   SearchControl control;
   control.stop = &g_stop;
   InterruptGuard guard;
   std::vector<std::vector<Hit>> best;
-  const Status scored = search_best_hits(queries.letters, letters, shard, {o.search.top, o.search.min_score}, scorers,
-                                         &control, [&] { progress.update(control.pairs, control.cells); }, &best);
+  const Status scored = search_best_hits(queries.letters, letters, searched.order, shard, {o.search.top, o.search.min_score},
+                                         scorers, &control, [&] { progress.update(control.pairs, control.cells); }, &best);
   progress.finish();
   DPX_RETURN_IF_ERROR(scored);
 
@@ -123,11 +129,11 @@ Status run_search(const CliOptions& o, const ScoreMatrix& matrix, const NamedSeq
   };
   std::unique_ptr<HitWriter> writer;
   if (o.search.format == OutputFormat::kBlast6) {
-    writer = std::make_unique<BlastTabularWriter>(output.get(), stats, letters.total_length());
+    writer = std::make_unique<BlastTabularWriter>(output.get(), stats, db.letters.total_length());
   } else {
     writer = std::make_unique<TsvHitWriter>(output.get());
   }
-  if (!control.stopped()) DPX_RETURN_IF_ERROR(write_hits(queries, db, best, align, writer.get(), &g_stop));
+  if (!control.stopped()) DPX_RETURN_IF_ERROR(write_hits(queries, searched, best, align, writer.get(), &g_stop));
   if (control.stopped()) {
     *interrupted = true;
     std::fflush(output.get());  // whole rows only: nothing is written after the one in progress

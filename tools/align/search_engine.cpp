@@ -49,11 +49,12 @@ std::uint64_t range_cells(std::size_t query_length, const SequenceBatch& db, Tar
   return std::uint64_t(query_length) * (db.offsets()[range.end] - db.offsets()[range.begin]);
 }
 
-Status search_best_hits(const SequenceBatch& queries, const SequenceBatch& db, TargetRange range, HitLimits limits,
+Status search_best_hits(const SequenceBatch& queries, const SequenceBatch& db, const DatabaseOrder& order,
+                        TargetRange range, HitLimits limits,
                         const std::vector<ShardScorer*>& scorers, SearchControl* control,
                         const std::function<void()>& tick, std::vector<std::vector<Hit>>* best) {
   const std::vector<TargetRange> shards = split_evenly(db, range, scorers.size());
-  const std::vector<TopHits> empty(queries.size(), TopHits(limits.top, limits.min_score));
+  const std::vector<TopHits> empty(queries.size(), TopHits(limits.top, limits.min_score, &order));
   std::vector<std::vector<TopHits>> hits(scorers.size(), empty);
   std::vector<std::future<Status>> running;
   for (std::size_t s = 0; s < scorers.size(); ++s) {

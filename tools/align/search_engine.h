@@ -8,6 +8,7 @@
 #include <memory>
 #include <vector>
 
+#include "database_order.h"
 #include "dpx/align.h"
 #include "target_ranges.h"
 #include "top_hits.h"
@@ -49,8 +50,10 @@ struct HitLimits {
 
 // Splits `range` evenly over the scorers, runs them at once (a thread each; `tick` runs on the
 // calling thread about five times a second meanwhile) and merges their hits: best[q] holds query
-// q's hits, best first — the same whatever the number of scorers.
-Status search_best_hits(const SequenceBatch& queries, const SequenceBatch& db, TargetRange range, HitLimits limits,
+// q's hits, best first, each target an original index by `order` — the same whatever the number of
+// scorers.
+Status search_best_hits(const SequenceBatch& queries, const SequenceBatch& db, const DatabaseOrder& order,
+                        TargetRange range, HitLimits limits,
                         const std::vector<ShardScorer*>& scorers, SearchControl* control,
                         const std::function<void()>& tick, std::vector<std::vector<Hit>>* best);
 

@@ -18,7 +18,7 @@ Status write_hits(const NamedSequences& queries, const NamedSequences& db, const
     while (last < best.size() && (last == first || q.size() + best[last].size() <= kPairsPerCall)) {
       for (const Hit& h : best[last]) {
         q.add(queries.letters.view(last));
-        t.add(db.letters.view(h.target));
+        t.add(db.letters.view(db.order.stored(h.target)));
       }
       ++last;
     }
@@ -29,12 +29,13 @@ Status write_hits(const NamedSequences& queries, const NamedSequences& db, const
       for (const Hit& h : best[i]) {
         if (stop != nullptr && stop->load()) return Status::ok();
         const AlignResult& a = aligned[k++];
+        const std::string& name = db.names[db.order.stored(h.target)];
         if (a.score != h.score) {
-          return Status(StatusCode::kInternal, "query '" + queries.names[i] + "' against '" + db.names[h.target] +
+          return Status(StatusCode::kInternal, "query '" + queries.names[i] + "' against '" + name +
                                                    "' scored " + std::to_string(h.score) + " but aligned with " +
                                                    std::to_string(a.score));
         }
-        out->hit(queries.names[i], queries.letters.length(i), db.names[h.target], a);
+        out->hit(queries.names[i], queries.letters.length(i), name, a);
       }
       if (!out->ok()) return Status(StatusCode::kInvalidArgument, "cannot write the output");
     }

@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "database_order.h"
 #include "dpx/sequences.h"
 #include "letters.h"
 
@@ -15,6 +16,7 @@ struct NamedSequences {
   std::vector<std::size_t> lines;  // 1-based line of each record's header
   SequenceBatch letters;
   std::size_t stand_ins = 0;       // unknown letters read as the wildcard
+  DatabaseOrder order;             // the records' original order (a database from makedb is sorted)
 };
 
 // Reads FASTA ('>' headers, sequence on any number of lines) or FASTQ (4-line records: @name,

@@ -4,15 +4,19 @@ namespace dpx {
 namespace cli {
 
 std::vector<TargetRange> split_evenly(const SequenceBatch& db, TargetRange range, std::size_t parts) {
-  const std::uint64_t first = db.offsets()[range.begin];
-  const std::uint64_t letters = db.offsets()[range.end] - first;
+  return split_evenly(db.offsets(), range, parts);
+}
+
+std::vector<TargetRange> split_evenly(const std::vector<std::uint64_t>& offsets, TargetRange range, std::size_t parts) {
+  const std::uint64_t first = offsets[range.begin];
+  const std::uint64_t letters = offsets[range.end] - first;
   std::vector<TargetRange> out;
   std::size_t at = range.begin;
   for (std::size_t p = 1; p <= parts; ++p) {
     // ends where the letters reach p / parts of the range's; every sequence lands in one part
     const std::uint64_t goal = first + letters * p / parts;
     std::size_t end = at;
-    while (end < range.end && (p == parts || db.offsets()[end + 1] <= goal)) ++end;
+    while (end < range.end && (p == parts || offsets[end + 1] <= goal)) ++end;
     out.push_back({at, end});
     at = end;
   }

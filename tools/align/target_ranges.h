@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <vector>
 
 #include "dpx/sequences.h"
@@ -18,6 +19,8 @@ struct TargetRange {
 // `parts` ranges covering `range` with about the same number of letters each (the work of a range
 // grows with its letters); empty ranges where there are fewer sequences than parts.
 std::vector<TargetRange> split_evenly(const SequenceBatch& db, TargetRange range, std::size_t parts);
+// The same over `offsets` (SequenceBatch::offsets()'s form).
+std::vector<TargetRange> split_evenly(const std::vector<std::uint64_t>& offsets, TargetRange range, std::size_t parts);
 
 // Consecutive ranges covering `range`, each within `max_bytes` counting a sequence as its letters
 // plus `per_sequence` bytes (a longer sequence alone is a range of its own).

@@ -6,6 +6,11 @@ namespace dpx {
 namespace cli {
 
 void TopHits::offer(Hit hit) {
+  if (order_ != nullptr) hit.target = order_->original(hit.target);
+  keep(hit);
+}
+
+void TopHits::keep(Hit hit) {
   if (hit.score < min_score_) return;
   if (limit_ == 0 || heap_.size() < limit_) {
     heap_.push_back(hit);
@@ -19,7 +24,7 @@ void TopHits::offer(Hit hit) {
 }
 
 void TopHits::merge(const TopHits& other) {
-  for (const Hit& h : other.heap_) offer(h);
+  for (const Hit& h : other.heap_) keep(h);
 }
 
 std::vector<Hit> TopHits::sorted() const {

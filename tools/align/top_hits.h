@@ -6,12 +6,14 @@
 #include <cstdint>
 #include <vector>
 
+#include "database_order.h"
+
 namespace dpx {
 namespace cli {
 
 struct Hit {
   std::int32_t score;
-  std::uint32_t target;  // index in the database
+  std::uint32_t target;  // index in the database's original order
 };
 
 // True when `a` is reported before `b`.
@@ -21,9 +23,12 @@ inline bool ranks_before(const Hit& a, const Hit& b) {
 
 class TopHits {
  public:
-  // limit 0 keeps every hit of at least `min_score`.
-  TopHits(std::size_t limit, std::int32_t min_score) : limit_(limit), min_score_(min_score) {}
+  // limit 0 keeps every hit of at least `min_score`. `order` (none: the identity) maps the stored
+  // indices offered to original ones.
+  TopHits(std::size_t limit, std::int32_t min_score, const DatabaseOrder* order = nullptr)
+      : limit_(limit), min_score_(min_score), order_(order) {}
 
+  // `hit.target` is a stored index.
   void offer(Hit hit);
   // Offers every hit `other` kept: the result is the same as one pass over both inputs, because the
   // order is total and anything `other` dropped ranks below N hits it kept.
@@ -33,8 +38,11 @@ class TopHits {
   std::size_t size() const { return heap_.size(); }
 
  private:
+  void keep(Hit hit);  // `hit.target` is an original index
+
   std::size_t limit_;
   std::int32_t min_score_;
+  const DatabaseOrder* order_;
   std::vector<Hit> heap_;  // the worst kept hit on top once full
 };
 

@@ -63,7 +63,7 @@ struct Searcher {
                                     const std::vector<ShardScorer*>& scorers) {
     SearchControl control;
     std::vector<std::vector<Hit>> best;
-    const Status s = search_best_hits(q.letters, db.letters, {0, db.letters.size()}, limits, scorers, &control, [] {}, &best);
+    const Status s = search_best_hits(q.letters, db.letters, db.order, {0, db.letters.size()}, limits, scorers, &control, [] {}, &best);
     EXPECT_TRUE(s.is_ok()) << s.message();
     EXPECT_EQ(control.pairs.load(), q.names.size() * db.names.size());
     return best;
@@ -177,7 +177,7 @@ TEST(SearchEngine, StopsWhenAsked) {
   SearchControl control;
   control.stop = &stop;
   std::vector<std::vector<Hit>> best;
-  ASSERT_TRUE(search_best_hits(q.letters, db.letters, {0, 20}, {5, 1}, {cpu.get()}, &control, [] {}, &best).is_ok());
+  ASSERT_TRUE(search_best_hits(q.letters, db.letters, db.order, {0, 20}, {5, 1}, {cpu.get()}, &control, [] {}, &best).is_ok());
   EXPECT_EQ(control.pairs.load(), 0u);
   std::FILE* f = std::tmpfile();
   ASSERT_NE(f, nullptr);

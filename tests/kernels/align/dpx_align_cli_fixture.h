@@ -1,0 +1,73 @@
+// The fixture of the dpx-align end-to-end tests: the built program (found next to the test
+// binary's build folder), run in a fresh temporary folder with its exit status, output and errors.
+#pragma once
+
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <array>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+namespace dpx {
+
+inline std::string program() {
+  std::array<char, 4096> buf{};
+  const ssize_t n = readlink("/proc/self/exe", buf.data(), buf.size() - 1);
+  std::string self = n > 0 ? std::string(buf.data(), static_cast<std::size_t>(n)) : "";
+  self = self.substr(0, self.rfind('/'));  // build/tests/kernels
+  return self + "/../../tools/dpx-align";
+}
+
+inline std::string file_text(const std::string& path) {
+  std::ifstream f(path);
+  std::stringstream ss;
+  ss << f.rdbuf();
+  return ss.str();
+}
+
+struct Outcome {
+  int status;
+  std::string out, err;
+};
+
+class DpxAlignCli : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (access(program().c_str(), X_OK) != 0) GTEST_SKIP() << "dpx-align not built at " << program();
+    char tmpl[] = "/tmp/dpx-align-test-XXXXXX";
+    ASSERT_NE(mkdtemp(tmpl), nullptr);
+    dir_ = tmpl;
+  }
+  void TearDown() override {
+    if (!dir_.empty()) std::system(("rm -rf '" + dir_ + "'").c_str());
+  }
+
+  std::string write(const std::string& name, const std::string& bytes) {
+    const std::string path = dir_ + "/" + name;
+    std::ofstream(path, std::ios::binary) << bytes;
+    return path;
+  }
+
+  Outcome run(const std::string& args) {
+    const std::string err = dir_ + "/stderr";
+    FILE* p = popen((program() + " " + args + " 2>" + err).c_str(), "r");
+    Outcome r{-1, "", ""};
+    if (p == nullptr) return r;
+    std::array<char, 4096> buf;
+    std::size_t got;
+    while ((got = std::fread(buf.data(), 1, buf.size(), p)) > 0) r.out.append(buf.data(), got);
+    const int raw = pclose(p);
+    r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
+    r.err = file_text(err);
+    return r;
+  }
+
+  std::string dir_;
+};
+
+}  // namespace dpx
