@@ -55,32 +55,27 @@ fi
 
 # 3. compute-sanitizer: memcheck on every suite, racecheck on a subset. A suite runs as gtest
 #    shards side by side (DPX_SANITIZE_SHARDS processes sharing the GPU), so each finishes within
-#    its time limit; a shard that times out or reports an error fails the step.
+#    its time limit; a shard that times out, fails or reports an error fails the step. A shard
+#    holding only CPU tests never calls CUDA: --require-cuda-init no lets it end with its own status.
 sanitize() {  # tool, timeout, binary, extra args...
   local tool=$1 limit=$2 t=$3; shift 3
   local name; name=$(basename "$t")
   local shards=${DPX_SANITIZE_SHARDS:-12} i pids=()
   for ((i = 0; i < shards; i++)); do
     GTEST_TOTAL_SHARDS=$shards GTEST_SHARD_INDEX=$i timeout "$limit" compute-sanitizer --tool "$tool" \
-      --error-exitcode 86 --print-limit 20 "$t" "$@" > "$out/$tool-$name.$i.log" 2>&1 &
+      --require-cuda-init no --error-exitcode 86 --print-limit 20 "$t" "$@" > "$out/$tool-$name.$i.log" 2>&1 &
     pids+=($!)
   done
-  local rc=0 errors=0 unfinished=0 r e log
+  local rc=0 errors=0 r e
   for i in "${!pids[@]}"; do
     wait "${pids[$i]}"; r=$?
-    log=$out/$tool-$name.$i.log
-    # A shard of CPU-only tests makes no CUDA call: the sanitizer has nothing to check there.
-    if grep -q 'terminated before first instrumented API call' "$log" && grep -qE '^\[  PASSED  \]' "$log" &&
-       ! grep -qE '^\[  FAILED  \]' "$log"; then
-      continue
-    fi
     [ "$r" -eq 0 ] || rc=$r
-    e=$(grep -oE 'ERROR SUMMARY: [0-9]+' "$log" | tail -1 | grep -oE '[0-9]+$')
-    if [ -n "$e" ]; then errors=$((errors + e)); else unfinished=$((unfinished + 1)); fi
+    e=$(grep -oE 'ERROR SUMMARY: [0-9]+' "$out/$tool-$name.$i.log" | tail -1 | grep -oE '[0-9]+$')
+    errors=$((errors + ${e:-0}))
   done
   local tests; tests=$(cat "$out/$tool-$name".*.log | grep -cE '^\[       OK \]')
-  summary+=("$tool $name: $shards shards, $tests tests, rc=$rc, errors=$errors, shards without a summary=$unfinished")
-  { [ "$rc" -eq 0 ] && [ "$errors" -eq 0 ] && [ "$unfinished" -eq 0 ]; } || fail "$tool $name (rc=$rc, errors=$errors)"
+  summary+=("$tool $name: $shards shards, $tests tests, rc=$rc (124: a shard ran out of time), errors=$errors")
+  { [ "$rc" -eq 0 ] && [ "$errors" -eq 0 ]; } || fail "$tool $name (rc=$rc, errors=$errors)"
 }
 if [[ $steps == *,memcheck,* ]]; then
   for t in $tests; do sanitize memcheck "${DPX_MEMCHECK_TIMEOUT:-300}" "$t"; done
