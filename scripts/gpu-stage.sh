@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Packs what a GPU run needs out of a build folder into .gpu/BUILD_DIR.tgz (same relative layout,
-# so test-plugin still finds ../../plugin/libgstdpx.so), small enough to carry to the GPU machine.
+# Brings a build folder up to date, then packs what a GPU run needs out of it into .gpu/BUILD_DIR.tgz
+# (same relative layout, so test-plugin still finds ../../plugin/libgstdpx.so), small enough to
+# carry to the GPU machine. Other files in .gpu/ (devroot.tgz) stay. Meson gives nvcc no depfile:
+# after editing a .cuh, touch the .cu files that include it (or build from clean) before staging.
 #   usage: scripts/gpu-stage.sh [BUILD_DIR]      then carry ".gpu" and ".device" and, there,
 #          tar xzf .gpu/BUILD_DIR.tgz && scripts/gpu-verify.sh BUILD_DIR ...
 set -euo pipefail
@@ -8,7 +10,8 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-build-gpu}
 stage=$(mktemp -d)/$build
 grep -qx '/.gpu/' "$root/.git/info/exclude" 2>/dev/null || echo '/.gpu/' >> "$root/.git/info/exclude"
-rm -rf "$root/.gpu" && mkdir -p "$root/.gpu" "$stage"
+mkdir -p "$root/.gpu" "$stage" && rm -f "$root/.gpu/$build.tgz"
+ninja -C "$root/$build"
 cd "$root/$build"
 for f in tests/*/test-* tools/dpx-bench tools/dpx-align plugin/libgstdpx.so; do
   [ -f "$f" ] && [ -x "$f" ] || continue
