@@ -4,7 +4,12 @@
 #include <gst/cuda/gstcudacontext.h>
 #include <gst/cuda/gstcudamemory.h>
 
+#include <unistd.h>
+
 #include <atomic>
+#include <cstdint>
+#include <map>
+#include <mutex>
 
 GST_DEBUG_CATEGORY_STATIC (gst_dpx_host_registry_debug);
 #define GST_CAT_DEFAULT gst_dpx_host_registry_debug
@@ -42,10 +47,68 @@ set_state (GstMemory * mem, MemoryState state)
       GINT_TO_POINTER (static_cast<int> (state)), nullptr);
 }
 
+/* The page spans registered through any registry of the process. The driver pins whole pages and
+ * refuses a range that shares a page with a registered one (small buffers of one heap do), so such
+ * memory is known refused here instead of asking the driver and reading an error back. */
+class PinnedPages {
+ public:
+  struct Span {
+    std::uintptr_t begin, end;
+  };
+
+  static Span pages_of (const void *data, std::size_t bytes)
+  {
+    static const std::uintptr_t page = static_cast<std::uintptr_t> (sysconf (_SC_PAGESIZE));
+    const auto first = reinterpret_cast<std::uintptr_t> (data);
+    return Span { first / page * page, (first + bytes + page - 1) / page * page };
+  }
+
+  /* Claims `span` unless it overlaps a claimed span. */
+  bool claim (Span span)
+  {
+    std::lock_guard<std::mutex> lock (mutex_);
+    auto next = spans_.lower_bound (span.begin);
+    if (next != spans_.end () && next->first < span.end)
+      return false;
+    if (next != spans_.begin () && std::prev (next)->second > span.begin)
+      return false;
+    spans_.emplace (span.begin, span.end);
+    return true;
+  }
+
+  void release (Span span)
+  {
+    std::lock_guard<std::mutex> lock (mutex_);
+    spans_.erase (span.begin);
+  }
+
+  static PinnedPages & process ()
+  {
+    static PinnedPages pages;
+    return pages;
+  }
+
+ private:
+  std::mutex mutex_;
+  std::map<std::uintptr_t, std::uintptr_t> spans_;      /* begin -> end */
+};
+
+/* Whether the driver already knows `data` as page-locked or device memory (cudaMallocHost, a
+ * registration made outside this plugin); asking is not an error for pageable memory. */
+bool
+known_to_driver (const void *data)
+{
+  cudaPointerAttributes attr{};
+  const bool known = cudaPointerGetAttributes (&attr, data) == cudaSuccess && attr.type != cudaMemoryTypeUnregistered;
+  cudaGetLastError ();
+  return known;
+}
+
 /* One registration: undone when its memory is finalized, before the block is freed. */
 struct Registration {
   void *data;
   std::size_t bytes;
+  PinnedPages::Span pages;
   GstCudaContext *context;
   std::shared_ptr<HostRegistry::Shared> shared;
 };
@@ -58,6 +121,7 @@ unregister (gpointer user_data, GstMiniObject *)
     cudaHostUnregister (r->data);
     cudaGetLastError ();
     gst_cuda_context_pop (nullptr);
+    PinnedPages::process ().release (r->pages);
   } else {
     GST_ERROR ("cannot make the CUDA context current: %p stays registered", r->data);
   }
@@ -107,14 +171,22 @@ HostRegistry::note (GstBuffer * buffer, GstCudaContext * context)
     const std::size_t bytes = map.size;
     void *data = map.data;
     gst_memory_unmap (mem, &map);
-    if (shared_->bytes + bytes > kMaxBytes || cudaHostRegister (data, bytes, cudaHostRegisterPortable) != cudaSuccess) {
-      cudaGetLastError ();      /* already pinned, or the driver refused: staged as before */
+    const PinnedPages::Span pages = PinnedPages::pages_of (data, bytes);
+    if (shared_->bytes + bytes > kMaxBytes || known_to_driver (data) || !PinnedPages::process ().claim (pages)) {
+      set_state (mem, MemoryState::kRefused);   /* over the cap or already pinned: staged as before */
+      continue;
+    }
+    const cudaError_t err = cudaHostRegister (data, bytes, cudaHostRegisterPortable);
+    if (err != cudaSuccess) {
+      cudaGetLastError ();
+      PinnedPages::process ().release (pages);
+      GST_DEBUG ("the driver refused %p (%" G_GSIZE_FORMAT " bytes): %s", data, bytes, cudaGetErrorString (err));
       set_state (mem, MemoryState::kRefused);
       continue;
     }
     shared_->bytes += bytes;
     set_state (mem, MemoryState::kRegistered);
-    auto *r = new Registration { data, bytes, static_cast<GstCudaContext *> (gst_object_ref (context)), shared_ };
+    auto *r = new Registration { data, bytes, pages, static_cast<GstCudaContext *> (gst_object_ref (context)), shared_ };
     gst_mini_object_weak_ref (GST_MINI_OBJECT_CAST (mem), unregister, r);
     GST_DEBUG ("registered %p (%" G_GSIZE_FORMAT " bytes)", data, bytes);
   }

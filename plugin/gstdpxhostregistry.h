@@ -3,7 +3,8 @@
  * GstMemory is registered the second time it carries a frame (buffer pools and sources that
  * rotate a set of buffers bring the same memory back), and unregistered when it is freed (a weak
  * reference: the registration never outlives the memory). Registration is capped in bytes; memory
- * that cannot be registered (already pinned, shared blocks, over the cap) is staged as before.
+ * that cannot be registered (already pinned, sharing a page with pinned memory, a share of another
+ * block, over the cap) is staged as before, without asking the driver.
  * Only built with the CUDA backend; streaming thread only, but unregistration may run anywhere. */
 #pragma once
 
