@@ -141,8 +141,10 @@ __device__ bool build_compact(const WarpGroup<G>& g, const CompactTable& t, cons
   const int begin = lane * K * kWordBits, end = min(n, begin + K * kWordBits);
   for (int i = begin; i < end; ++i) {
     unsigned short* slot = t.code_of + static_cast<unsigned char>(pattern[i]);
-    if (*static_cast<volatile unsigned short*>(slot) == 0 && atomicCAS(slot, 0, kClaimed) == 0) {
-      *static_cast<volatile unsigned short*>(slot) = static_cast<unsigned short>(atomicAdd(t.count, 1u) + 1u);
+    // Every access to a slot is atomic until the sync: the lane that claims a letter gives it the
+    // next code, the others find it claimed.
+    if (atomicCAS(slot, 0, kClaimed) == 0) {
+      atomicCAS(slot, kClaimed, static_cast<unsigned short>(atomicAdd(t.count, 1u) + 1u));
     }
   }
   g.sync();
