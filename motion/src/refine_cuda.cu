@@ -19,69 +19,92 @@ constexpr int kWarpsPerCta = 4;
 constexpr int kMaxBlock = 32;                                // motion_validate's largest block
 constexpr int kMaxWindow = kMaxBlock + 2 * kPredictiveWindow;  // the widest window_around()
 
-// The block (kMaxBlock samples per row) and one reference window (rw samples per row, its first
-// at frame coordinates (rx, ry)) in shared memory.
-template <typename T>
+constexpr int kPitch = kMaxWindow;  // samples per row of both shared buffers
+
+// The block and one reference window (its first sample at frame coordinates (rx, ry)) in shared
+// memory, rows kPitch apart. B is the block's side when the block is whole (every lane's pixels
+// then sit at fixed offsets), 0 for a block cut by the frame's edge.
+template <typename T, int B>
 struct SharedSamples {
   const T* cur;
   const T* ref;
-  int rx, ry, rw;
+  int rx, ry;
 };
+
+// One pixel: |cur - ref| at a whole offset, or against the bilinear sample, added to `sum` (one
+// accumulating VABSDIFF).
+struct Weights {
+  int w00, w01, w10, w11;
+  bool whole;
+};
+template <typename T>
+__device__ std::uint32_t add_pixel(const T* cur, const T* ref, int off, const Weights& w, std::uint32_t sum) {
+  const int c = cur[off];
+  const T* p = ref + off;
+  const int r = w.whole ? p[0] : (w.w00 * p[0] + w.w01 * p[1] + w.w10 * p[kPitch] + w.w11 * p[kPitch + 1] + 8) >> 4;
+  return __sad(c, r, sum);
+}
 
 // The lane's part of a candidate's SAD from shared memory: the same samples and arithmetic as the
 // generic partial_sad (refine_block.h), with the addressing and the bilinear weights hoisted out of
 // the pixel loop. A weight of 0 multiplies a sample the generic code does not read; it lies in the
-// window (sub-pel candidates have a whole part of cx - 1 or cx) and adds nothing.
-template <typename T>
-__device__ std::uint32_t partial_sad(const SharedSamples<T>& px, const BlockSpan& b, int vx, int vy, int s) {
+// buffer (sub-pel candidates have a whole part of cx - 1 or cx) and adds nothing.
+template <typename T, int B>
+__device__ std::uint32_t partial_sad(const SharedSamples<T, B>& px, const BlockSpan& b, int vx, int vy, int s) {
   const SubpelOffset ox = subpel_offset(vx, s), oy = subpel_offset(vy, s);
-  const int rw = px.rw;
-  const T* ref = px.ref + (b.y0 + oy.whole - px.ry) * rw + (b.x0 + ox.whole - px.rx);
-  int x = b.x, y = b.y;
+  const T* ref = px.ref + (b.y0 + oy.whole - px.ry) * kPitch + (b.x0 + ox.whole - px.rx);
+  const Weights w{(4 - ox.quarter) * (4 - oy.quarter), ox.quarter * (4 - oy.quarter), (4 - ox.quarter) * oy.quarter,
+                  ox.quarter * oy.quarter, (ox.quarter | oy.quarter) == 0};
   std::uint32_t sum = 0;
-  if ((ox.quarter | oy.quarter) == 0) {
+  if constexpr (B > 0) {
+    // Pixel lane + 32k of the block: row lane / B + k * 32 / B, column lane % B.
+    if (B * B < 32 && b.y >= B) return 0;  // 4x4 blocks: lanes 16..31 hold no pixel
+    const int first = b.y * kPitch + b.x;
+#pragma unroll
+    for (int k = 0; k < (B * B + 31) / 32; ++k) sum = add_pixel(px.cur, ref, first + k * (32 / B) * kPitch, w, sum);
+  } else {
+    int x = b.x, y = b.y;
     while (y < b.bh) {
-      sum += static_cast<std::uint32_t>(abs(static_cast<int>(px.cur[y * kMaxBlock + x]) - ref[y * rw + x]));
+      sum = add_pixel(px.cur, ref, y * kPitch + x, w, sum);
       x += b.step_x;
       y += b.step_y;
       if (x >= b.bw) x -= b.bw, ++y;
     }
-    return sum;
-  }
-  const int w11 = ox.quarter * oy.quarter, w10 = (4 - ox.quarter) * oy.quarter;
-  const int w01 = ox.quarter * (4 - oy.quarter), w00 = (4 - ox.quarter) * (4 - oy.quarter);
-  while (y < b.bh) {
-    const T* p = ref + y * rw + x;
-    const int r = (w00 * p[0] + w01 * p[1] + w10 * p[rw] + w11 * p[rw + 1] + 8) >> 4;
-    sum += static_cast<std::uint32_t>(abs(static_cast<int>(px.cur[y * kMaxBlock + x]) - r));
-    x += b.step_x;
-    y += b.step_y;
-    if (x >= b.bw) x -= b.bw, ++y;
   }
   return sum;
 }
 
+// Copies rows [0, rows) x columns [0, columns) of a frame region at (x0, y0) into `to` (rows
+// kPitch apart), samples outside the frame as 0.
+template <typename T>
+__device__ void stage_rows(const unsigned char* frame, std::size_t pitch, int width, int height, int x0, int y0,
+                           int columns, int rows, int lane, T* to) {
+  for (int y = 0; y < rows; ++y) {
+    const int fy = y0 + y;
+    for (int x = lane; x < columns; x += 32) {
+      const int fx = x0 + x;
+      const bool inside = fx >= 0 && fx < width && fy >= 0 && fy < height;
+      to[y * kPitch + x] = inside ? reinterpret_cast<const T*>(frame + static_cast<std::size_t>(fy) * pitch)[fx] : T(0);
+    }
+  }
+}
+
 // Copies each window the block's candidates read into the warp's buffer. Samples outside the
 // frame are set to 0: no candidate inside the frame reads them.
-template <typename T>
+template <typename T, int B>
 struct SharedStage {
   const unsigned char* frame;  // the reference frame
   std::size_t pitch;
   int width, height;
-  T* cur;
+  const T* cur;
   T* ref;
   int lane;
 
-  __device__ SharedSamples<T> operator()(const BlockSpan& b, const Window& w) const {
+  __device__ SharedSamples<T, B> operator()(const BlockSpan&, const Window& w) const {
     __syncwarp();  // every lane is done with the previous window
-    for (int i = lane; i < w.rw * w.rh; i += 32) {
-      const int y = i / w.rw, x = i - y * w.rw;
-      const int fx = w.rx + x, fy = w.ry + y;
-      const bool inside = fx >= 0 && fx < width && fy >= 0 && fy < height;
-      ref[i] = inside ? reinterpret_cast<const T*>(frame + static_cast<std::size_t>(fy) * pitch)[fx] : T(0);
-    }
+    stage_rows(frame, pitch, width, height, w.rx, w.ry, w.rw, w.rh, lane, ref);
     __syncwarp();
-    return SharedSamples<T>{cur, ref, w.rx, w.ry, w.rw};
+    return SharedSamples<T, B>{cur, ref, w.rx, w.ry};
   }
 };
 
@@ -93,22 +116,36 @@ struct WarpSum {  // every lane gets the warp's total
   }
 };
 
-template <typename T>
+template <typename T, int B>
 __global__ void __launch_bounds__(kWarpsPerCta * 32) refine_kernel(RefineJob job) {
-  __shared__ T cur[kWarpsPerCta][kMaxBlock * kMaxBlock];
-  __shared__ T ref[kWarpsPerCta][kMaxWindow * kMaxWindow];
+  __shared__ T cur[kWarpsPerCta][kMaxBlock * kPitch];
+  __shared__ T ref[kWarpsPerCta][(kMaxWindow + 1) * kPitch];  // a row to spare: see partial_sad
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
   const int block = blockIdx.x * kWarpsPerCta + warp;
   if (block >= job.columns * job.rows) return;  // the whole warp leaves together
   const int r = block / job.columns, c = block - r * job.columns;
   const BlockSpan b = block_span(job, c, r, lane, 32);
-  for (int i = lane; i < b.bw * b.bh; i += 32) {  // ordered before any read by the stage's __syncwarp
-    const int y = i / b.bw, x = i - y * b.bw;
-    cur[warp][y * kMaxBlock + x] =
-        reinterpret_cast<const T*>(job.cur + static_cast<std::size_t>(b.y0 + y) * job.cur_pitch)[b.x0 + x];
+  // Ordered before any read by the stage's __syncwarp.
+  stage_rows(job.cur, job.cur_pitch, job.width, job.height, b.x0, b.y0, b.bw, b.bh, lane, cur[warp]);
+  if (b.bw == B && b.bh == B) {
+    const SharedStage<T, B> stage{job.ref, job.ref_pitch, job.width, job.height, cur[warp], ref[warp], lane};
+    refine_block(job, c, r, lane, 32, stage, WarpSum{});
+  } else {
+    const SharedStage<T, 0> stage{job.ref, job.ref_pitch, job.width, job.height, cur[warp], ref[warp], lane};
+    refine_block(job, c, r, lane, 32, stage, WarpSum{});
   }
-  const SharedStage<T> stage{job.ref, job.ref_pitch, job.width, job.height, cur[warp], ref[warp], lane};
-  refine_block(job, c, r, lane, 32, stage, WarpSum{});
+}
+
+template <typename T>
+Status launch_refine(const RefineJob& job, unsigned ctas, cudaStream_t stream) {
+  switch (job.block) {
+    case 4: refine_kernel<T, 4><<<ctas, kWarpsPerCta * 32, 0, stream>>>(job); break;
+    case 8: refine_kernel<T, 8><<<ctas, kWarpsPerCta * 32, 0, stream>>>(job); break;
+    case 16: refine_kernel<T, 16><<<ctas, kWarpsPerCta * 32, 0, stream>>>(job); break;
+    default: refine_kernel<T, 32><<<ctas, kWarpsPerCta * 32, 0, stream>>>(job); break;  // motion_validate: 4..32
+  }
+  DPX_CUDA_CHECK_LAUNCH("refine_kernel");
+  return Status::ok();
 }
 
 template <typename T>
@@ -124,12 +161,8 @@ __global__ void box_average_kernel(PlaneView src, MutablePlaneView dst) {
 Status refine_cuda(const RefineJob& job, SampleType type, cudaStream_t stream) {
   const long long blocks = static_cast<long long>(job.columns) * job.rows;
   const unsigned ctas = static_cast<unsigned>((blocks + kWarpsPerCta - 1) / kWarpsPerCta);
-  if (type == SampleType::kU8)
-    refine_kernel<std::uint8_t><<<ctas, kWarpsPerCta * 32, 0, stream>>>(job);
-  else
-    refine_kernel<std::uint16_t><<<ctas, kWarpsPerCta * 32, 0, stream>>>(job);
-  DPX_CUDA_CHECK_LAUNCH("refine_kernel");
-  return Status::ok();
+  return type == SampleType::kU8 ? launch_refine<std::uint8_t>(job, ctas, stream)
+                                 : launch_refine<std::uint16_t>(job, ctas, stream);
 }
 
 Status box_average_cuda(const PlaneView& src, const MutablePlaneView& dst, cudaStream_t stream) {
