@@ -2,8 +2,8 @@
 // warp with the column in registers (dtw_warp.cuh); the rest (longer pairs, empty series, pairs
 // over the declared length) run on the strip wavefront.
 //
-// No fused multiply-add: the cost and step use __fsub_rn / __fmul_rn / __fadd_rn (dtw_float.cuh),
-// which nvcc never contracts, so the results equal the CPU's bit for bit.
+// The cell is written with _rn intrinsics (one __fmaf_rn for the squared cost, dtw_float.cuh), which
+// nvcc never contracts further, so the results equal the CPU's bit for bit.
 #include <cuda_runtime.h>
 
 #include <algorithm>
