@@ -35,7 +35,7 @@ constexpr int kBitBlockThreads = 64;
 // fewer for patterns so long that two groups would not fit a block's shared memory.
 constexpr int kCompactRows = 32;
 constexpr std::size_t kBlockSharedBytes = 227 * 1024;
-constexpr unsigned short kClaimed = 0xFFFFu;
+constexpr unsigned kClaimed = 0xFFFFFFFFu;
 // Global tables of the second launch: 256 rows of G * K words per group, within this budget.
 constexpr std::size_t kDirectBudgetBytes = std::size_t{32} << 20;
 constexpr int kDirectGroupsPerSm = 4;
@@ -115,13 +115,13 @@ __device__ void run_pair(const WarpGroup<G>& g, const Roles& r, const Column& co
 
 struct CompactTable {
   std::uint64_t* rows;      // [rows][K][G]
-  unsigned short* code_of;  // [256], 0 = not in the pattern
+  unsigned* code_of;  // [256], 0 = not in the pattern; 32-bit slots for native atomicCAS
   unsigned* count;
   int capacity;
 };
 
 __host__ __device__ std::size_t compact_group_bytes(int rows, int words_per_group) {
-  return static_cast<std::size_t>(rows) * words_per_group * sizeof(std::uint64_t) + 256 * sizeof(unsigned short) +
+  return static_cast<std::size_t>(rows) * words_per_group * sizeof(std::uint64_t) + 256 * sizeof(unsigned) +
          2 * sizeof(unsigned);
 }
 
@@ -140,11 +140,11 @@ __device__ bool build_compact(const WarpGroup<G>& g, const CompactTable& t, cons
   const int lane = g.lane();
   const int begin = lane * K * kWordBits, end = min(n, begin + K * kWordBits);
   for (int i = begin; i < end; ++i) {
-    unsigned short* slot = t.code_of + static_cast<unsigned char>(pattern[i]);
+    unsigned* slot = t.code_of + static_cast<unsigned char>(pattern[i]);
     // Every access to a slot is atomic until the sync: the lane that claims a letter gives it the
     // next code, the others find it claimed.
     if (atomicCAS(slot, 0, kClaimed) == 0) {
-      atomicCAS(slot, kClaimed, static_cast<unsigned short>(atomicAdd(t.count, 1u) + 1u));
+      atomicCAS(slot, kClaimed, atomicAdd(t.count, 1u) + 1u);
     }
   }
   g.sync();
@@ -155,7 +155,7 @@ __device__ bool build_compact(const WarpGroup<G>& g, const CompactTable& t, cons
     for (int k = 0; k < K; ++k) t.rows[(row * K + k) * G + lane] = 0;
   }
   for (int i = begin; i < end; ++i) {
-    const int row = t.code_of[static_cast<unsigned char>(pattern[i])];
+    const int row = static_cast<int>(t.code_of[static_cast<unsigned char>(pattern[i])]);
     t.rows[(row * K + (i / kWordBits - lane * K)) * G + lane] |= std::uint64_t{1} << (i % kWordBits);
   }
   return true;
@@ -170,7 +170,7 @@ __global__ void __launch_bounds__(kBitBlockThreads) edit_bits_compact_kernel(con
   auto* base = reinterpret_cast<unsigned char*>(shared_words) + local * compact_group_bytes(capacity, G * K);
   CompactTable t;
   t.rows = reinterpret_cast<std::uint64_t*>(base);
-  t.code_of = reinterpret_cast<unsigned short*>(base + static_cast<std::size_t>(capacity) * G * K * 8);
+  t.code_of = reinterpret_cast<unsigned*>(base + static_cast<std::size_t>(capacity) * G * K * 8);
   t.count = reinterpret_cast<unsigned*>(t.code_of + 256);
   t.capacity = capacity;
   for (int i = g.lane(); i < 256; i += G) t.code_of[i] = 0;
