@@ -35,14 +35,17 @@ struct DtwFloatOps {
     return x - y;
 #endif
   }
-  // The minimum of the three neighbours: exact, so its order is free.
-  static DPX_HD float min3(float diag, float up, float left) {
+  // The minimum of the three neighbours, exact (so its order is free), as min(diag, left) first:
+  // that part does not wait for the cell above.
+  static constexpr bool kSplitMin = true;
+  static DPX_HD float pre_min(float diag, float left) {
 #if defined(__CUDA_ARCH__)
-    return fminf(fminf(diag, left), up);
+    return fminf(diag, left);
 #else
-    return std::fmin(std::fmin(diag, left), up);
+    return std::fmin(diag, left);
 #endif
   }
+  static DPX_HD float min3(float diag, float up, float left) { return pre_min(pre_min(diag, left), up); }
   // D(i, j) from the difference d of its elements and its neighbours' minimum: d * d + best as one
   // fused multiply-add (one rounding), or |d| + best rounded once.
   static DPX_HD float from_diff(float d, float best) {
@@ -52,8 +55,11 @@ struct DtwFloatOps {
     return kSquared ? std::fma(d, d, best) : std::fabs(d) + best;
 #endif
   }
+  static DPX_HD float cell_from_pre(float pre, float up, float x, float y) {
+    return from_diff(diff(x, y), pre_min(pre, up));
+  }
   static DPX_HD float cell(float diag, float up, float left, float x, float y) {
-    return from_diff(diff(x, y), min3(diag, up, left));
+    return cell_from_pre(pre_min(diag, left), up, x, y);
   }
   static DPX_HD float output(float v) { return v; }
   static DPX_HD float invalid() { return kDtwFloatInvalid; }

@@ -4,7 +4,8 @@
 // above its first row. No strips, no scratch: m + 31 steps of R cells each.
 //
 // Ops (DtwFloatOps, DtwNarrowOps) give Input, Value, Output, infinity(), zero(), cell(diag, up,
-// left, x, y) (D(i, j) from its neighbours and the two elements) and output(v).
+// left, x, y) (D(i, j) from its neighbours and the two elements) and output(v); with kSplitMin,
+// also pre_min(diag, left) and cell_from_pre(pre, up, x, y), the same cell in two parts.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -33,6 +34,7 @@ struct DtwNarrowOps {
   using Input = std::int32_t;
   using Value = std::int32_t;
   using Output = std::int64_t;
+  static constexpr bool kSplitMin = false;  // the three-way minimum is one VIMNMX3
   static DPX_HD Value infinity() { return Traits::kInf; }
   static DPX_HD Value zero() { return 0; }
   // |x - y| + min3 as VIMNMX3 and one accumulating VABSDIFF: two instructions a cell. The same
@@ -104,15 +106,24 @@ __device__ void warp_dtw_pair(const WarpGroup<32>& g, const typename Ops::Input*
     if (j < 1 || j > m) continue;
     const Value top = up;
     Value d = diag;
+    if constexpr (Ops::kSplitMin) d = Ops::pre_min(diag, h[0]);
     DPX_UNROLL
     for (int k = 0; k < R; ++k) {
       const Value left = h[k];
-      Value v = Ops::cell(d, up, left, rows[k], y);
+      Value v;
+      if constexpr (Ops::kSplitMin) {
+        // min(diag, left) of this cell was taken before the cell above was written, so each cell
+        // overwrites its register in place (no copy of the old value for the next cell).
+        v = Ops::cell_from_pre(d, up, rows[k], y);
+        if (k + 1 < R) d = Ops::pre_min(left, h[k + 1]);
+      } else {
+        v = Ops::cell(d, up, left, rows[k], y);
+        d = left;
+      }
       if constexpr (kBanded) {
         const int i = base + k + 1;
         if (i - j > band || j - i > band) v = Ops::infinity();
       }
-      d = left;
       h[k] = v;
       up = v;
     }

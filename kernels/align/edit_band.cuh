@@ -57,19 +57,20 @@ struct BandTraceLayout {
   DPX_HD std::uint64_t words() const { return static_cast<std::uint64_t>(steps * chunks) * 2; }
 };
 
-// Code of cell (i, j), 1-based, from the device layout.
-struct BandTraceDirs {
-  const std::uint32_t* words;
-  BandTraceLayout l;
-  DPX_HD unsigned operator()(std::int64_t i, std::int64_t j) const {
-    const std::int64_t q = j - i - l.lo;
-    const std::int64_t t = 2 * i + q;
-    const std::int64_t x = q >> 1;
-    const std::uint64_t w = static_cast<std::uint64_t>(t * l.chunks + (x >> 5)) * 2;
-    const unsigned bit = static_cast<unsigned>(x & 31);
-    return ((words[w] >> bit) & 1u) | (((words[w + 1] >> bit) & 1u) << 1);
-  }
+// Where cell (i, j), 1-based, keeps its code in the device layout: word pair `pair` (low bits,
+// high bits), bit `bit`.
+struct BandCodeAt {
+  std::int64_t step, chunk;
+  unsigned bit;
 };
+DPX_HD BandCodeAt band_code_at(const BandTraceLayout& l, std::int64_t i, std::int64_t j) {
+  const std::int64_t q = j - i - l.lo;
+  const std::int64_t x = q >> 1;
+  return BandCodeAt{2 * i + q, x >> 5, static_cast<unsigned>(x & 31)};
+}
+DPX_HD unsigned band_code(std::uint32_t low, std::uint32_t high, unsigned bit) {
+  return ((low >> bit) & 1u) | (((high >> bit) & 1u) << 1);
+}
 
 // Upper bound on the CIGAR text of a pair at distance d: at most 2d + 1 runs (edit runs hold >= 1
 // edit each, '=' runs lie between them) of <= 7 characters, and at most 2 characters per operation.
@@ -78,8 +79,9 @@ DPX_HD std::uint64_t cigar_text_bound(std::int64_t n, std::int64_t m, std::int64
   return static_cast<std::uint64_t>(by_runs < by_ops ? by_runs : by_ops);
 }
 
-// CIGAR text written during the walk back (edit_walk_back's emit): each run goes down reversed
-// (letter, then digits lowest first) and finish() reverses the whole text.
+// CIGAR text written during the walk back (last operation first): each run goes down reversed
+// (letter, then digits lowest first), so the whole text read backwards is the CIGAR; close()
+// flushes the last run and gives the length, and the caller reverses the text.
 struct ReversedCigarText {
   char* text;
   std::int64_t length = 0, run = 0;
@@ -91,13 +93,8 @@ struct ReversedCigarText {
     letter = op;
     ++run;
   }
-  DPX_HD std::int64_t finish() {
+  DPX_HD std::int64_t close() {
     if (run > 0) flush();
-    for (std::int64_t a = 0, b = length - 1; a < b; ++a, --b) {
-      const char c = text[a];
-      text[a] = text[b];
-      text[b] = c;
-    }
     return length;
   }
 

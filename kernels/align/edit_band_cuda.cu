@@ -1,7 +1,7 @@
 // Edit distance with CIGAR on CUDA in the band around the known distance (edit_band.cuh): the
 // bit-parallel kernel gives the distances, the host reads them back and sizes each pair's code
 // storage from its band, one warp per pair fills the band anti-diagonal by anti-diagonal, and one
-// thread per pair walks back, writing the CIGAR text itself.
+// warp per pair walks back through windows of the codes in shared memory, writing the CIGAR text.
 //
 // Band kernel: step t = 2i + q computes the cells of one parity of q (every other diagonal), 32
 // per lane pass; a cell reads diagonals q - 1 and q + 1 (left, up: written at step t - 1) and its
@@ -27,13 +27,38 @@ namespace {
 constexpr std::size_t kBandSharedBytes = 227 * 1024;
 // Code words of one chunk of pairs (4 bytes each); a single larger pair still runs alone.
 constexpr std::uint64_t kBandChunkWords = std::uint64_t{1} << 28;
-constexpr int kTraceThreads = 128;
 
 // Where a pair of the chunk keeps its codes, CIGAR text and (wide bands) its value array.
 struct BandSlot {
   std::uint64_t words, text, values;
 };
 
+// A lane's cell of step t in chunk `chunk`: its diagonal q (v[q + 1]) and 1-based (i, j).
+struct BandCell {
+  std::int64_t q, i, j;
+  bool live;
+};
+__device__ BandCell band_cell(const BandTraceLayout& l, std::int64_t n, std::int64_t m, std::int64_t t,
+                              std::int64_t chunk, int lane) {
+  BandCell c;
+  c.q = (t & 1) + 2 * (chunk * 32 + lane);
+  c.i = (t - c.q) >> 1;
+  c.j = c.i + l.lo + c.q;
+  c.live = chunk < l.chunks && c.q < l.width && t >= c.q && c.i <= n && c.j >= 0 && c.j <= m;
+  return c;
+}
+
+// The cell's value from its own diagonal (diag), the ones above (up) and to the left, and its code.
+__device__ std::uint32_t band_value(const BandCell& c, std::uint32_t diag, std::uint32_t up, std::uint32_t left,
+                                    const char* q, const char* t, unsigned* code) {
+  *code = 0;
+  if (c.i == 0 || c.j == 0) return static_cast<std::uint32_t>(c.i + c.j);
+  return edit_trace_step<ops::Dpx>(diag, up, left, letter(q, c.i - 1) ^ letter(t, c.j - 1), code);
+}
+
+// Two chunks per pass: no cell of a step reads a value another cell of the step writes (each
+// writes its own diagonal and reads the other parity's), so both cells' reads go first and their
+// latencies overlap.
 __global__ void edit_band_kernel(PairBatchView<char> batch, std::int64_t first, const std::int64_t* distances,
                                  const BandSlot* slots, std::uint32_t* words, std::uint32_t* global_values) {
   extern __shared__ std::uint32_t shared_values[];
@@ -49,37 +74,104 @@ __global__ void edit_band_kernel(PairBatchView<char> batch, std::int64_t first, 
   __syncwarp();
   std::uint32_t* out = words + slots[k].words;
   for (std::int64_t t = 0; t < l.steps; ++t) {
-    for (std::int64_t chunk = 0; chunk < l.chunks; ++chunk) {
-      const std::int64_t q = (t & 1) + 2 * (chunk * 32 + lane);
-      const std::int64_t i = (t - q) >> 1;
-      const std::int64_t j = i + l.lo + q;
-      unsigned code = 0;
-      if (q < l.width && t >= q && i <= n && j >= 0 && j <= m) {
-        if (i == 0 || j == 0) {
-          v[q + 1] = static_cast<std::uint32_t>(i + j);
-        } else {
-          v[q + 1] = edit_trace_step<ops::Dpx>(v[q + 1], v[q + 2], v[q], letter(qs.data, i - 1) ^ letter(ts.data, j - 1),
-                                               &code);
-        }
-      }
-      const unsigned low = __ballot_sync(0xFFFFFFFFu, code & 1u), high = __ballot_sync(0xFFFFFFFFu, code & 2u);
-      if (lane < 2) out[(t * l.chunks + chunk) * 2 + lane] = lane == 0 ? low : high;
+    for (std::int64_t chunk = 0; chunk < l.chunks; chunk += 2) {
+      const BandCell a = band_cell(l, n, m, t, chunk, lane), b = band_cell(l, n, m, t, chunk + 1, lane);
+      const std::uint32_t a_diag = a.live ? v[a.q + 1] : 0, a_up = a.live ? v[a.q + 2] : 0, a_left = a.live ? v[a.q] : 0;
+      const std::uint32_t b_diag = b.live ? v[b.q + 1] : 0, b_up = b.live ? v[b.q + 2] : 0, b_left = b.live ? v[b.q] : 0;
+      unsigned a_code = 0, b_code = 0;
+      const std::uint32_t a_value = a.live ? band_value(a, a_diag, a_up, a_left, qs.data, ts.data, &a_code) : 0;
+      const std::uint32_t b_value = b.live ? band_value(b, b_diag, b_up, b_left, qs.data, ts.data, &b_code) : 0;
+      if (a.live) v[a.q + 1] = a_value;
+      if (b.live) v[b.q + 1] = b_value;
+      const unsigned a_low = __ballot_sync(0xFFFFFFFFu, a_code & 1u), a_high = __ballot_sync(0xFFFFFFFFu, a_code & 2u);
+      const unsigned b_low = __ballot_sync(0xFFFFFFFFu, b_code & 1u), b_high = __ballot_sync(0xFFFFFFFFu, b_code & 2u);
+      const unsigned plane = lane == 0 ? a_low : lane == 1 ? a_high : lane == 2 ? b_low : b_high;
+      if (lane < (chunk + 1 < l.chunks ? 4 : 2)) out[(t * l.chunks + chunk) * 2 + lane] = plane;
     }
     __syncwarp();
   }
 }
 
-__global__ void edit_band_traceback_kernel(PairBatchView<char> batch, std::int64_t first, std::int64_t count,
-                                           const std::int64_t* distances, const BandSlot* slots,
-                                           const std::uint32_t* words, char* text, std::int64_t* text_lengths) {
-  const std::int64_t k = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (k >= count) return;
-  const auto q = batch.query(first + k);
-  const auto t = batch.target(first + k);
-  const BandTraceDirs dirs{words + slots[k].words, BandTraceLayout::make(q.length, t.length, distances[first + k])};
-  ReversedCigarText cigar(text + slots[k].text);
-  edit_walk_back(q.data, q.length, t.data, t.length, dirs, cigar);
-  text_lengths[k] = cigar.finish();
+// Walk back: one warp per pair. The walk is serial, and each step's code would be a dependent load
+// from L2; instead the warp copies a window of kTraceWindow steps (the code words the next steps
+// can reach: the path moves one diagonal per step at most) and the letters they compare into
+// shared memory, then lane 0 walks through it.
+constexpr int kTraceWarps = 4;
+constexpr int kTraceWindow = 64;
+constexpr int kTraceChunks = 3;  // chunks a window can touch: x moves <= kTraceWindow / 2 + 1 either way
+
+struct TraceWindow {
+  std::uint32_t words[kTraceWindow][kTraceChunks][2];
+  char q[kTraceWindow], t[kTraceWindow];
+};
+
+__global__ void __launch_bounds__(kTraceWarps * 32)
+    edit_band_traceback_kernel(PairBatchView<char> batch, std::int64_t first, std::int64_t count,
+                               const std::int64_t* distances, const BandSlot* slots, const std::uint32_t* words,
+                               char* text, std::int64_t* text_lengths) {
+  __shared__ TraceWindow windows[kTraceWarps];
+  const int warp = static_cast<int>(threadIdx.x) / 32, lane = static_cast<int>(threadIdx.x) % 32;
+  const std::int64_t k = static_cast<std::int64_t>(blockIdx.x) * kTraceWarps + warp;
+  if (k >= count) return;  // the whole warp
+  TraceWindow& w = windows[warp];
+  const auto qs = batch.query(first + k);
+  const auto ts = batch.target(first + k);
+  const BandTraceLayout l = BandTraceLayout::make(qs.length, ts.length, distances[first + k]);
+  const std::uint32_t* codes = words + slots[k].words;
+  char* out = text + slots[k].text;
+  ReversedCigarText cigar(out);  // lane 0's
+  std::int64_t i = qs.length, j = ts.length;
+  while (i > 0 && j > 0) {
+    const BandCodeAt at = band_code_at(l, i, j);
+    const std::int64_t x_low = ((j - i - l.lo - kTraceWindow) >> 1) >> 5;
+    const std::int64_t chunk0 = x_low > 0 ? x_low : 0;
+    for (int e = lane; e < kTraceWindow * kTraceChunks * 2; e += 32) {
+      const int s = e / (kTraceChunks * 2), c = (e >> 1) % kTraceChunks;
+      const std::int64_t step = at.step - s, chunk = chunk0 + c;
+      w.words[s][c][e & 1] = step >= 0 && chunk < l.chunks ? codes[(step * l.chunks + chunk) * 2 + (e & 1)] : 0u;
+    }
+    for (int s = lane; s < kTraceWindow; s += 32) {
+      w.q[s] = i - 1 - s >= 0 ? qs.data[i - 1 - s] : 0;
+      w.t[s] = j - 1 - s >= 0 ? ts.data[j - 1 - s] : 0;
+    }
+    __syncwarp();
+    if (lane == 0) {
+      const std::int64_t i0 = i, j0 = j;
+      while (i > 0 && j > 0) {
+        const BandCodeAt c = band_code_at(l, i, j);
+        const std::int64_t s = at.step - c.step, chunk = c.chunk - chunk0;
+        if (s >= kTraceWindow || chunk < 0 || chunk >= kTraceChunks) break;  // refill around here
+        const unsigned code = band_code(w.words[s][chunk][0], w.words[s][chunk][1], c.bit);
+        if (code == kEditDiag) {
+          cigar(w.q[i0 - i] == w.t[j0 - j] ? '=' : 'X');
+          --i;
+          --j;
+        } else if (code == kEditUp) {
+          cigar('I');
+          --i;
+        } else {
+          cigar('D');
+          --j;
+        }
+      }
+    }
+    i = __shfl_sync(0xFFFFFFFFu, i, 0);  // also orders lane 0's reads before the next fill
+    j = __shfl_sync(0xFFFFFFFFu, j, 0);
+  }
+  std::int64_t length = 0;
+  if (lane == 0) {
+    for (; i > 0; --i) cigar('I');
+    for (; j > 0; --j) cigar('D');
+    length = cigar.close();
+    text_lengths[k] = length;
+  }
+  length = __shfl_sync(0xFFFFFFFFu, length, 0);
+  __syncwarp();  // lane 0's text is visible to the warp
+  for (std::int64_t a = lane; a < length / 2; a += 32) {
+    const char c = out[a];
+    out[a] = out[length - 1 - a];
+    out[length - 1 - a] = c;
+  }
 }
 
 struct Chunk {
@@ -148,8 +240,8 @@ Status run_band_chunk(const PairBatchView<char>& view, const std::int64_t* dista
       view, first, distances, b->slots.as<const BandSlot>(), b->words.as<std::uint32_t>(),
       in_shared ? nullptr : b->values.as<std::uint32_t>());
   DPX_CUDA_CHECK_LAUNCH("edit_band_kernel");
-  const auto blocks = static_cast<unsigned>((count + kTraceThreads - 1) / kTraceThreads);
-  edit_band_traceback_kernel<<<blocks, kTraceThreads, 0, stream>>>(
+  const auto blocks = static_cast<unsigned>((count + kTraceWarps - 1) / kTraceWarps);
+  edit_band_traceback_kernel<<<blocks, kTraceWarps * 32, 0, stream>>>(
       view, first, count, distances, b->slots.as<const BandSlot>(), b->words.as<const std::uint32_t>(),
       b->text.as<char>(), b->text_lengths.as<std::int64_t>());
   DPX_CUDA_CHECK_LAUNCH("edit_band_traceback_kernel");
