@@ -35,17 +35,14 @@ struct DtwFloatOps {
     return x - y;
 #endif
   }
-  // The minimum of the three neighbours, exact (so its order is free), as min(diag, left) first:
-  // that part does not wait for the cell above.
-  static constexpr bool kSplitMin = true;
-  static DPX_HD float pre_min(float diag, float left) {
+  // The minimum of the three neighbours: exact, so its order is free.
+  static DPX_HD float min3(float diag, float up, float left) {
 #if defined(__CUDA_ARCH__)
-    return fminf(diag, left);
+    return fminf(fminf(diag, left), up);
 #else
-    return std::fmin(diag, left);
+    return std::fmin(std::fmin(diag, left), up);
 #endif
   }
-  static DPX_HD float min3(float diag, float up, float left) { return pre_min(pre_min(diag, left), up); }
   // D(i, j) from the difference d of its elements and its neighbours' minimum: d * d + best as one
   // fused multiply-add (one rounding), or |d| + best rounded once.
   static DPX_HD float from_diff(float d, float best) {
@@ -55,11 +52,8 @@ struct DtwFloatOps {
     return kSquared ? std::fma(d, d, best) : std::fabs(d) + best;
 #endif
   }
-  static DPX_HD float cell_from_pre(float pre, float up, float x, float y) {
-    return from_diff(diff(x, y), pre_min(pre, up));
-  }
   static DPX_HD float cell(float diag, float up, float left, float x, float y) {
-    return cell_from_pre(pre_min(diag, left), up, x, y);
+    return from_diff(diff(x, y), min3(diag, up, left));
   }
   static DPX_HD float output(float v) { return v; }
   static DPX_HD float invalid() { return kDtwFloatInvalid; }

@@ -4,8 +4,7 @@
 // above its first row. No strips, no scratch: m + 31 steps of R cells each.
 //
 // Ops (DtwFloatOps, DtwNarrowOps) give Input, Value, Output, infinity(), zero(), cell(diag, up,
-// left, x, y) (D(i, j) from its neighbours and the two elements) and output(v); with kSplitMin,
-// also pre_min(diag, left) and cell_from_pre(pre, up, x, y), the same cell in two parts.
+// left, x, y) (D(i, j) from its neighbours and the two elements) and output(v).
 #pragma once
 
 #include <cuda_runtime.h>
@@ -34,7 +33,6 @@ struct DtwNarrowOps {
   using Input = std::int32_t;
   using Value = std::int32_t;
   using Output = std::int64_t;
-  static constexpr bool kSplitMin = false;  // the three-way minimum is one VIMNMX3
   static DPX_HD Value infinity() { return Traits::kInf; }
   static DPX_HD Value zero() { return 0; }
   // |x - y| + min3 as VIMNMX3 and one accumulating VABSDIFF: two instructions a cell. The same
@@ -79,56 +77,70 @@ __device__ bool warp_dtw_admits(const WarpGroup<32>& g, const std::int32_t* a, i
   return !dtw_needs_wide(static_cast<std::int64_t>(hi) - lo, n, m);
 }
 
+// One lane's state along the sweep. A step reads the previous column from one register array and
+// writes the new one into the other; the two swap roles every step, so a cell's old value (the
+// next cell's diagonal) never has to be copied aside before its register is overwritten.
+template <int R, class Ops, bool kBanded>
+struct WarpDtwSweep {
+  using Input = typename Ops::Input;
+  using Value = typename Ops::Value;
+  const WarpGroup<32>& g;
+  const typename Ops::Input* b;
+  int m, band, lane, base;
+  Input rows[R];
+  Value diag, send;
+  Input next;
+
+  __device__ __forceinline__ void step(int s, const Value (&from)[R], Value (&to)[R]) {
+    Value up = g.shfl_up(send);
+    if (lane == 0) up = Ops::infinity();  // D(0, j), j >= 1
+    const int j = s - lane + 1;
+    const Input y = next;
+    if (j >= 0 && j < m) next = __ldg(b + j);  // column j + 1's element, for the next step
+    if (j < 1 || j > m) {  // before or after this lane's part of the sweep: the column stays
+      DPX_UNROLL
+      for (int k = 0; k < R; ++k) to[k] = from[k];
+      return;
+    }
+    const Value top = up;
+    Value d = diag;
+    DPX_UNROLL
+    for (int k = 0; k < R; ++k) {
+      Value v = Ops::cell(d, up, from[k], rows[k], y);
+      if constexpr (kBanded) {
+        const int i = base + k + 1;
+        if (i - j > band || j - i > band) v = Ops::infinity();
+      }
+      d = from[k];
+      to[k] = v;
+      up = v;
+    }
+    diag = top;
+    send = to[R - 1];
+  }
+};
+
 template <int R, class Ops, bool kBanded>
 __device__ void warp_dtw_pair(const WarpGroup<32>& g, const typename Ops::Input* a, int n,
                               const typename Ops::Input* b, int m, int band, typename Ops::Output* out) {
   using Input = typename Ops::Input;
   using Value = typename Ops::Value;
   const int lane = g.lane();
-  const int base = lane * R;  // rows base+1 .. base+R
-  Input rows[R];
-  Value h[R];
+  WarpDtwSweep<R, Ops, kBanded> sweep{g, b, m, band, lane, lane * R};  // rows base+1 .. base+R
+  Value h[R], other[R];
   DPX_UNROLL
   for (int k = 0; k < R; ++k) {
-    rows[k] = base + k < n ? a[base + k] : Input();
+    sweep.rows[k] = sweep.base + k < n ? a[sweep.base + k] : Input();
     h[k] = Ops::infinity();  // D(i, 0)
   }
-  Value diag = lane == 0 ? Ops::zero() : Ops::infinity();  // D(base, 0)
-  Value send = Ops::infinity();
-  Input next = lane == 0 ? __ldg(b) : Input();
-  const int steps = m + 31;
-  for (int s = 0; s < steps; ++s) {
-    Value up = g.shfl_up(send);
-    if (lane == 0) up = Ops::infinity();  // D(0, j), j >= 1
-    const int j = s - lane + 1;
-    const Input y = next;
-    if (j >= 0 && j < m) next = __ldg(b + j);  // column j + 1's element, for the next step
-    if (j < 1 || j > m) continue;
-    const Value top = up;
-    Value d = diag;
-    if constexpr (Ops::kSplitMin) d = Ops::pre_min(diag, h[0]);
-    DPX_UNROLL
-    for (int k = 0; k < R; ++k) {
-      const Value left = h[k];
-      Value v;
-      if constexpr (Ops::kSplitMin) {
-        // min(diag, left) of this cell was taken before the cell above was written, so each cell
-        // overwrites its register in place (no copy of the old value for the next cell).
-        v = Ops::cell_from_pre(d, up, rows[k], y);
-        if (k + 1 < R) d = Ops::pre_min(left, h[k + 1]);
-      } else {
-        v = Ops::cell(d, up, left, rows[k], y);
-        d = left;
-      }
-      if constexpr (kBanded) {
-        const int i = base + k + 1;
-        if (i - j > band || j - i > band) v = Ops::infinity();
-      }
-      h[k] = v;
-      up = v;
-    }
-    diag = top;
-    send = h[R - 1];
+  sweep.diag = lane == 0 ? Ops::zero() : Ops::infinity();  // D(base, 0)
+  sweep.send = Ops::infinity();
+  sweep.next = lane == 0 ? __ldg(b) : Input();
+  // m + 31 steps, rounded up to even: a step after the last column leaves every lane's column as it is.
+  const int steps = m + 32 - (m + 31) % 2;
+  for (int s = 0; s < steps; s += 2) {
+    sweep.step(s, h, other);
+    sweep.step(s + 1, other, h);
   }
   if (lane == (n - 1) / R) *out = Ops::output(select_register<R>(h, (n - 1) % R));
 }

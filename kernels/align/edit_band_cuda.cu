@@ -33,32 +33,6 @@ struct BandSlot {
   std::uint64_t words, text, values;
 };
 
-// A lane's cell of step t in chunk `chunk`: its diagonal q (v[q + 1]) and 1-based (i, j).
-struct BandCell {
-  std::int64_t q, i, j;
-  bool live;
-};
-__device__ BandCell band_cell(const BandTraceLayout& l, std::int64_t n, std::int64_t m, std::int64_t t,
-                              std::int64_t chunk, int lane) {
-  BandCell c;
-  c.q = (t & 1) + 2 * (chunk * 32 + lane);
-  c.i = (t - c.q) >> 1;
-  c.j = c.i + l.lo + c.q;
-  c.live = chunk < l.chunks && c.q < l.width && t >= c.q && c.i <= n && c.j >= 0 && c.j <= m;
-  return c;
-}
-
-// The cell's value from its own diagonal (diag), the ones above (up) and to the left, and its code.
-__device__ std::uint32_t band_value(const BandCell& c, std::uint32_t diag, std::uint32_t up, std::uint32_t left,
-                                    const char* q, const char* t, unsigned* code) {
-  *code = 0;
-  if (c.i == 0 || c.j == 0) return static_cast<std::uint32_t>(c.i + c.j);
-  return edit_trace_step<ops::Dpx>(diag, up, left, letter(q, c.i - 1) ^ letter(t, c.j - 1), code);
-}
-
-// Two chunks per pass: no cell of a step reads a value another cell of the step writes (each
-// writes its own diagonal and reads the other parity's), so both cells' reads go first and their
-// latencies overlap.
 __global__ void edit_band_kernel(PairBatchView<char> batch, std::int64_t first, const std::int64_t* distances,
                                  const BandSlot* slots, std::uint32_t* words, std::uint32_t* global_values) {
   extern __shared__ std::uint32_t shared_values[];
@@ -74,19 +48,21 @@ __global__ void edit_band_kernel(PairBatchView<char> batch, std::int64_t first, 
   __syncwarp();
   std::uint32_t* out = words + slots[k].words;
   for (std::int64_t t = 0; t < l.steps; ++t) {
-    for (std::int64_t chunk = 0; chunk < l.chunks; chunk += 2) {
-      const BandCell a = band_cell(l, n, m, t, chunk, lane), b = band_cell(l, n, m, t, chunk + 1, lane);
-      const std::uint32_t a_diag = a.live ? v[a.q + 1] : 0, a_up = a.live ? v[a.q + 2] : 0, a_left = a.live ? v[a.q] : 0;
-      const std::uint32_t b_diag = b.live ? v[b.q + 1] : 0, b_up = b.live ? v[b.q + 2] : 0, b_left = b.live ? v[b.q] : 0;
-      unsigned a_code = 0, b_code = 0;
-      const std::uint32_t a_value = a.live ? band_value(a, a_diag, a_up, a_left, qs.data, ts.data, &a_code) : 0;
-      const std::uint32_t b_value = b.live ? band_value(b, b_diag, b_up, b_left, qs.data, ts.data, &b_code) : 0;
-      if (a.live) v[a.q + 1] = a_value;
-      if (b.live) v[b.q + 1] = b_value;
-      const unsigned a_low = __ballot_sync(0xFFFFFFFFu, a_code & 1u), a_high = __ballot_sync(0xFFFFFFFFu, a_code & 2u);
-      const unsigned b_low = __ballot_sync(0xFFFFFFFFu, b_code & 1u), b_high = __ballot_sync(0xFFFFFFFFu, b_code & 2u);
-      const unsigned plane = lane == 0 ? a_low : lane == 1 ? a_high : lane == 2 ? b_low : b_high;
-      if (lane < (chunk + 1 < l.chunks ? 4 : 2)) out[(t * l.chunks + chunk) * 2 + lane] = plane;
+    for (std::int64_t chunk = 0; chunk < l.chunks; ++chunk) {
+      const std::int64_t q = (t & 1) + 2 * (chunk * 32 + lane);
+      const std::int64_t i = (t - q) >> 1;
+      const std::int64_t j = i + l.lo + q;
+      unsigned code = 0;
+      if (q < l.width && t >= q && i <= n && j >= 0 && j <= m) {
+        if (i == 0 || j == 0) {
+          v[q + 1] = static_cast<std::uint32_t>(i + j);
+        } else {
+          v[q + 1] = edit_trace_step<ops::Dpx>(v[q + 1], v[q + 2], v[q], letter(qs.data, i - 1) ^ letter(ts.data, j - 1),
+                                               &code);
+        }
+      }
+      const unsigned low = __ballot_sync(0xFFFFFFFFu, code & 1u), high = __ballot_sync(0xFFFFFFFFu, code & 2u);
+      if (lane < 2) out[(t * l.chunks + chunk) * 2 + lane] = lane == 0 ? low : high;
     }
     __syncwarp();
   }
