@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # On the GPU machine: `dpx-align search` against CUDASW++4.0's `align` on the same FASTA files, top 10
 # hits per query, BLOSUM62 with gaps 11/1 in both tools' convention (the first gap letter costs 11).
-# Wall time with parsing and output included; CUDASW++4.0's makedb is timed apart. Checks that one
-# GPU and all GPUs give the same bytes, and that both tools report the same top-10 scores per query.
+# Wall time with parsing and output included; both tools' makedb are timed apart, and ours searches
+# the FASTA and its database file. Checks that one GPU and all GPUs give the same bytes, that the
+# database file gives the FASTA's bytes, and that both tools report the same top-10 scores per query.
 #   usage: scripts/bench-search.sh BUILD_DIR CUDASW4_BINDIR QUERIES [N=1000000] [OUTDIR=.]
 # Prints one line per run ("wall <what>: <seconds> s") and a verdict line per check.
 set -uo pipefail
@@ -28,6 +29,14 @@ if [ "$gpus" -gt 1 ]; then
   cmp -s "$out/dpx-1gpu.tsv" "$out/dpx-all.tsv" && echo "devices: 1 and $gpus GPUs give the same bytes" ||
     echo "devices: 1 and $gpus GPUs DIFFER"
 fi
+
+# The same search from a database file (dpx-align makedb: binary, length-sorted, mapped): the same bytes.
+dpxdb=$out/protein-db-$n.dpxdb
+wall dpx-makedb "$build/tools/dpx-align" makedb "$db" "$dpxdb"
+wall dpx-1gpu-dpxdb $ours --devices 0 --output "$out/dpx-1gpu-dpxdb.tsv" "$queries" "$dpxdb"
+cmp -s "$out/dpx-1gpu.tsv" "$out/dpx-1gpu-dpxdb.tsv" && echo "makedb: the database file gives the same bytes as the FASTA" ||
+  echo "makedb: the database file and the FASTA DIFFER"
+[ "$gpus" -gt 1 ] && wall dpx-all-dpxdb $ours --devices all --output "$out/dpx-all-dpxdb.tsv" "$queries" "$dpxdb"
 
 wall cudasw4-makedb "$cudasw/makedb" "$db" "$out/cudasw4db"
 types="--singlePassType DPXs16 --manyPassType_small DPXs16 --manyPassType_large DPXs32"

@@ -10,6 +10,7 @@
 #   DPX_VERIFY_STEPS: comma list of tests,sass,memcheck,racecheck,bench (default: all of them)
 #   DPX_RACECHECK_FILTER: gtest filter for racecheck (default: one small case per shared-memory kernel)
 #   DPX_SANITIZE_SHARDS: processes per suite under compute-sanitizer (default 12)
+#   DPX_VERIFY_TESTS: the test binaries to run, by name and in order (default: every one found)
 set -uo pipefail
 build=${1:-build-gpu}; shift || true
 steps=",${DPX_VERIFY_STEPS:-tests,sass,memcheck,racecheck,bench},"
@@ -20,6 +21,9 @@ summary=()
 failed=0
 fail() { summary+=("FAIL: $*"); failed=1; }
 tests=$(find "$build/tests" -maxdepth 2 -type f -name 'test-*' -perm -u+x | sort)
+if [ -n "${DPX_VERIFY_TESTS:-}" ]; then  # only these suites, in this order
+  tests=$(for n in $DPX_VERIFY_TESTS; do grep "/$n\$" <<< "$tests"; done)
+fi
 
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv,noheader > "$out/gpu.txt" 2>&1
 summary+=("gpu: $(head -1 "$out/gpu.txt")")
