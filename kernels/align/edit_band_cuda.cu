@@ -118,17 +118,7 @@ __global__ void __launch_bounds__(kTraceWarps * 32)
         const std::int64_t s = at.step - c.step, chunk = c.chunk - chunk0;
         if (s >= kTraceWindow || chunk < 0 || chunk >= kTraceChunks) break;  // refill around here
         const unsigned code = band_code(w.words[s][chunk][0], w.words[s][chunk][1], c.bit);
-        if (code == kEditDiag) {
-          cigar(w.q[i0 - i] == w.t[j0 - j] ? '=' : 'X');
-          --i;
-          --j;
-        } else if (code == kEditUp) {
-          cigar('I');
-          --i;
-        } else {
-          cigar('D');
-          --j;
-        }
+        edit_walk_step(code, w.q[i0 - i], w.t[j0 - j], cigar, &i, &j);
       }
     }
     i = __shfl_sync(0xFFFFFFFFu, i, 0);  // also orders lane 0's reads before the next fill

@@ -250,24 +250,32 @@ struct EditTraceFactory {
   }
 };
 
+// One step of the walk back from (i, j) by the cell's code: hands the operation to `emit` and moves.
+// The letters are those of row i and column j (only a diagonal step compares them).
+template <class Emit>
+DPX_HD void edit_walk_step(unsigned code, char q_letter, char t_letter, Emit& emit, std::int64_t* i, std::int64_t* j) {
+  if (code == kEditDiag) {
+    emit(q_letter == t_letter ? '=' : 'X');
+    --*i;
+    --*j;
+  } else if (code == kEditUp) {
+    emit('I');
+    --*i;
+  } else {
+    emit('D');
+    --*j;
+  }
+}
+
 // Walks back from (n, m) to (0, 0) along the recorded codes, handing each operation ('=', 'X',
 // 'I', 'D') to `emit`, last to first.
 template <class Dirs, class Emit>
 DPX_HD void edit_walk_back(const char* q, std::int64_t n, const char* t, std::int64_t m, const Dirs& dirs, Emit& emit) {
   std::int64_t i = n, j = m;
   while (i > 0 || j > 0) {
+    const bool inside = i > 0 && j > 0;
     const unsigned code = i == 0 ? kEditLeft : j == 0 ? kEditUp : dirs(i, j);
-    if (code == kEditDiag) {
-      emit(q[i - 1] == t[j - 1] ? '=' : 'X');
-      --i;
-      --j;
-    } else if (code == kEditUp) {
-      emit('I');
-      --i;
-    } else {
-      emit('D');
-      --j;
-    }
+    edit_walk_step(code, inside ? q[i - 1] : 0, inside ? t[j - 1] : 0, emit, &i, &j);
   }
 }
 
