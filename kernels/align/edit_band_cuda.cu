@@ -121,8 +121,9 @@ __global__ void __launch_bounds__(kTraceWarps * 32)
         edit_walk_step(code, w.q[i0 - i], w.t[j0 - j], cigar, &i, &j);
       }
     }
-    i = __shfl_sync(0xFFFFFFFFu, i, 0);  // also orders lane 0's reads before the next fill
+    i = __shfl_sync(0xFFFFFFFFu, i, 0);
     j = __shfl_sync(0xFFFFFFFFu, j, 0);
+    __syncwarp();  // lane 0's reads of the window before the next fill's writes
   }
   std::int64_t length = 0;
   if (lane == 0) {
