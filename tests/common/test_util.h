@@ -63,3 +63,7 @@ bool gpu_available();
   do {                                                                         \
     if (!::dpx::test::gpu_available()) GTEST_SKIP() << "no CUDA device (GPU test skipped)"; \
   } while (0)
+
+// Tests of what happens without CUDA skip, where CUDA works, with a reason that starts with this
+// text: a GPU machine's run (scripts/gpu-verify.sh) tells them from GPU tests that did not run.
+#define DPX_ONLY_WITHOUT_CUDA "only where CUDA is unavailable: "

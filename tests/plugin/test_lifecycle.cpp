@@ -212,7 +212,7 @@ TEST(LifecycleCuda, UnusableCudaFailsTheChangeToPaused) {
 // errors — none runs on a backend the user did not ask for, or on a subclass left reset — until
 // the property names a usable backend again; auto then falls back to the CPU.
 TEST(LifecycleCuda, FailedSwitchToCudaKeepsFailingUntilTheBackendChanges) {
-  if (gpu_available()) GTEST_SKIP() << "needs a machine where CUDA cannot be used";
+  if (gpu_available()) GTEST_SKIP() << DPX_ONLY_WITHOUT_CUDA "a usable device is present";
   auto rng = seeded_rng();
   const FormatCase& fc = format_case(GST_VIDEO_FORMAT_NV12);
   Harness hz("dpxdilate", "cpu");

@@ -10,6 +10,7 @@
 #include "dpx/align.h"
 #include "dpx/align_distance.h"
 #include "dpx/device.h"
+#include "test_util.h"
 
 namespace dpx {
 namespace {
@@ -91,7 +92,7 @@ TEST(AlignCudaEntry, ArgumentsAreCheckedFirst) {
 }
 
 TEST(AlignCudaEntry, WithoutCudaEveryCallSaysSo) {
-  if (cuda_built()) GTEST_SKIP() << "built with CUDA";
+  if (cuda_built()) GTEST_SKIP() << DPX_ONLY_WITHOUT_CUDA "built with CUDA";
   for (const EntryPoint& e : entry_points()) {
     const Status s = e.valid();
     EXPECT_EQ(s.code(), StatusCode::kNotBuilt) << e.what << ": " << s.message();
