@@ -136,7 +136,8 @@ __device__ void warp_dtw_pair(const WarpGroup<32>& g, const typename Ops::Input*
   sweep.diag = lane == 0 ? Ops::zero() : Ops::infinity();  // D(base, 0)
   sweep.send = Ops::infinity();
   sweep.next = lane == 0 ? __ldg(b) : Input();
-  // m + 31 steps, rounded up to even: a step after the last column leaves every lane's column as it is.
+  // The sweep needs m + 31 steps and the loop takes them two at a time, one or two past the last;
+  // a step after the last column leaves every lane's column as it is.
   const int steps = m + 32 - (m + 31) % 2;
   for (int s = 0; s < steps; s += 2) {
     sweep.step(s, h, other);
