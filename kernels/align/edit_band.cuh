@@ -57,8 +57,8 @@ struct BandTraceLayout {
   DPX_HD std::uint64_t words() const { return static_cast<std::uint64_t>(steps * chunks) * 2; }
 };
 
-// Where cell (i, j), 1-based, keeps its code in the device layout: word pair `pair` (low bits,
-// high bits), bit `bit`.
+// Where cell (i, j), 1-based, keeps its code in the device layout: bit `bit` of the word pair
+// (low bits, high bits) of chunk `chunk` at step `step`.
 struct BandCodeAt {
   std::int64_t step, chunk;
   unsigned bit;

@@ -1,6 +1,6 @@
 // CUDA full search, policy-templated: launcher (tile shape, shared memory, grid) -> the kernel in
 // block_match_kernel.cuh. Instantiated by block_match_cuda.cu (Dpx) and, for the plain-ops variant,
-// by motion_variants.cu. The public entry and its checks are in motion_estimate_cuda.cu.
+// by motion_variants.cu. The entry and its checks are in motion_estimate_run.cuh.
 #pragma once
 
 #include <cuda_runtime.h>

@@ -22,7 +22,6 @@ DPX_HD int median3(int a, int b, int c) {
 }
 // v / s rounded to the nearest integer, halves away from zero (s > 0).
 DPX_HD int round_div(int v, int s) { return v >= 0 ? (v + s / 2) / s : -((-v + s / 2) / s); }
-// v / s rounded down (s > 0).
 // floor(v / s) for the sub-pel scales s = 1, 2 or 4: an arithmetic shift by 0, 1 or 2.
 DPX_HD int floor_div_scale(int v, int s) { return v >> (s >> 1); }
 
