@@ -76,11 +76,23 @@ Status launch_columns(const PlaneView& in, const MutablePlaneView& out, int radi
   return Status::ok();
 }
 
+// Per bar: the row pass into `rows`, the column pass from there into `out`. A bar one row high
+// (the first bar: nothing to merge with) takes the row pass straight into `out`; a bar one column
+// wide takes a copy of `in` instead of the row pass (the column pass needs `rows`' word layout).
 template <typename T, bool kMax>
 Status run_bars(const PlaneView& in, const MutablePlaneView& out, const MutablePlaneView& rows,
                 const std::vector<Bar>& bars, BorderMode border, cudaStream_t stream) {
   for (std::size_t i = 0; i < bars.size(); ++i) {
-    DPX_RETURN_IF_ERROR((launch_rows<T, kMax>(in, rows, bars[i].half_width, border, stream)));
+    if (i == 0 && bars[i].half_height == 0) {
+      DPX_RETURN_IF_ERROR((launch_rows<T, kMax>(in, out, bars[i].half_width, border, stream)));
+      continue;
+    }
+    if (bars[i].half_width == 0) {
+      DPX_CUDA_TRY(cudaMemcpy2DAsync(rows.data, rows.pitch, in.data, in.pitch, in.row_bytes(), in.height,
+                                     cudaMemcpyDeviceToDevice, stream));
+    } else {
+      DPX_RETURN_IF_ERROR((launch_rows<T, kMax>(in, rows, bars[i].half_width, border, stream)));
+    }
     DPX_RETURN_IF_ERROR((launch_columns<T, kMax>(rows.as_const(), out, bars[i].half_height, border, i > 0, stream)));
   }
   return Status::ok();

@@ -54,19 +54,32 @@ __device__ void row_pass(const RowPassArgs& a, T* shared) {
   const int rows = min(a.rows_per_block, a.height - y0);
   const T neutral = kMax ? T{0} : static_cast<T>(~T{0});
 
-  for (int i = threadIdx.x; i < rows * line; i += blockDim.x) {
-    const int r = i / line, s = i - r * line;
-    const int p = s / c, ch = s - p * c;
-    const int sx = resolve(x0 - a.radius + p, a.width, a.border);
-    const T* row = reinterpret_cast<const T*>(a.src + static_cast<std::size_t>(y0 + r) * a.src_pitch);
-    lines[i] = sx >= 0 ? row[sx * c + ch] : neutral;
+  // Sample s of tile row r for i = r * line + s: the thread steps i by blockDim.x and carries (r, s)
+  // along (line >= blockDim.x: one wrap at most) — no division per sample; channels are a power of
+  // two. Read-only loads (__ldg) may pass the shared stores, so several are in flight at a time.
+  const int log_c = c == 1 ? 0 : c == 2 ? 1 : 2;
+  {
+    int r = 0, s = threadIdx.x;
+#pragma unroll 4
+    for (int i = threadIdx.x; i < rows * line; i += blockDim.x) {
+      const int x = x0 - a.radius + (s >> log_c);
+      const int sx = x >= 0 && x < a.width ? x : resolve(x, a.width, a.border);
+      const T* row = reinterpret_cast<const T*>(a.src + static_cast<std::size_t>(y0 + r) * a.src_pitch);
+      lines[i] = sx >= 0 ? __ldg(row + (sx << log_c) + (s & (c - 1))) : neutral;
+      s += blockDim.x;
+      if (s >= line) s -= line, ++r;
+    }
   }
   __syncthreads();
 
+  // Block b, channel ch of tile row r for t = r * per_row + (b * c + ch), carried along as above.
   const int blocks = (padded + k - 1) / k;
-  for (int t = threadIdx.x; t < rows * blocks * c; t += blockDim.x) {
-    const int r = t / (blocks * c), rem = t - r * blocks * c;
-    const int b = rem / c, ch = rem - b * c;
+  const int per_row = blocks * c;
+  int next_r = threadIdx.x / per_row, next_rem = threadIdx.x - next_r * per_row;
+  for (int t = threadIdx.x; t < rows * per_row; t += blockDim.x) {
+    const int r = next_r, b = next_rem >> log_c, ch = next_rem & (c - 1);
+    next_rem += blockDim.x;
+    while (next_rem >= per_row) next_rem -= per_row, ++next_r;
     T* l = lines + r * line + ch;
     T* g = prefix + r * line + ch;
     const int p0 = b * k, p1 = min(p0 + k, padded);
@@ -86,10 +99,12 @@ __device__ void row_pass(const RowPassArgs& a, T* shared) {
 
   const int out = min(a.tile_pixels, a.width - x0) * c;
   const int span = (k - 1) * c;
+  int r = threadIdx.x / out, s = threadIdx.x - r * out;  // carried along as above (out may be short)
   for (int i = threadIdx.x; i < rows * out; i += blockDim.x) {
-    const int r = i / out, s = i - r * out;
     T* row = reinterpret_cast<T*>(a.dst + static_cast<std::size_t>(y0 + r) * a.dst_pitch);
     row[x0 * c + s] = pick<T, kMax>(lines[r * line + s], prefix[r * line + s + span]);
+    s += blockDim.x;
+    while (s >= out) s -= out, ++r;
   }
 }
 
@@ -133,22 +148,24 @@ __device__ void column_pass(const ColumnPassArgs& a, std::uint32_t* shared) {
   const int y0 = blockIdx.y * a.strip_rows;
   const int y1 = min(y0 + a.strip_rows, a.height);
   const std::uint32_t neutral = kMax ? 0u : ~0u;
+  // Read-only loads (__ldg): the compiler may issue them ahead of the stores to dst, which a plain
+  // load of a pointer that might alias dst must wait for — one memory latency per row.
   const auto load = [&](int v) {
     const int sy = resolve(v, a.height, a.border);
     return sy < 0 ? neutral
-                  : *reinterpret_cast<const std::uint32_t*>(a.src + static_cast<std::size_t>(sy) * a.src_pitch + xb);
+                  : __ldg(reinterpret_cast<const std::uint32_t*>(a.src + static_cast<std::size_t>(sy) * a.src_pitch + xb));
   };
   std::uint32_t* prefix = shared + threadIdx.x;
   for (int b = y0 - a.radius; b < y1 - a.radius; b += k) {
     std::uint32_t acc = 0;
-#pragma unroll 4
+#pragma unroll 8
     for (int j = 0; j < k - 1; ++j) {
       const std::uint32_t v = load(b + k + j);
       acc = j == 0 ? v : pick_word<T, kMax>(acc, v);
       prefix[j * blockDim.x] = acc;
     }
     acc = load(b + k - 1);
-#pragma unroll 4
+#pragma unroll 8
     for (int t = b + k - 1; t >= b; --t) {
       if (t < b + k - 1) acc = pick_word<T, kMax>(acc, load(t));
       const int y = t + a.radius;

@@ -205,6 +205,41 @@ TEST(MorphCuda, LargeElementsOnFramesMatchCpu) {
   }
 }
 
+// The compound operations with square 3x3 / 5x5 rectangles, one iteration: every operation,
+// border, channel count and type, on frames at and just above the element's size, across the
+// edges of a block's 256 output bytes and of its row groups, both dst layouts; the default
+// schedule (each operation's passes and the difference between planes).
+TEST(MorphCuda, CompoundOperationsMatchCpu) {
+  DPX_REQUIRE_GPU();
+  std::mt19937_64 rng = seeded_rng();
+  const Geometry geometries[] = {{3, 3, 0, 0, false},   {5, 5, 1, 1, false},    {6, 9, 0, 0, true},
+                                 {17, 8, 3, 1, false},  {121, 17, 0, 0, true}, {241, 33, 5, 3, false},
+                                 {481, 19, 0, 0, true}, {1023, 70, 16, 0, true}};
+  for (MorphOp op : {MorphOp::kOpen, MorphOp::kClose, MorphOp::kGradient, MorphOp::kTopHat, MorphOp::kBlackHat})
+    for (int size : {3, 5})
+      for (BorderMode border : {BorderMode::kReplicate, BorderMode::kReflect101, BorderMode::kNeutral})
+        for (int channels : {1, 2, 4})
+          for (SampleType type : {SampleType::kU8, SampleType::kU16}) {
+            MorphCase mc;
+            mc.params.op = op;
+            mc.params.size = size;
+            mc.params.border = border;
+            mc.channels = channels;
+            mc.type = type;
+            for (const Geometry& g : geometries) {
+              if (g.width < size || g.height < size) continue;
+              HostPlane src = make_plane(g, channels, type);
+              fill_random(src, rng);
+              const std::string what = describe(mc) + " " + std::to_string(g.width) + "x" + std::to_string(g.height);
+              const HostPlane want = cpu_result(src, mc.params);
+              for (const HostPlane& dst : {make_plane(g, channels, type), other_layout(g, channels, type)}) {
+                expect_gpu_matches(want, src, dst, mc.params, MorphKernel::kDpx, detail::kMorphDefaultSchedule,
+                                   nullptr, what);
+              }
+            }
+          }
+}
+
 // Full frames, tight and odd pitches, every variant and schedule; dilate and erode. Here the
 // streaming schedule's bands are several groups long, so its ring wraps.
 TEST(MorphCuda, Frames4kMatchCpu) {
