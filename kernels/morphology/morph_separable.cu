@@ -67,7 +67,9 @@ Status launch_columns(const PlaneView& in, const MutablePlaneView& out, int radi
   };
   ColumnPassArgs a{static_cast<const std::uint8_t*>(in.data), in.pitch, static_cast<std::uint8_t*>(out.data),
                    out.pitch, in.height, static_cast<int>(in.row_bytes()), radius,
-                   k * ((32 + k - 1) / k),  // about 32 rows, whole window blocks: more blocks than rows read twice
+                   // One window block a thread — the most threads (the pass waits on its loads) for the
+                   // same reads — unless the grid would pass its 65,535 rows.
+                   k * std::max(1, (in.height + 65535 * k - 1) / (65535 * k)),
                    border, merge, words_ok(out.data, out.pitch)};
   const int words = static_cast<int>((in.row_bytes() + 3) / 4);
   const dim3 grid((words + threads - 1) / threads, (in.height + a.strip_rows - 1) / a.strip_rows);
