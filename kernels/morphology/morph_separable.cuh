@@ -27,6 +27,18 @@ __device__ __forceinline__ std::uint32_t pick_word(std::uint32_t a, std::uint32_
   }
 }
 
+// A flat index over rows of `width` items as (row, item), moved on by `step` without a division:
+// the row pass walks its shared tile blockDim.x items at a time, and two integer divisions a sample
+// made it instruction-bound.
+struct FlatCursor {
+  int row, item;
+  __device__ FlatCursor(int flat, int width) : row(flat / width), item(flat - row * width) {}
+  __device__ void advance(int step, int width) {
+    item += step;
+    while (item >= width) item -= width, ++row;
+  }
+};
+
 struct RowPassArgs {
   const std::uint8_t* src;
   std::size_t src_pitch;
@@ -54,32 +66,25 @@ __device__ void row_pass(const RowPassArgs& a, T* shared) {
   const int rows = min(a.rows_per_block, a.height - y0);
   const T neutral = kMax ? T{0} : static_cast<T>(~T{0});
 
-  // Sample s of tile row r for i = r * line + s: the thread steps i by blockDim.x and carries (r, s)
-  // along (line >= blockDim.x: one wrap at most) — no division per sample; channels are a power of
-  // two. Read-only loads (__ldg) may pass the shared stores, so several are in flight at a time.
+  // Sample s of tile row r for i = r * line + s, carried along the loop (FlatCursor); channels are a
+  // power of two. Read-only loads (__ldg) may be issued ahead of the shared stores.
   const int log_c = c == 1 ? 0 : c == 2 ? 1 : 2;
-  {
-    int r = 0, s = threadIdx.x;
+  FlatCursor at(threadIdx.x, line);
 #pragma unroll 4
-    for (int i = threadIdx.x; i < rows * line; i += blockDim.x) {
-      const int x = x0 - a.radius + (s >> log_c);
-      const int sx = x >= 0 && x < a.width ? x : resolve(x, a.width, a.border);
-      const T* row = reinterpret_cast<const T*>(a.src + static_cast<std::size_t>(y0 + r) * a.src_pitch);
-      lines[i] = sx >= 0 ? __ldg(row + (sx << log_c) + (s & (c - 1))) : neutral;
-      s += blockDim.x;
-      if (s >= line) s -= line, ++r;
-    }
+  for (int i = threadIdx.x; i < rows * line; i += blockDim.x, at.advance(blockDim.x, line)) {
+    const int x = x0 - a.radius + (at.item >> log_c);
+    const int sx = x >= 0 && x < a.width ? x : resolve(x, a.width, a.border);
+    const T* row = reinterpret_cast<const T*>(a.src + static_cast<std::size_t>(y0 + at.row) * a.src_pitch);
+    lines[i] = sx >= 0 ? __ldg(row + (sx << log_c) + (at.item & (c - 1))) : neutral;
   }
   __syncthreads();
 
-  // Block b, channel ch of tile row r for t = r * per_row + (b * c + ch), carried along as above.
+  // Block b, channel ch of tile row r for t = r * per_row + b * c + ch.
   const int blocks = (padded + k - 1) / k;
   const int per_row = blocks * c;
-  int next_r = threadIdx.x / per_row, next_rem = threadIdx.x - next_r * per_row;
-  for (int t = threadIdx.x; t < rows * per_row; t += blockDim.x) {
-    const int r = next_r, b = next_rem >> log_c, ch = next_rem & (c - 1);
-    next_rem += blockDim.x;
-    while (next_rem >= per_row) next_rem -= per_row, ++next_r;
+  at = FlatCursor(threadIdx.x, per_row);
+  for (int t = threadIdx.x; t < rows * per_row; t += blockDim.x, at.advance(blockDim.x, per_row)) {
+    const int r = at.row, b = at.item >> log_c, ch = at.item & (c - 1);
     T* l = lines + r * line + ch;
     T* g = prefix + r * line + ch;
     const int p0 = b * k, p1 = min(p0 + k, padded);
@@ -99,12 +104,11 @@ __device__ void row_pass(const RowPassArgs& a, T* shared) {
 
   const int out = min(a.tile_pixels, a.width - x0) * c;
   const int span = (k - 1) * c;
-  int r = threadIdx.x / out, s = threadIdx.x - r * out;  // carried along as above (out may be short)
-  for (int i = threadIdx.x; i < rows * out; i += blockDim.x) {
+  at = FlatCursor(threadIdx.x, out);
+  for (int i = threadIdx.x; i < rows * out; i += blockDim.x, at.advance(blockDim.x, out)) {
+    const int r = at.row, s = at.item;
     T* row = reinterpret_cast<T*>(a.dst + static_cast<std::size_t>(y0 + r) * a.dst_pitch);
     row[x0 * c + s] = pick<T, kMax>(lines[r * line + s], prefix[r * line + s + span]);
-    s += blockDim.x;
-    while (s >= out) s -= out, ++r;
   }
 }
 
@@ -148,8 +152,8 @@ __device__ void column_pass(const ColumnPassArgs& a, std::uint32_t* shared) {
   const int y0 = blockIdx.y * a.strip_rows;
   const int y1 = min(y0 + a.strip_rows, a.height);
   const std::uint32_t neutral = kMax ? 0u : ~0u;
-  // Read-only loads (__ldg): the compiler may issue them ahead of the stores to dst, which a plain
-  // load of a pointer that might alias dst must wait for — one memory latency per row.
+  // Read-only loads (__ldg): the compiler may issue them ahead of the stores to dst, which it may
+  // not do for plain loads of a pointer that could alias dst.
   const auto load = [&](int v) {
     const int sy = resolve(v, a.height, a.border);
     return sy < 0 ? neutral
