@@ -1,7 +1,15 @@
 // DTW of one pair per warp with the whole column in registers (pairs whose shorter series has at
 // most 32 * R elements): lane L holds rows [L*R + 1, L*R + R] of the shorter series and sweeps the
 // other one column per step, one step behind lane L - 1, from which a shuffle brings the cell
-// above its first row. No strips, no scratch: m + 31 steps of R cells each.
+// above its first row. No strips, no scratch: m + (n - 1) / R steps of R cells each.
+//
+// No lane branches on its column: a lane before its first column (its column below 1) computes
+// cells from the infinite D(i, 0) column and other such cells, and those stay infinite (floats)
+// or at least the 32-bit infinity (ints, no wrap: warp_dtw_admits), so they act as D(i, 0) when
+// the lane's first column comes; a lane past its last column feeds only other lanes' columns past
+// theirs. The sweep stops at the step where the lane holding row n finishes column m. Keeping
+// branches out lets the two register arrays stay apart (a branch that leaves a column as it is
+// makes ptxas merge them and copy every new cell: a third more instructions a cell).
 //
 // Ops (DtwFloatOps, DtwNarrowOps) give Input, Value, Output, infinity(), zero(), cell(diag, up,
 // left, x, y) (D(i, j) from its neighbours and the two elements) and output(v).
@@ -74,7 +82,10 @@ __device__ bool warp_dtw_admits(const WarpGroup<32>& g, const std::int32_t* a, i
   std::int32_t lo = 2147483647, hi = -2147483647 - 1;
   group_min_max(g, a, n, &lo, &hi);
   group_min_max(g, b, m, &lo, &hi);
-  return !dtw_needs_wide(static_cast<std::int64_t>(hi) - lo, n, m);
+  // Finite cells below the 32-bit infinity, and every cell the sweep computes below 2^31: a cell
+  // is at most its left neighbour plus the range, over at most m + 31 steps from infinity.
+  const std::int64_t range = static_cast<std::int64_t>(hi) - lo;
+  return !dtw_needs_wide(range, n, m) && !dtw_needs_wide(range, 32, m);
 }
 
 // One lane's state along the sweep. A step reads the previous column from one register array and
@@ -94,14 +105,9 @@ struct WarpDtwSweep {
   __device__ __forceinline__ void step(int s, const Value (&from)[R], Value (&to)[R]) {
     Value up = g.shfl_up(send);
     if (lane == 0) up = Ops::infinity();  // D(0, j), j >= 1
-    const int j = s - lane + 1;
+    const int j = s - lane + 1;           // this lane's column (outside 1..m: see the top)
     const Input y = next;
-    if (j >= 0 && j < m) next = __ldg(b + j);  // column j + 1's element, for the next step
-    if (j < 1 || j > m) {  // before or after this lane's part of the sweep: the column stays
-      DPX_UNROLL
-      for (int k = 0; k < R; ++k) to[k] = from[k];
-      return;
-    }
+    if (static_cast<unsigned>(j) < static_cast<unsigned>(m)) next = __ldg(b + j);  // column j + 1's
     const Value top = up;
     Value d = diag;
     DPX_UNROLL
@@ -135,15 +141,23 @@ __device__ void warp_dtw_pair(const WarpGroup<32>& g, const typename Ops::Input*
   }
   sweep.diag = lane == 0 ? Ops::zero() : Ops::infinity();  // D(base, 0)
   sweep.send = Ops::infinity();
-  sweep.next = lane == 0 ? __ldg(b) : Input();
-  // The sweep needs m + 31 steps and the loop takes them two at a time, one or two past the last;
-  // a step after the last column leaves every lane's column as it is.
-  const int steps = m + 32 - (m + 31) % 2;
-  for (int s = 0; s < steps; s += 2) {
+  sweep.next = __ldg(b);  // column 1's element; lanes before their first column use it too
+  // Steps two at a time (the arrays swap roles), the last one alone when the count is odd.
+  const int last_lane = (n - 1) / R, last_row = (n - 1) % R;
+  const int steps = m + last_lane;
+  int s = 0;
+  for (; s + 1 < steps; s += 2) {
     sweep.step(s, h, other);
     sweep.step(s + 1, other, h);
   }
-  if (lane == (n - 1) / R) *out = Ops::output(select_register<R>(h, (n - 1) % R));
+  Value cost;
+  if (s < steps) {
+    sweep.step(s, h, other);
+    cost = select_register<R>(other, last_row);
+  } else {
+    cost = select_register<R>(h, last_row);
+  }
+  if (lane == last_lane) *out = Ops::output(cost);
 }
 
 // Each warp takes pairs warp, warp + warps, ...; the shorter series runs down the rows.
