@@ -5,7 +5,7 @@
 //
 // No lane branches on its column: a lane before its first column (its column below 1) computes
 // cells from the infinite D(i, 0) column and other such cells, and those stay infinite (floats)
-// or at least the 32-bit infinity (ints, no wrap: warp_dtw_admits), so they act as D(i, 0) when
+// or at least the 32-bit infinity (ints; no wrap: warp_dtw_admits), so they act as D(i, 0) when
 // the lane's first column comes; a lane past its last column feeds only other lanes' columns past
 // theirs. The sweep stops at the step where the lane holding row n finishes column m. Keeping
 // branches out lets the two register arrays stay apart (a branch that leaves a column as it is
@@ -82,10 +82,10 @@ __device__ bool warp_dtw_admits(const WarpGroup<32>& g, const std::int32_t* a, i
   std::int32_t lo = 2147483647, hi = -2147483647 - 1;
   group_min_max(g, a, n, &lo, &hi);
   group_min_max(g, b, m, &lo, &hi);
-  // Finite cells below the 32-bit infinity, and every cell the sweep computes below 2^31: a cell
-  // is at most its left neighbour plus the range, over at most m + 31 steps from infinity.
-  const std::int64_t range = static_cast<std::int64_t>(hi) - lo;
-  return !dtw_needs_wide(range, n, m) && !dtw_needs_wide(range, 32, m);
+  // Finite cells stay below the 32-bit infinity, and so no cell the sweep computes (those outside
+  // the lanes' columns included) wraps: a cell is at most its left neighbour plus the range, over
+  // m + (n - 1) / R <= n + m - 1 steps from infinity, so below twice the infinity = 2^31.
+  return !dtw_needs_wide(static_cast<std::int64_t>(hi) - lo, n, m);
 }
 
 // One lane's state along the sweep. A step reads the previous column from one register array and

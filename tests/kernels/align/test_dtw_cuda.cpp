@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <limits>
+#include <utility>
 #include <vector>
 
 #include "distance_reference.h"
@@ -72,6 +73,26 @@ TEST(DtwCuda, LongPairsEqualCpu) {
   add_pairs(rng, {10000, 7001}, &a, &b);
   expect_gpu_equals_cpu(a, b, Pairing::kPairwise, -1);
   expect_gpu_equals_cpu(a, b, Pairing::kPairwise, 3000);
+}
+
+// Values spanning the widest range that still runs in 32-bit cells (range * (n + m - 1) just below
+// 2^30), extremes alternating: the register sweep's cells outside each lane's columns grow towards
+// 2^31 from the infinity and must not wrap into a winning minimum.
+TEST(DtwCuda, WidestNarrowRangeEqualsCpu) {
+  DPX_REQUIRE_GPU();
+  auto rng = dpx::test::seeded_rng();
+  std::bernoulli_distribution high(0.5);
+  SeriesBatch a, b;
+  for (const auto& [n, m] : std::vector<std::pair<std::size_t, std::size_t>>{
+           {2, 2}, {5, 1023}, {33, 40}, {129, 129}, {300, 2}, {700, 1023}, {1023, 1023}}) {
+    const auto range = static_cast<std::int32_t>(((std::int64_t{1} << 30) - 1) / static_cast<std::int64_t>(n + m - 1));
+    Series x(n), y(m);
+    for (auto& v : x) v = high(rng) ? range : 0;
+    for (auto& v : y) v = high(rng) ? range : 0;
+    a.add(x.data(), n);
+    b.add(y.data(), m);
+  }
+  for (int band : {-1, 0, 3}) expect_gpu_equals_cpu(a, b, Pairing::kPairwise, band);
 }
 
 TEST(DtwCuda, ExtremeValuesNeed64BitCells) {
