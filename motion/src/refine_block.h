@@ -184,22 +184,36 @@ DPX_HD Choice predictive_search(const RefineJob& j, const BlockSpan& b, int c, i
   return best;
 }
 
+// The block's integer vector in output units: the predictive search's, or the full search's winner
+// (which ranked its candidates by this very cost and stored the winner's).
+template <typename Stage, typename Sum>
+DPX_HD Choice integer_choice(const RefineJob& j, const BlockSpan& b, int c, int r, const Penalty& pen,
+                             const Stage& stage, const Sum& sum) {
+  if (j.predictive) return predictive_search(j, b, c, r, pen, stage, sum);
+  const MotionVector start = j.start[static_cast<std::size_t>(r) * j.columns + c];
+  return Choice{start.sad, start.dx * j.scale, start.dy * j.scale};
+}
+
+// Does the block go on past its integer vector: sub-pel steps, or the chosen vector's own SAD?
+DPX_HD bool needs_subpel_stage(const RefineJob& j, const Penalty& pen) { return j.scale > 1 || pen.lambda > 0; }
+
+// Block (c, r)'s result: the vector, and its SAD — the cost itself without a penalty, `sad` with one.
+DPX_HD void store_choice(const RefineJob& j, int c, int r, const Penalty& pen, const Choice& best, std::uint32_t sad) {
+  MotionVector v;
+  v.dx = static_cast<std::int16_t>(best.x);
+  v.dy = static_cast<std::int16_t>(best.y);
+  v.sad = pen.lambda > 0 ? sad : best.cost;
+  j.out[static_cast<std::size_t>(r) * j.columns + c] = v;
+}
+
 // Block (c, r) of the job, from its integer vector to the stored result.
 template <typename Stage, typename Sum>
 DPX_HD void refine_block(const RefineJob& j, int c, int r, int lane, int lanes, const Stage& stage, const Sum& sum) {
   const BlockSpan b = block_span(j, c, r, lane, lanes);
   const Penalty pen = j.cost.at(c, r, j.columns);
-  const std::size_t index = static_cast<std::size_t>(r) * j.columns + c;
-  Choice best;
-  if (j.predictive) {
-    best = predictive_search(j, b, c, r, pen, stage, sum);
-  } else {
-    // The full search ranked its candidates by this very cost, and stored the winner's.
-    const MotionVector start = j.start[index];
-    best = Choice{start.sad, start.dx * j.scale, start.dy * j.scale};
-  }
+  Choice best = integer_choice(j, b, c, r, pen, stage, sum);
   std::uint32_t sad = 0;  // with a penalty, the chosen vector's own SAD
-  if (j.scale > 1 || pen.lambda > 0) {
+  if (needs_subpel_stage(j, pen)) {
     // Half then quarter pixels: the 8 neighbours of the best at half the previous step.
     const auto px = stage(b, window_around(b, best.x / j.scale, best.y / j.scale, 1));
     for (int step = j.scale / 2; step >= 1; step /= 2) {
@@ -211,13 +225,7 @@ DPX_HD void refine_block(const RefineJob& j, int c, int r, int lane, int lanes, 
     }
     if (pen.lambda > 0) sad = sum(partial_sad(px, b, best.x, best.y, j.scale));
   }
-  if (lane == 0) {
-    MotionVector v;
-    v.dx = static_cast<std::int16_t>(best.x);
-    v.dy = static_cast<std::int16_t>(best.y);
-    v.sad = pen.lambda > 0 ? sad : best.cost;
-    j.out[index] = v;
-  }
+  if (lane == 0) store_choice(j, c, r, pen, best, sad);
 }
 
 // Pixel (x, y) of the 4x box-averaged plane: the mean of the 4x4 pixels it covers, rounded, the

@@ -1,7 +1,8 @@
 // The second stage on the GPU: one warp per block runs refine_block.h, its lanes sharing the
 // block's pixels, with the block and each reference window its candidates read copied into the
-// warp's shared memory first (a candidate's SAD then costs no global access); and the 4x box
-// average of the predictive search, one thread per coarse pixel.
+// warp's shared memory first (a candidate's SAD then costs no global access) — except the sub-pel
+// stage of whole 8x8 and 16x16 blocks, which runs on registers (refine_subpel_registers.cuh); and
+// the 4x box average of the predictive search, one thread per coarse pixel.
 #include <cuda_runtime.h>
 
 #include <cstdint>
@@ -9,6 +10,7 @@
 #include "block_match_cuda.h"
 #include "cuda_check.h"
 #include "refine_block.h"
+#include "refine_subpel_registers.cuh"
 
 namespace dpx {
 namespace motion_detail {
@@ -108,14 +110,6 @@ struct SharedStage {
   }
 };
 
-struct WarpSum {  // every lane gets the warp's total
-  __device__ std::uint32_t operator()(std::uint32_t v) const {
-#pragma unroll
-    for (int o = 16; o > 0; o >>= 1) v += __shfl_xor_sync(0xFFFFFFFFu, v, o);
-    return v;
-  }
-};
-
 template <typename T, int B>
 __global__ void __launch_bounds__(kWarpsPerCta * 32) refine_kernel(RefineJob job) {
   __shared__ T cur[kWarpsPerCta][kMaxBlock * kPitch];
@@ -125,11 +119,21 @@ __global__ void __launch_bounds__(kWarpsPerCta * 32) refine_kernel(RefineJob job
   if (block >= job.columns * job.rows) return;  // the whole warp leaves together
   const int r = block / job.columns, c = block - r * job.columns;
   const BlockSpan b = block_span(job, c, r, lane, 32);
-  // Ordered before any read by the stage's __syncwarp.
-  stage_rows(job.cur, job.cur_pitch, job.width, job.height, b.x0, b.y0, b.bw, b.bh, lane, cur[warp]);
-  if (b.bw == B && b.bh == B) {
+  const bool whole = b.bw == B && b.bh == B;
+  // Ordered before any read by the stage's __syncwarp. The register sub-pel stage reads the frames
+  // itself, so a full search's whole blocks need no copy.
+  if (job.predictive || !(whole && kRegisterSubpel<B>))
+    stage_rows(job.cur, job.cur_pitch, job.width, job.height, b.x0, b.y0, b.bw, b.bh, lane, cur[warp]);
+  if (whole) {
     const SharedStage<T, B> stage{job.ref, job.ref_pitch, job.width, job.height, cur[warp], ref[warp], lane};
-    refine_block(job, c, r, lane, 32, stage, WarpSum{});
+    if constexpr (kRegisterSubpel<B>) {
+      const Penalty pen = job.cost.at(c, r, job.columns);
+      Choice best = integer_choice(job, b, c, r, pen, stage, WarpSum{});
+      const std::uint32_t sad = needs_subpel_stage(job, pen) ? register_subpel<T, B>(job, b, pen, lane, &best) : 0;
+      if (lane == 0) store_choice(job, c, r, pen, best, sad);
+    } else {
+      refine_block(job, c, r, lane, 32, stage, WarpSum{});
+    }
   } else {
     const SharedStage<T, 0> stage{job.ref, job.ref_pitch, job.width, job.height, cur[warp], ref[warp], lane};
     refine_block(job, c, r, lane, 32, stage, WarpSum{});
