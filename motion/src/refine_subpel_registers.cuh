@@ -34,6 +34,18 @@ struct RegisterPatch {
   static constexpr int kRows = B * B / 32;  // rows of the lane's column
   int cur[kRows];                          // the block's pixels
   int ref[kRows + 2][3];                   // reference rows y0 - 1 .. y0 + kRows, columns x - 1 .. x + 1
+  // 8-bit samples also go two rows a word — rows r and r + kPairs in 16-bit halves, where a bilinear
+  // sum (at most 16 * 255 + 8) cannot carry into the other — so one multiply-add weighs two pixels,
+  // and the results go four a byte permute into one accumulating VABSDIFF4 (dpx_ops.cuh).
+  static constexpr bool kPacked = sizeof(T) == 1;
+  static constexpr int kPairs = kRows / 2, kQuads = (kPairs + 1) / 2;
+  std::uint32_t ref2[kPairs + 2][3];
+  std::uint32_t cur4[kQuads];  // bytes: rows 2q, 2q + kPairs, 2q + 1, 2q + 1 + kPairs
+
+  // Four pixels as bytes from the 16-bit halves of two pair words (values below 256).
+  static __device__ __forceinline__ std::uint32_t quad(const std::uint32_t (&pairs)[kPairs], int q) {
+    return __byte_perm(pairs[2 * q], 2 * q + 1 < kPairs ? pairs[2 * q + 1] : 0u, 0x6420);
+  }
 
   // The lane's pixels and the reference around the integer vector (cx, cy). Samples outside the
   // frame read as 0: only candidates that component_inside() refuses, or weights of 0, touch them.
@@ -54,6 +66,17 @@ struct RegisterPatch {
         ref[r][c] = row_inside && fx >= 0 && fx < j.width ? row[fx] : 0;
       }
     }
+    if constexpr (kPacked) {
+#pragma unroll
+      for (int r = 0; r < kPairs + 2; ++r)
+#pragma unroll
+        for (int c = 0; c < 3; ++c) ref2[r][c] = static_cast<std::uint32_t>(ref[r][c] | ref[r + kPairs][c] << 16);
+      std::uint32_t pairs[kPairs];
+#pragma unroll
+      for (int k = 0; k < kPairs; ++k) pairs[k] = static_cast<std::uint32_t>(cur[k] | cur[k + kPairs] << 16);
+#pragma unroll
+      for (int q = 0; q < kQuads; ++q) cur4[q] = quad(pairs, q);
+    }
   }
 
   // The lane's part of the SAD at the quarter-pel offset (DX, DY) from the integer vector,
@@ -64,12 +87,24 @@ struct RegisterPatch {
     constexpr int wx = DX >= 0 ? 0 : -1, wy = DY >= 0 ? 0 : -1, qx = DX - 4 * wx, qy = DY - 4 * wy;
     constexpr int w00 = (4 - qx) * (4 - qy), w01 = qx * (4 - qy), w10 = (4 - qx) * qy, w11 = qx * qy;
     std::uint32_t sum = 0;
+    if constexpr (kPacked) {
+      std::uint32_t pairs[kPairs];
 #pragma unroll
-    for (int k = 0; k < kRows; ++k) {
-      const int(&top)[3] = ref[k + 1 + wy];
-      const int(&bottom)[3] = ref[k + 2 + wy];
-      const int r = (w00 * top[1 + wx] + w01 * top[2 + wx] + w10 * bottom[1 + wx] + w11 * bottom[2 + wx] + 8) >> 4;
-      sum = __sad(cur[k], r, sum);
+      for (int k = 0; k < kPairs; ++k) {
+        const std::uint32_t(&top)[3] = ref2[k + 1 + wy];
+        const std::uint32_t(&bottom)[3] = ref2[k + 2 + wy];
+        pairs[k] = (w00 * top[1 + wx] + w01 * top[2 + wx] + w10 * bottom[1 + wx] + w11 * bottom[2 + wx] + 0x00080008u) >> 4;
+      }
+#pragma unroll
+      for (int q = 0; q < kQuads; ++q) sum = ops::Dpx::sad_u8x4(quad(pairs, q), cur4[q], sum);
+    } else {
+#pragma unroll
+      for (int k = 0; k < kRows; ++k) {
+        const int(&top)[3] = ref[k + 1 + wy];
+        const int(&bottom)[3] = ref[k + 2 + wy];
+        const int r = (w00 * top[1 + wx] + w01 * top[2 + wx] + w10 * bottom[1 + wx] + w11 * bottom[2 + wx] + 8) >> 4;
+        sum = __sad(cur[k], r, sum);
+      }
     }
     return sum;
   }
