@@ -142,36 +142,46 @@ DPX_HD void consider(const RefineJob& j, const Samples& px, const BlockSpan& b, 
   if (precedes(c, *best)) *best = c;
 }
 
-// The predictive integer search: an exhaustive window around each distinct start (zero, the
-// median predictor, the block's coarse vector and those of the blocks right of it and below it,
-// the co-located vector of the last field), clamped into the block's candidate range. Returns the
-// best in output units.
+// The predictive search's starts for block (c, r): zero, the median predictor, the block's coarse
+// vector and those of the blocks right of it and below it, the co-located vector of the last field,
+// each clamped into the block's candidate range; a start equal to an earlier one is dropped.
+// Returns how many of `starts` (room for 6) it filled.
+DPX_HD int predictive_starts(const RefineJob& j, const BlockSpan& b, int c, int r, Vec* starts) {
+  const OffsetRange xr = offset_range(b.x0, b.bw, j.width, j.range), yr = offset_range(b.y0, b.bh, j.height, j.range);
+  Vec all[6] = {Vec{0, 0}, median_predictor(j.cost.first, c, r, j.columns), j.cost.first.at(c, r)};
+  int count = 3;
+  if (c + 1 < j.columns) all[count++] = j.cost.first.at(c + 1, r);
+  if (r + 1 < j.rows) all[count++] = j.cost.first.at(c, r + 1);
+  if (j.previous.vectors != nullptr) {
+    const MotionVector& v = j.previous.vectors[static_cast<std::size_t>(r) * j.columns + c];
+    all[count++] = Vec{round_div(v.dx, j.previous.scale), round_div(v.dy, j.previous.scale)};
+  }
+  int distinct = 0;
+  for (int i = 0; i < count; ++i) {
+    const int sx = all[i].x < xr.lo ? xr.lo : (all[i].x > xr.hi ? xr.hi : all[i].x);
+    const int sy = all[i].y < yr.lo ? yr.lo : (all[i].y > yr.hi ? yr.hi : all[i].y);
+    bool seen = false;
+    for (int k = 0; k < distinct; ++k) seen = seen || (starts[k].x == sx && starts[k].y == sy);
+    if (!seen) starts[distinct++] = Vec{sx, sy};
+  }
+  return distinct;
+}
+
+// The predictive integer search: an exhaustive window around each start, then a walk downhill
+// (the starts are only as good as the 4x coarse search). Returns the best in output units.
 template <typename Stage, typename Sum>
 DPX_HD Choice predictive_search(const RefineJob& j, const BlockSpan& b, int c, int r, const Penalty& pen,
                                 const Stage& stage, const Sum& sum) {
-  const OffsetRange xr = offset_range(b.x0, b.bw, j.width, j.range), yr = offset_range(b.y0, b.bh, j.height, j.range);
-  Vec starts[6] = {Vec{0, 0}, median_predictor(j.cost.first, c, r, j.columns), j.cost.first.at(c, r)};
-  int count = 3;
-  if (c + 1 < j.columns) starts[count++] = j.cost.first.at(c + 1, r);
-  if (r + 1 < j.rows) starts[count++] = j.cost.first.at(c, r + 1);
-  if (j.previous.vectors != nullptr) {
-    const MotionVector& v = j.previous.vectors[static_cast<std::size_t>(r) * j.columns + c];
-    starts[count++] = Vec{round_div(v.dx, j.previous.scale), round_div(v.dy, j.previous.scale)};
-  }
+  Vec starts[6];
+  const int count = predictive_starts(j, b, c, r, starts);
   Choice best{UINT32_MAX, 0, 0};
   for (int i = 0; i < count; ++i) {
-    const int sx = starts[i].x < xr.lo ? xr.lo : (starts[i].x > xr.hi ? xr.hi : starts[i].x);
-    const int sy = starts[i].y < yr.lo ? yr.lo : (starts[i].y > yr.hi ? yr.hi : starts[i].y);
-    starts[i] = Vec{sx, sy};
-    bool seen = false;  // a start equal to an earlier one adds no candidate
-    for (int k = 0; k < i; ++k) seen = seen || (starts[k].x == sx && starts[k].y == sy);
-    if (seen) continue;
+    const int sx = starts[i].x, sy = starts[i].y;
     const auto px = stage(b, window_around(b, sx, sy, kPredictiveWindow));
     for (int dy = sy - kPredictiveWindow; dy <= sy + kPredictiveWindow; ++dy)
       for (int dx = sx - kPredictiveWindow; dx <= sx + kPredictiveWindow; ++dx)
         consider(j, px, b, pen, dx, dy, 1, sum, &best);
   }
-  // The starts are only as good as the 4x coarse search: walk downhill from the best.
   for (int step = 0; step < kDescentSteps; ++step) {
     const Choice centre = best;
     const int cx = centre.x / j.scale, cy = centre.y / j.scale;
@@ -184,18 +194,30 @@ DPX_HD Choice predictive_search(const RefineJob& j, const BlockSpan& b, int c, i
   return best;
 }
 
-// The block's integer vector in output units: the predictive search's, or the full search's winner
-// (which ranked its candidates by this very cost and stored the winner's).
-template <typename Stage, typename Sum>
-DPX_HD Choice integer_choice(const RefineJob& j, const BlockSpan& b, int c, int r, const Penalty& pen,
-                             const Stage& stage, const Sum& sum) {
-  if (j.predictive) return predictive_search(j, b, c, r, pen, stage, sum);
+// The full search's winner for block (c, r) in output units (it ranked its candidates by this very
+// cost and stored the winner's).
+DPX_HD Choice full_search_choice(const RefineJob& j, int c, int r) {
   const MotionVector start = j.start[static_cast<std::size_t>(r) * j.columns + c];
   return Choice{start.sad, start.dx * j.scale, start.dy * j.scale};
 }
 
 // Does the block go on past its integer vector: sub-pel steps, or the chosen vector's own SAD?
 DPX_HD bool needs_subpel_stage(const RefineJob& j, const Penalty& pen) { return j.scale > 1 || pen.lambda > 0; }
+
+// The sub-pel stage: half then quarter pixels, the 8 neighbours of the best at half the previous
+// step. Improves `best`; returns the chosen vector's own SAD when there is a penalty (else 0).
+template <typename Stage, typename Sum>
+DPX_HD std::uint32_t subpel_stage(const RefineJob& j, const BlockSpan& b, const Penalty& pen, const Stage& stage,
+                                  const Sum& sum, Choice* best) {
+  const auto px = stage(b, window_around(b, best->x / j.scale, best->y / j.scale, 1));
+  for (int step = j.scale / 2; step >= 1; step /= 2) {
+    const Choice centre = *best;
+    for (int ny = -1; ny <= 1; ++ny)
+      for (int nx = -1; nx <= 1; ++nx)
+        if (nx != 0 || ny != 0) consider(j, px, b, pen, centre.x + nx * step, centre.y + ny * step, j.scale, sum, best);
+  }
+  return pen.lambda > 0 ? sum(partial_sad(px, b, best->x, best->y, j.scale)) : 0;
+}
 
 // Block (c, r)'s result: the vector, and its SAD — the cost itself without a penalty, `sad` with one.
 DPX_HD void store_choice(const RefineJob& j, int c, int r, const Penalty& pen, const Choice& best, std::uint32_t sad) {
@@ -206,25 +228,14 @@ DPX_HD void store_choice(const RefineJob& j, int c, int r, const Penalty& pen, c
   j.out[static_cast<std::size_t>(r) * j.columns + c] = v;
 }
 
-// Block (c, r) of the job, from its integer vector to the stored result.
+// Block (c, r) of the job, from its integer vector (the predictive search's or the full search's)
+// to the stored result.
 template <typename Stage, typename Sum>
 DPX_HD void refine_block(const RefineJob& j, int c, int r, int lane, int lanes, const Stage& stage, const Sum& sum) {
   const BlockSpan b = block_span(j, c, r, lane, lanes);
   const Penalty pen = j.cost.at(c, r, j.columns);
-  Choice best = integer_choice(j, b, c, r, pen, stage, sum);
-  std::uint32_t sad = 0;  // with a penalty, the chosen vector's own SAD
-  if (needs_subpel_stage(j, pen)) {
-    // Half then quarter pixels: the 8 neighbours of the best at half the previous step.
-    const auto px = stage(b, window_around(b, best.x / j.scale, best.y / j.scale, 1));
-    for (int step = j.scale / 2; step >= 1; step /= 2) {
-      const Choice centre = best;
-      for (int ny = -1; ny <= 1; ++ny)
-        for (int nx = -1; nx <= 1; ++nx)
-          if (nx != 0 || ny != 0)
-            consider(j, px, b, pen, centre.x + nx * step, centre.y + ny * step, j.scale, sum, &best);
-    }
-    if (pen.lambda > 0) sad = sum(partial_sad(px, b, best.x, best.y, j.scale));
-  }
+  Choice best = j.predictive ? predictive_search(j, b, c, r, pen, stage, sum) : full_search_choice(j, c, r);
+  const std::uint32_t sad = needs_subpel_stage(j, pen) ? subpel_stage(j, b, pen, stage, sum, &best) : 0;
   if (lane == 0) store_choice(j, c, r, pen, best, sad);
 }
 

@@ -1,8 +1,9 @@
 // The second stage on the GPU: one warp per block runs refine_block.h, its lanes sharing the
 // block's pixels, with the block and each reference window its candidates read copied into the
-// warp's shared memory first (a candidate's SAD then costs no global access) — except the sub-pel
-// stage of whole 8x8 and 16x16 blocks, which runs on registers (refine_subpel_registers.cuh); and
-// the 4x box average of the predictive search, one thread per coarse pixel.
+// warp's shared memory first (a candidate's SAD then costs no global access) — except, after a full
+// search, the sub-pel stage of whole 8x8 and 16x16 blocks, which runs on registers
+// (refine_subpel_registers.cuh); and the 4x box average of the predictive search, one thread per
+// coarse pixel.
 #include <cuda_runtime.h>
 
 #include <cstdint>
@@ -11,6 +12,7 @@
 #include "cuda_check.h"
 #include "refine_block.h"
 #include "refine_subpel_registers.cuh"
+#include "warp_ranking.cuh"
 
 namespace dpx {
 namespace motion_detail {
@@ -76,6 +78,27 @@ __device__ std::uint32_t partial_sad(const SharedSamples<T, B>& px, const BlockS
   return sum;
 }
 
+// The lane's parts of 8 integer candidates' SADs for a whole block, pixel by pixel (each of the
+// block's pixels read once for the 8): candidate t at `offset[t]` samples from (x0, y0) in the
+// window, counted when bit t of `valid` is set (else 0).
+template <typename T, int B>
+__device__ __forceinline__ void integer_sads_of_8(const SharedSamples<T, B>& px, const BlockSpan& b, int x0, int y0,
+                                                  const int (&offset)[8], unsigned valid, std::uint32_t (&part)[8]) {
+#pragma unroll
+  for (int t = 0; t < 8; ++t) part[t] = 0;
+  if (B * B < 32 && b.y >= B) return;  // 4x4 blocks: lanes 16..31 hold no pixel
+  const int first = b.y * kPitch + b.x;
+  const T* ref = px.ref + (b.y0 + y0 - px.ry) * kPitch + (b.x0 + x0 - px.rx) + first;
+#pragma unroll
+  for (int k = 0; k < (B * B + 31) / 32; ++k) {
+    const int row = k * (32 / B) * kPitch;
+    const int c = px.cur[first + row];
+#pragma unroll
+    for (int t = 0; t < 8; ++t)
+      if (valid >> t & 1) part[t] = __sad(c, ref[row + offset[t]], part[t]);
+  }
+}
+
 // Copies rows [0, rows) x columns [0, columns) of a frame region at (x0, y0) into `to` (rows
 // kPitch apart), samples outside the frame as 0.
 template <typename T>
@@ -110,6 +133,54 @@ struct SharedStage {
   }
 };
 
+// The predictive search of a whole block with its candidates ranked 8 at a time (warp_ranking.cuh):
+// the same starts, windows, walk and result as predictive_search (refine_block.h). A candidate
+// outside the frame or range costs its SAD on the staged window's zeros and then does not count.
+template <typename T, int B>
+__device__ Choice warp_predictive_search(const RefineJob& j, const BlockSpan& b, int c, int r, const Penalty& pen,
+                                         const SharedStage<T, B>& stage, int lane) {
+  constexpr int kSide = 2 * kPredictiveWindow + 1, kWindow = kSide * kSide;  // candidates a start
+  Vec starts[6];
+  const int count = predictive_starts(j, b, c, r, starts);
+  ScoredChoice best{Choice{UINT32_MAX, 0, 0}, 0};
+  const int n = (lane >> 2) & 7;  // the candidate of a group this lane scores
+  for (int i = 0; i < count; ++i) {
+    const auto px = stage(b, window_around(b, starts[i].x, starts[i].y, kPredictiveWindow));
+    const int x0 = starts[i].x - kPredictiveWindow, y0 = starts[i].y - kPredictiveWindow;  // the window's corner
+    // Groups of 8 candidates row by row from the corner; one at a time, so that only one group's
+    // sums are live.
+#pragma unroll 1
+    for (int g = 0; g < kWindow; g += 8) {
+      int offset[8];
+#pragma unroll
+      for (int t = 0; t < 8; ++t) offset[t] = (g + t) / kSide * kPitch + (g + t) % kSide;
+      std::uint32_t part[8];
+      integer_sads_of_8(px, b, x0, y0, offset, kWindow - g >= 8 ? 0xFFu : (1u << (kWindow - g)) - 1, part);
+      const int k = g + n;
+      keep_best_of_8(j, b, pen, part, lane, x0 + k % kSide, y0 + k / kSide, 1, k < kWindow, &best);
+    }
+  }
+  for (int step = 0; step < kDescentSteps; ++step) {
+    const Choice centre = best.choice;
+    const int cx = centre.x / j.scale, cy = centre.y / j.scale;
+    const auto px = stage(b, window_around(b, cx, cy, 1));
+    int offset[8];
+#pragma unroll
+    for (int t = 0; t < 8; ++t) {
+      const int k = t < 4 ? t : t + 1;  // the neighbours' places, the centre skipped
+      offset[t] = k / 3 * kPitch + k % 3;
+    }
+    std::uint32_t part[8];
+    integer_sads_of_8(px, b, cx - 1, cy - 1, offset, 0xFFu, part);
+    const int k = neighbour_place(lane);
+    keep_best_of_8(j, b, pen, part, lane, cx + k % 3 - 1, cy + k / 3 - 1, 1, true, &best);
+    if (best.choice.x == centre.x && best.choice.y == centre.y) break;
+  }
+  return best.choice;
+}
+
+// After the coarse search: the predictive search, then the sub-pel stage, on shared memory; whole
+// blocks rank their integer candidates 8 at a time, blocks cut by the frame's edge run refine_block.
 template <typename T, int B>
 __global__ void __launch_bounds__(kWarpsPerCta * 32) refine_kernel(RefineJob job) {
   __shared__ T cur[kWarpsPerCta][kMaxBlock * kPitch];
@@ -119,34 +190,73 @@ __global__ void __launch_bounds__(kWarpsPerCta * 32) refine_kernel(RefineJob job
   if (block >= job.columns * job.rows) return;  // the whole warp leaves together
   const int r = block / job.columns, c = block - r * job.columns;
   const BlockSpan b = block_span(job, c, r, lane, 32);
-  const bool whole = b.bw == B && b.bh == B;
-  // Ordered before any read by the stage's __syncwarp. The register sub-pel stage reads the frames
-  // itself, so a full search's whole blocks need no copy.
-  if (job.predictive || !(whole && kRegisterSubpel<B>))
-    stage_rows(job.cur, job.cur_pitch, job.width, job.height, b.x0, b.y0, b.bw, b.bh, lane, cur[warp]);
-  if (whole) {
+  // Ordered before any read by the stage's __syncwarp.
+  stage_rows(job.cur, job.cur_pitch, job.width, job.height, b.x0, b.y0, b.bw, b.bh, lane, cur[warp]);
+  if (b.bw == B && b.bh == B) {
     const SharedStage<T, B> stage{job.ref, job.ref_pitch, job.width, job.height, cur[warp], ref[warp], lane};
-    if constexpr (kRegisterSubpel<B>) {
-      const Penalty pen = job.cost.at(c, r, job.columns);
-      Choice best = integer_choice(job, b, c, r, pen, stage, WarpSum{});
-      const std::uint32_t sad = needs_subpel_stage(job, pen) ? register_subpel<T, B>(job, b, pen, lane, &best) : 0;
-      if (lane == 0) store_choice(job, c, r, pen, best, sad);
-    } else {
-      refine_block(job, c, r, lane, 32, stage, WarpSum{});
-    }
+    const Penalty pen = job.cost.at(c, r, job.columns);
+    Choice best = warp_predictive_search<T, B>(job, b, c, r, pen, stage, lane);
+    const std::uint32_t sad = needs_subpel_stage(job, pen) ? subpel_stage(job, b, pen, stage, WarpSum{}, &best) : 0;
+    if (lane == 0) store_choice(job, c, r, pen, best, sad);
   } else {
     const SharedStage<T, 0> stage{job.ref, job.ref_pitch, job.width, job.height, cur[warp], ref[warp], lane};
     refine_block(job, c, r, lane, 32, stage, WarpSum{});
   }
 }
 
+// The sub-pel stage of refine_block on shared memory (S: the block's side when whole, else 0).
+template <typename T, int S>
+__device__ std::uint32_t shared_subpel(const RefineJob& job, const BlockSpan& b, const Penalty& pen, T* cur, T* ref,
+                                       int lane, Choice* best) {
+  // Ordered before any read by the stage's __syncwarp.
+  stage_rows(job.cur, job.cur_pitch, job.width, job.height, b.x0, b.y0, b.bw, b.bh, lane, cur);
+  const SharedStage<T, S> stage{job.ref, job.ref_pitch, job.width, job.height, cur, ref, lane};
+  return subpel_stage(job, b, pen, stage, WarpSum{}, best);
+}
+
+// After a full search (no integer search here): whole 8x8 and 16x16 blocks take the sub-pel stage
+// on registers, the others refine_block's on shared memory. A kernel of its own, so the predictive
+// search's code and registers stay out of it.
+template <typename T, int B>
+__global__ void __launch_bounds__(kWarpsPerCta * 32) full_search_subpel_kernel(RefineJob job) {
+  __shared__ T cur[kWarpsPerCta][kMaxBlock * kPitch];
+  __shared__ T ref[kWarpsPerCta][(kMaxWindow + 1) * kPitch];
+  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  const int block = blockIdx.x * kWarpsPerCta + warp;
+  if (block >= job.columns * job.rows) return;  // the whole warp leaves together
+  const int r = block / job.columns, c = block - r * job.columns;
+  const BlockSpan b = block_span(job, c, r, lane, 32);
+  const Penalty pen = job.cost.at(c, r, job.columns);
+  Choice best = full_search_choice(job, c, r);
+  std::uint32_t sad = 0;
+  if (needs_subpel_stage(job, pen)) {
+    const bool whole = b.bw == B && b.bh == B;
+    if constexpr (kRegisterSubpel<B>) {
+      sad = whole ? register_subpel<T, B>(job, b, pen, lane, &best)
+                  : shared_subpel<T, 0>(job, b, pen, cur[warp], ref[warp], lane, &best);
+    } else {
+      sad = whole ? shared_subpel<T, B>(job, b, pen, cur[warp], ref[warp], lane, &best)
+                  : shared_subpel<T, 0>(job, b, pen, cur[warp], ref[warp], lane, &best);
+    }
+  }
+  if (lane == 0) store_choice(job, c, r, pen, best, sad);
+}
+
+template <typename T, int B>
+void launch_for_block(const RefineJob& job, unsigned ctas, cudaStream_t stream) {
+  if (job.predictive)
+    refine_kernel<T, B><<<ctas, kWarpsPerCta * 32, 0, stream>>>(job);
+  else
+    full_search_subpel_kernel<T, B><<<ctas, kWarpsPerCta * 32, 0, stream>>>(job);
+}
+
 template <typename T>
 Status launch_refine(const RefineJob& job, unsigned ctas, cudaStream_t stream) {
   switch (job.block) {
-    case 4: refine_kernel<T, 4><<<ctas, kWarpsPerCta * 32, 0, stream>>>(job); break;
-    case 8: refine_kernel<T, 8><<<ctas, kWarpsPerCta * 32, 0, stream>>>(job); break;
-    case 16: refine_kernel<T, 16><<<ctas, kWarpsPerCta * 32, 0, stream>>>(job); break;
-    default: refine_kernel<T, 32><<<ctas, kWarpsPerCta * 32, 0, stream>>>(job); break;  // motion_validate: 4..32
+    case 4: launch_for_block<T, 4>(job, ctas, stream); break;
+    case 8: launch_for_block<T, 8>(job, ctas, stream); break;
+    case 16: launch_for_block<T, 16>(job, ctas, stream); break;
+    default: launch_for_block<T, 32>(job, ctas, stream); break;  // motion_validate: 4..32
   }
   DPX_CUDA_CHECK_LAUNCH("refine_kernel");
   return Status::ok();

@@ -13,17 +13,10 @@
 #include <cstdint>
 
 #include "refine_block.h"
+#include "warp_ranking.cuh"
 
 namespace dpx {
 namespace motion_detail {
-
-struct WarpSum {  // every lane gets the warp's total
-  __device__ std::uint32_t operator()(std::uint32_t v) const {
-#pragma unroll
-    for (int o = 16; o > 0; o >>= 1) v += __shfl_xor_sync(0xFFFFFFFFu, v, o);
-    return v;
-  }
-};
 
 // The blocks this path takes (a lane's rows must be whole and its registers few).
 template <int B>
@@ -124,56 +117,14 @@ __device__ __forceinline__ void neighbour_sads(const Patch& p, std::uint32_t (&p
   part[7] = p.template sad_at<DCX + Q, DCY + Q>();
 }
 
-// The warp's totals of 8 partial sums in 9 shuffles (halving the values at each of the first
-// three exchanges): lane L ends with the total of neighbour (L >> 2) & 7.
-__device__ __forceinline__ std::uint32_t warp_totals_of_8(const std::uint32_t (&part)[8], int lane) {
-  std::uint32_t v4[4], v2[2];
-  const bool hi16 = lane & 16, hi8 = lane & 8, hi4 = lane & 4;
-#pragma unroll
-  for (int k = 0; k < 4; ++k) {
-    const std::uint32_t keep = hi16 ? part[k + 4] : part[k], send = hi16 ? part[k] : part[k + 4];
-    v4[k] = keep + __shfl_xor_sync(0xFFFFFFFFu, send, 16);
-  }
-#pragma unroll
-  for (int k = 0; k < 2; ++k) {
-    const std::uint32_t keep = hi8 ? v4[k + 2] : v4[k], send = hi8 ? v4[k] : v4[k + 2];
-    v2[k] = keep + __shfl_xor_sync(0xFFFFFFFFu, send, 8);
-  }
-  const std::uint32_t keep = hi4 ? v2[1] : v2[0], send = hi4 ? v2[0] : v2[1];
-  std::uint32_t v = keep + __shfl_xor_sync(0xFFFFFFFFu, send, 4);
-  v += __shfl_xor_sync(0xFFFFFFFFu, v, 2);
-  return v + __shfl_xor_sync(0xFFFFFFFFu, v, 1);
-}
-
-// A candidate and its own SAD (the stored SAD when there is a penalty).
-struct ScoredChoice {
-  Choice choice;
-  std::uint32_t sad;
-};
-
-// One step of refine_block's sub-pel loop from the lanes' parts of the 8 neighbours' SADs: lane L
-// scores neighbour (L >> 2) & 7 — its vector (units of 1/s), component_inside() and the penalty —
-// and the warp keeps the first of them by precedes() in three exchanges, then `best` if it is first.
+// One step of refine_block's sub-pel loop from the lanes' parts of the 8 neighbours' SADs of a
+// centre at quarter-pel offset (dcx, dcy) from the integer vector (cx, cy), `quarters` apart.
 __device__ __forceinline__ void keep_best_neighbour(const RefineJob& j, const BlockSpan& b, const Penalty& pen,
                                                     int cx, int cy, int dcx, int dcy, int quarters,
                                                     const std::uint32_t (&part)[8], int lane, ScoredChoice* best) {
-  const std::uint32_t sad = warp_totals_of_8(part, lane);
-  const int n = (lane >> 2) & 7, k = n < 4 ? n : n + 1;  // skip the centre
-  const int s = j.scale;
+  const int k = neighbour_place(lane), s = j.scale;
   const int vx = (4 * cx + dcx + (k % 3 - 1) * quarters) * s / 4, vy = (4 * cy + dcy + (k / 3 - 1) * quarters) * s / 4;
-  const bool inside = component_inside(vx, s, b.x0, b.bw, j.width, j.range) &&
-                      component_inside(vy, s, b.y0, b.bh, j.height, j.range);
-  // A candidate outside the frame never wins: the largest cost loses to any real one.
-  Choice c{inside ? sad + pen.units(vx, vy) : UINT32_MAX, vx, vy};
-  std::uint32_t c_sad = sad;
-#pragma unroll
-  for (int mask = 4; mask <= 16; mask <<= 1) {
-    const Choice o{__shfl_xor_sync(0xFFFFFFFFu, c.cost, mask), __shfl_xor_sync(0xFFFFFFFFu, c.x, mask),
-                   __shfl_xor_sync(0xFFFFFFFFu, c.y, mask)};
-    const std::uint32_t o_sad = __shfl_xor_sync(0xFFFFFFFFu, c_sad, mask);
-    if (precedes(o, c)) c = o, c_sad = o_sad;
-  }
-  if (precedes(c, best->choice)) *best = ScoredChoice{c, c_sad};
+  keep_best_of_8(j, b, pen, part, lane, vx, vy, s, true, best);
 }
 
 // refine_block's sub-pel stage for a whole B x B block: improves `best` (output units) and returns
