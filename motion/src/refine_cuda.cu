@@ -1,9 +1,10 @@
-// The second stage on the GPU: one warp per block runs refine_block.h, its lanes sharing the
-// block's pixels, with the block and each reference window its candidates read copied into the
-// warp's shared memory first (a candidate's SAD then costs no global access) — except, after a full
-// search, the sub-pel stage of whole 8x8 and 16x16 blocks, which runs on registers
-// (refine_subpel_registers.cuh); and the 4x box average of the predictive search, one thread per
-// coarse pixel.
+// The second stage on the GPU, one warp per block, its lanes sharing the block's pixels: after a
+// predictive coarse search, the predictive search and the sub-pel stage with the block and each
+// reference window its candidates read copied into the warp's shared memory first (a candidate's
+// SAD then costs no global access), whole blocks ranking their integer candidates 8 at a time
+// (warp_ranking.cuh), cut blocks running refine_block.h as the CPU does; after a full search, the
+// sub-pel stage alone, on registers for whole 8x8 and 16x16 blocks (refine_subpel_registers.cuh).
+// And the 4x box average of the predictive search, one thread per coarse pixel.
 #include <cuda_runtime.h>
 
 #include <cstdint>
