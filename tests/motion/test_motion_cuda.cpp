@@ -56,7 +56,9 @@ MotionField run_cuda(dpx::OpsPolicy policy, const dpx::PlaneView& cur, const dpx
   dpx::Stream stream;
   EXPECT_TRUE(stream.create().is_ok());
   EXPECT_TRUE(out.allocate(f.vectors.size() * sizeof(MotionVector)).is_ok());
-  EXPECT_EQ(cudaMemset(out.data(), dpx::test::kPoisonByte, out.size()), cudaSuccess);
+  // On the matcher's stream: a plain cudaMemset runs on the legacy stream, which the non-blocking
+  // stream does not wait for, and could land after the kernels.
+  EXPECT_EQ(cudaMemsetAsync(out.data(), dpx::test::kPoisonByte, out.size(), stream.get()), cudaSuccess);
   const dpx::Status s = dpx::variants::motion_estimate_cuda(policy, cur, ref, p, out.as<MotionVector>(),
                                                             f.vectors.size(), stream.get(), previous);
   EXPECT_TRUE(s.is_ok()) << s.message();

@@ -48,7 +48,9 @@ std::string check_policy(OpsPolicy policy, const MotionCase& c, const DeviceFram
                          cudaStream_t stream) {
   DeviceBuffer out;
   const std::size_t count = want.vectors.size();
-  if (!out.allocate(count * sizeof(MotionVector)).is_ok() || cudaMemset(out.data(), 0xA5, out.size()) != cudaSuccess)
+  // Poisoned on the matcher's stream (the legacy stream's cudaMemset could land after its kernels).
+  if (!out.allocate(count * sizeof(MotionVector)).is_ok() ||
+      cudaMemsetAsync(out.data(), 0xA5, out.size(), stream) != cudaSuccess)
     return "cannot allocate the check output";
   const Status s =
       variants::motion_estimate_cuda(policy, d.frame(1), d.frame(0), c.params(), out.as<MotionVector>(), count, stream);
