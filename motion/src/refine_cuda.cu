@@ -144,7 +144,7 @@ __device__ Choice warp_predictive_search(const RefineJob& j, const BlockSpan& b,
   Vec starts[6];
   const int count = predictive_starts(j, b, c, r, starts);
   ScoredChoice best{Choice{UINT32_MAX, 0, 0}, 0};
-  const int n = (lane >> 2) & 7;  // the candidate of a group this lane scores
+  const int n = scored_candidate(lane);
   for (int i = 0; i < count; ++i) {
     const auto px = stage(b, window_around(b, starts[i].x, starts[i].y, kPredictiveWindow));
     const int x0 = starts[i].x - kPredictiveWindow, y0 = starts[i].y - kPredictiveWindow;  // the window's corner
@@ -168,12 +168,12 @@ __device__ Choice warp_predictive_search(const RefineJob& j, const BlockSpan& b,
     int offset[8];
 #pragma unroll
     for (int t = 0; t < 8; ++t) {
-      const int k = t < 4 ? t : t + 1;  // the neighbours' places, the centre skipped
+      const int k = neighbour_place(t);
       offset[t] = k / 3 * kPitch + k % 3;
     }
     std::uint32_t part[8];
     integer_sads_of_8(px, b, cx - 1, cy - 1, offset, 0xFFu, part);
-    const int k = neighbour_place(lane);
+    const int k = neighbour_place(scored_candidate(lane));
     keep_best_of_8(j, b, pen, part, lane, cx + k % 3 - 1, cy + k / 3 - 1, 1, true, &best);
     if (best.choice.x == centre.x && best.choice.y == centre.y) break;
   }

@@ -122,7 +122,7 @@ __device__ __forceinline__ void neighbour_sads(const Patch& p, std::uint32_t (&p
 __device__ __forceinline__ void keep_best_neighbour(const RefineJob& j, const BlockSpan& b, const Penalty& pen,
                                                     int cx, int cy, int dcx, int dcy, int quarters,
                                                     const std::uint32_t (&part)[8], int lane, ScoredChoice* best) {
-  const int k = neighbour_place(lane), s = j.scale;
+  const int k = neighbour_place(scored_candidate(lane)), s = j.scale;
   const int vx = (4 * cx + dcx + (k % 3 - 1) * quarters) * s / 4, vy = (4 * cy + dcy + (k / 3 - 1) * quarters) * s / 4;
   keep_best_of_8(j, b, pen, part, lane, vx, vy, s, true, best);
 }

@@ -41,12 +41,12 @@ __device__ __forceinline__ std::uint32_t warp_totals_of_8(const std::uint32_t (&
   return v + __shfl_xor_sync(0xFFFFFFFFu, v, 1);
 }
 
-// The place k = 3 (ny + 1) + nx + 1 of the neighbour lane L scores, for candidates that are the 8
-// neighbours of a centre in the order (ny, nx) = (-1, -1), (-1, 0), ... (1, 1) without the centre.
-__device__ __forceinline__ int neighbour_place(int lane) {
-  const int n = (lane >> 2) & 7;
-  return n < 4 ? n : n + 1;
-}
+// The candidate of 8 that lane L scores once warp_totals_of_8 has run: (L >> 2) & 7.
+__device__ __forceinline__ int scored_candidate(int lane) { return (lane >> 2) & 7; }
+
+// The place k = 3 (ny + 1) + nx + 1 of neighbour n of a centre, for candidates that are its 8
+// neighbours in the order (ny, nx) = (-1, -1), (-1, 0), ... (1, 1) without the centre.
+__device__ __forceinline__ constexpr int neighbour_place(int n) { return n < 4 ? n : n + 1; }
 
 // A candidate and its own SAD (the stored SAD when there is a penalty).
 struct ScoredChoice {
