@@ -1,5 +1,5 @@
 // Alignment variants that only dpx-bench and the tests run (the internal dpx_variants library,
-// CUDA builds only): the public calls always take the DPX kernels and the banded CIGARs.
+// CUDA builds only): the public calls always take the DPX kernels and the bit-vector CIGAR walk.
 #pragma once
 
 #include <cstddef>
@@ -22,9 +22,10 @@ Status launch_edit_distance(OpsPolicy policy, const DeviceSequenceBatch& queries
                             Pairing pairing, std::size_t max_length, std::int64_t* distances, cudaStream_t stream);
 
 // Distances and CIGARs of batches already uploaded (dq, dt: copies of queries, targets), written
-// into `results` (sized to the pair count); synchronises `stream`. kBanded: what
-// edit_distance_cuda runs; kFullDp: every cell of every pair. Both give the same CIGARs.
-enum class CigarPath { kBanded, kFullDp };
+// into `results` (sized to the pair count); synchronises `stream`. kBitVector: what
+// edit_distance_cuda runs (the walk back through the bit-parallel columns); kFullDp: every cell of
+// every pair with its direction codes. Both give the same CIGARs.
+enum class CigarPath { kBitVector, kFullDp };
 Status edit_cigar_cuda(CigarPath path, const SequenceBatch& queries, const SequenceBatch& targets, Pairing pairing,
                        const DeviceSequenceBatch& dq, const DeviceSequenceBatch& dt, std::vector<EditResult>* results,
                        cudaStream_t stream);

@@ -16,13 +16,6 @@ namespace align {
 Status launch_edit_bitparallel(const DeviceSequenceBatch& queries, const DeviceSequenceBatch& targets, Pairing pairing,
                                std::size_t max_length, std::int64_t* distances, cudaStream_t stream);
 
-// Distances and CIGARs of batches already uploaded (dq, dt: copies of queries, targets), written
-// into `results` (sized to the pair count); synchronises `stream`: bit-parallel distances, then
-// the DP in the band around each (edit_band_cuda.cu).
-Status edit_cigar_banded(const SequenceBatch& queries, const SequenceBatch& targets, Pairing pairing,
-                         const DeviceSequenceBatch& dq, const DeviceSequenceBatch& dt, std::vector<EditResult>* results,
-                         cudaStream_t stream);
-
 Status launch_dtw(const DeviceSeriesBatch& a, const DeviceSeriesBatch& b, Pairing pairing, const DtwOptions& options,
                   std::size_t max_length, std::int64_t* costs, cudaStream_t stream);
 

@@ -12,6 +12,10 @@
 // Length classes: one launch per (G, K) shape, each taking the pairs whose pattern has its number
 // of words; only classes up to the declared maximum length are launched. The pattern is the
 // shorter side of a pair (the query for one-to-many, so every group builds its table once).
+//
+// Recording launches (kRecord, the CIGAR path) keep the query as the pattern whatever the lengths
+// — the walk back's tie order is defined on the query's rows — and store every column's words
+// (edit_column_record.cuh).
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -20,6 +24,7 @@
 #include "cuda_check.h"
 #include "distance_launch.h"
 #include "edit_bitparallel.cuh"
+#include "edit_column_record.cuh"
 #include "group_launch.cuh"
 #include "launch_sizing.h"
 #include "pair_batch.cuh"
@@ -48,13 +53,14 @@ struct Roles {
   bool rejected;
 };
 
+template <bool kRecord>
 __device__ Roles roles_of(const PairBatchView<char>& batch, std::int64_t pair, std::int64_t max_length) {
   const auto q = batch.query(pair);
   const auto t = batch.target(pair);
   Roles r{};
   r.rejected = q.length > max_length || t.length > max_length;
   if (r.rejected) return r;
-  const bool query_is_pattern = batch.one_to_many || q.length <= t.length;
+  const bool query_is_pattern = kRecord || batch.one_to_many || q.length <= t.length;
   r.pattern = query_is_pattern ? q.data : t.data;
   r.text = query_is_pattern ? t.data : q.data;
   r.n = static_cast<int>(query_is_pattern ? q.length : t.length);
@@ -69,6 +75,7 @@ struct ClassLaunch {
   bool first = false;                    // also writes rejected pairs and empty patterns
   std::int64_t* out = nullptr;
   std::uint8_t* overflow = nullptr;      // per pair: the pattern outgrew the compact table
+  ColumnRecord record;                   // recording launches only
 };
 
 __device__ bool in_class(const ClassLaunch& c, int n) {
@@ -76,39 +83,61 @@ __device__ bool in_class(const ClassLaunch& c, int n) {
   return words > c.words_above && words <= c.words_up_to;
 }
 
-// Runs one pair on the group once its table is ready; `column(c)` points at lane L's word 0 of
+// Runs pair p on the group once its table is ready; `column(c)` points at lane L's word 0 of
 // letter c's row, words k at column(c)[k * G].
-template <int G, int K, class Column>
-__device__ void run_pair(const WarpGroup<G>& g, const Roles& r, const Column& column, std::int64_t* out) {
+template <int G, int K, bool kRecord, class Column>
+__device__ void run_pair(const WarpGroup<G>& g, const ClassLaunch& c, std::int64_t p, const Roles& r,
+                         const Column& column) {
   const int lane = g.lane();
   const int last_word = (r.n - 1) / kWordBits;
   const int owner = last_word / K, owner_k = last_word % K, bit = (r.n - 1) % kWordBits;
   const bool active = lane * K <= last_word;
   std::uint64_t pv[K], mv[K];
+  std::int32_t score[K];  // bottom row of each word (recording only)
   DPX_UNROLL
   for (int k = 0; k < K; ++k) {
     pv[k] = ~std::uint64_t{0};
     mv[k] = 0;
+    score[k] = column_zero_score(lane * K + k);
   }
+  const std::uint64_t record_base = kRecord ? c.record.first_entry[p] : 0;
+  // Each column's match row (and with one word a lane, the word itself) is looked up a step
+  // ahead: the letter, code and row loads then overlap the step before instead of starting it.
+  const auto row_of = [&](int j) { return column(j >= 0 && j < r.m ? static_cast<unsigned char>(__ldg(r.text + j)) : 0); };
+  const std::uint64_t* eq = row_of(-lane);
+  std::uint64_t eq0 = eq[0];
   int distance = r.n, send = 0;
   const int steps = r.m + G - 1;
   for (int s = 0; s < steps; ++s) {
     int h = g.shfl_up(send);
     if (lane == 0) h = 1;  // D(0, j) = j
     const int j = s - lane;
+    const std::uint64_t* next = row_of(j + 1);
+    const std::uint64_t next0 = K == 1 ? next[0] : 0;
     if (active && j >= 0 && j < r.m) {
-      const std::uint64_t* eq = column(static_cast<unsigned char>(__ldg(r.text + j)));
       DPX_UNROLL
       for (int k = 0; k < K; ++k) {
         const bool scores = lane == owner && k == owner_k;
         int delta = 0;
-        h = myers_block_step(&pv[k], &mv[k], eq[k * G], h, scores ? bit : 63, &delta);
+        h = myers_block_step(&pv[k], &mv[k], K == 1 ? eq0 : eq[k * G], h, scores ? bit : 63, &delta);
         if (scores) distance += delta;
+        if (kRecord) {
+          score[k] += h;
+          const int w = lane * K + k;
+          if (w <= last_word) {
+            const std::uint64_t e = record_base + static_cast<std::uint64_t>(s) * (last_word + 1) + w;
+            c.record.pv[e] = pv[k];
+            c.record.mv[e] = mv[k];
+            c.record.score[e] = score[k];
+          }
+        }
       }
     }
     send = h;
+    eq = next;
+    eq0 = next0;
   }
-  if (lane == owner) *out = distance;
+  if (!kRecord && lane == owner) c.out[p] = distance;  // recording: the walk reads it off the last column
 }
 
 // --- first launch: compact tables in shared memory --------------------------------------------
@@ -161,7 +190,7 @@ __device__ bool build_compact(const WarpGroup<G>& g, const CompactTable& t, cons
   return true;
 }
 
-template <int G, int K>
+template <int G, int K, bool kRecord>
 __global__ void __launch_bounds__(kBitBlockThreads) edit_bits_compact_kernel(const ClassLaunch c, int capacity) {
   extern __shared__ std::uint64_t shared_words[];
   const WarpGroup<G> g;
@@ -185,9 +214,9 @@ __global__ void __launch_bounds__(kBitBlockThreads) edit_bits_compact_kernel(con
   int built_n = 0;
   bool fits = false;
   for (std::int64_t p = group; p < c.batch.pairs; p += groups) {
-    const Roles r = roles_of(c.batch, p, c.max_length);
+    const Roles r = roles_of<kRecord>(c.batch, p, c.max_length);
     if (r.rejected || r.n == 0) {
-      if (c.first && g.lane() == 0) c.out[p] = r.rejected ? kDistanceInvalid : r.m;
+      if (!kRecord && c.first && g.lane() == 0) c.out[p] = r.rejected ? kDistanceInvalid : r.m;
       continue;
     }
     if (!in_class(c, r.n)) continue;
@@ -202,7 +231,7 @@ __global__ void __launch_bounds__(kBitBlockThreads) edit_bits_compact_kernel(con
       continue;
     }
     const std::uint64_t* rows = t.rows + g.lane();
-    run_pair<G, K>(g, r, [&](unsigned char letter) { return rows + t.code_of[letter] * (K * G); }, c.out + p);
+    run_pair<G, K, kRecord>(g, c, p, r, [&](unsigned char letter) { return rows + t.code_of[letter] * (K * G); });
   }
 }
 
@@ -218,7 +247,7 @@ __device__ void set_direct_bits(const WarpGroup<G>& g, std::uint64_t* table, con
   }
 }
 
-template <int G, int K>
+template <int G, int K, bool kRecord>
 __global__ void __launch_bounds__(kBitBlockThreads) edit_bits_direct_kernel(const ClassLaunch c, std::uint64_t* tables) {
   const WarpGroup<G> g;
   constexpr int kGroupsPerBlock = kBitBlockThreads / G;
@@ -229,7 +258,7 @@ __global__ void __launch_bounds__(kBitBlockThreads) edit_bits_direct_kernel(cons
   bool zeroed = false;
   for (std::int64_t p = group; p < c.batch.pairs; p += groups) {
     if (c.overflow[p] == 0) continue;
-    const Roles r = roles_of(c.batch, p, c.max_length);
+    const Roles r = roles_of<kRecord>(c.batch, p, c.max_length);
     if (!in_class(c, r.n)) continue;
     if (!zeroed) {  // each lane owns column `lane` of every row
       for (int w = g.lane(); w < kWords; w += G) table[w] = 0;
@@ -237,14 +266,14 @@ __global__ void __launch_bounds__(kBitBlockThreads) edit_bits_direct_kernel(cons
     }
     set_direct_bits<G, K>(g, table, r.pattern, r.n, true);
     const std::uint64_t* column = table + g.lane();
-    run_pair<G, K>(g, r, [&](unsigned char letter) { return column + letter * (K * G); }, c.out + p);
+    run_pair<G, K, kRecord>(g, c, p, r, [&](unsigned char letter) { return column + letter * (K * G); });
     set_direct_bits<G, K>(g, table, r.pattern, r.n, false);
   }
 }
 
 // --- launcher -------------------------------------------------------------------------------------
 
-template <int G, int K>
+template <int G, int K, bool kRecord>
 Status launch_class(const ClassLaunch& c, bool direct, std::uint64_t* tables, std::size_t table_groups,
                     cudaStream_t stream) {
   constexpr int kGroupsPerBlock = kBitBlockThreads / G;
@@ -252,7 +281,7 @@ Status launch_class(const ClassLaunch& c, bool direct, std::uint64_t* tables, st
   if (direct) {
     const auto blocks = std::min<std::int64_t>(needed_blocks, static_cast<std::int64_t>(table_groups) / kGroupsPerBlock);
     if (blocks <= 0) return Status::ok();
-    edit_bits_direct_kernel<G, K><<<static_cast<unsigned>(blocks), kBitBlockThreads, 0, stream>>>(c, tables);
+    edit_bits_direct_kernel<G, K, kRecord><<<static_cast<unsigned>(blocks), kBitBlockThreads, 0, stream>>>(c, tables);
     DPX_CUDA_CHECK_LAUNCH("edit_bits_direct_kernel");
     return Status::ok();
   }
@@ -260,7 +289,7 @@ Status launch_class(const ClassLaunch& c, bool direct, std::uint64_t* tables, st
   const int capacity = static_cast<int>(
       std::min<std::size_t>(kCompactRows, per_group_limit / (static_cast<std::size_t>(G) * K * sizeof(std::uint64_t))));
   const std::size_t shared = kGroupsPerBlock * compact_group_bytes(capacity, G * K);
-  const auto kernel = edit_bits_compact_kernel<G, K>;
+  const auto kernel = edit_bits_compact_kernel<G, K, kRecord>;
   DPX_CUDA_TRY(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(shared)));
   std::int64_t resident = 1;
   DPX_RETURN_IF_ERROR(runtime::resident_blocks(kernel, kBitBlockThreads, shared, &resident));
@@ -293,11 +322,10 @@ Status for_each_class(int max_words, Fn&& fn) {
   return one(integral_constant<int, 32>{}, integral_constant<int, 32>{});
 }
 
-}  // namespace
-
-Status launch_edit_bitparallel(const DeviceSequenceBatch& queries, const DeviceSequenceBatch& targets, Pairing pairing,
-                               std::size_t declared_length, std::int64_t* distances, cudaStream_t stream) {
-  const PairBatchView<char> view = make_device_view(queries, targets, pairing);
+// Classes of patterns shorter than `shortest_pattern` letters are not launched.
+template <bool kRecord>
+Status launch_bits(const PairBatchView<char>& view, std::size_t declared_length, std::size_t shortest_pattern,
+                   std::int64_t* distances, const ColumnRecord& record, cudaStream_t stream) {
   if (view.pairs == 0) return Status::ok();
   const auto max_length = static_cast<std::int64_t>(declared_length);
   int sms = 0;
@@ -311,12 +339,15 @@ Status launch_edit_bitparallel(const DeviceSequenceBatch& queries, const DeviceS
   c.max_length = max_length;
   c.out = distances;
   c.overflow = overflow;
+  c.record = record;
   const int max_words = static_cast<int>(pattern_words(max_length));
+  const int min_words = static_cast<int>(pattern_words(static_cast<std::int64_t>(shortest_pattern)));
   DPX_RETURN_IF_ERROR(for_each_class(max_words, [&](auto g, auto k, int above, int up_to) {
+    if (up_to < min_words) return Status::ok();
     c.words_above = above;
     c.words_up_to = up_to;
     c.first = above == 0;
-    return launch_class<decltype(g)::value, decltype(k)::value>(c, false, nullptr, 0, stream);
+    return launch_class<decltype(g)::value, decltype(k)::value, kRecord>(c, false, nullptr, 0, stream);
   }));
   // The flagged pairs: one table of the largest class launched per group, reused by every class.
   std::size_t largest = 0;
@@ -330,13 +361,31 @@ Status launch_edit_bitparallel(const DeviceSequenceBatch& queries, const DeviceS
   std::uint64_t* tables = nullptr;
   DPX_RETURN_IF_ERROR(tables_lease.acquire_array(table_groups * largest / sizeof(std::uint64_t), &tables));
   return for_each_class(max_words, [&](auto g, auto k, int above, int up_to) {
+    if (up_to < min_words) return Status::ok();
     c.words_above = above;
     c.words_up_to = up_to;
     c.first = false;
     constexpr int kG = decltype(g)::value, kK = decltype(k)::value;
     const std::size_t groups = table_groups * largest / (256 * sizeof(std::uint64_t) * kG * kK);
-    return launch_class<kG, kK>(c, true, tables, groups, stream);
+    return launch_class<kG, kK, kRecord>(c, true, tables, groups, stream);
   });
+}
+
+}  // namespace
+
+Status launch_edit_bitparallel(const DeviceSequenceBatch& queries, const DeviceSequenceBatch& targets, Pairing pairing,
+                               std::size_t declared_length, std::int64_t* distances, cudaStream_t stream) {
+  return launch_edit_bits(make_device_view(queries, targets, pairing), declared_length, distances, stream);
+}
+
+Status launch_edit_bits(const PairBatchView<char>& view, std::size_t declared_length, std::int64_t* distances,
+                        cudaStream_t stream) {
+  return launch_bits<false>(view, declared_length, 0, distances, ColumnRecord{}, stream);
+}
+
+Status launch_edit_bits_recording(const PairBatchView<char>& view, std::size_t shortest_query,
+                                  std::size_t longest, const ColumnRecord& record, cudaStream_t stream) {
+  return launch_bits<true>(view, longest, shortest_query, nullptr, record, stream);
 }
 
 }  // namespace align

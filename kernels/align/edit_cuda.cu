@@ -1,5 +1,5 @@
 // Edit distance on CUDA, the host-batch form: distances alone from the bit-parallel kernels
-// (edit_bitparallel_cuda.cu), CIGARs from the banded path (edit_band_cuda.cu).
+// (edit_bitparallel_cuda.cu), CIGARs from the walk back through their columns (edit_cigar_cuda.cu).
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -8,6 +8,9 @@
 #include "cuda_check.h"
 #include "distance_launch.h"
 #include "dpx/align_distance.h"
+#include "edit_cigar_launch.cuh"
+#include "edit_column_record.cuh"
+#include "pair_upload.cuh"
 
 namespace dpx {
 namespace align {
@@ -18,19 +21,19 @@ Status edit_distance_cuda_launch(const SequenceBatch& queries, const SequenceBat
   const std::size_t pairs = pair_count(queries.size(), targets.size(), pairing);
   std::vector<EditResult> results(pairs);
   if (pairs > 0) {
-    DeviceSequenceBatch dq, dt;
-    DPX_RETURN_IF_ERROR(dq.upload(queries, stream));
-    DPX_RETURN_IF_ERROR(dt.upload(targets, stream));
+    PairUpload<char> upload(stream);
+    DPX_RETURN_IF_ERROR(upload.upload(queries, targets, pairing));
     if (options.cigar) {
-      DPX_RETURN_IF_ERROR(edit_cigar_banded(queries, targets, pairing, dq, dt, &results, stream));
+      DPX_RETURN_IF_ERROR(edit_cigar_walk(queries, targets, pairing, upload.view(), &results, stream));
     } else {
-      DeviceBuffer distances;
-      DPX_RETURN_IF_ERROR(distances.allocate(pairs * sizeof(std::int64_t)));
+      runtime::ScratchLease lease(nullptr, stream);
+      std::int64_t* distances = nullptr;
+      DPX_RETURN_IF_ERROR(lease.acquire_array(pairs, &distances));
       const std::size_t longest = std::max(queries.max_length(), targets.max_length());
-      DPX_RETURN_IF_ERROR(launch_edit_bitparallel(dq, dt, pairing, longest, distances.as<std::int64_t>(), stream));
+      DPX_RETURN_IF_ERROR(launch_edit_bits(upload.view(), longest, distances, stream));
       std::vector<std::int64_t> host(pairs);
-      DPX_CUDA_TRY(cudaMemcpyAsync(host.data(), distances.data(), pairs * sizeof(std::int64_t),
-                                   cudaMemcpyDeviceToHost, stream));
+      DPX_CUDA_TRY(cudaMemcpyAsync(host.data(), distances, pairs * sizeof(std::int64_t), cudaMemcpyDeviceToHost,
+                                   stream));
       DPX_CUDA_TRY(cudaStreamSynchronize(stream));
       for (std::size_t p = 0; p < pairs; ++p) results[p].distance = host[p];
     }

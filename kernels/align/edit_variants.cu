@@ -15,6 +15,7 @@
 #include "distance_launch.h"
 #include "align_variants.h"
 #include "edit_cells.cuh"
+#include "edit_cigar_launch.cuh"
 #include "group_launch.cuh"
 
 namespace dpx {
@@ -179,8 +180,9 @@ namespace variants {
 Status edit_cigar_cuda(CigarPath path, const SequenceBatch& queries, const SequenceBatch& targets, Pairing pairing,
                        const DeviceSequenceBatch& dq, const DeviceSequenceBatch& dt, std::vector<EditResult>* results,
                        cudaStream_t stream) {
-  if (path == CigarPath::kBanded) return align::edit_cigar_banded(queries, targets, pairing, dq, dt, results, stream);
-  return align::edit_with_cigar_full(queries, targets, pairing, align::make_device_view(dq, dt, pairing), results, stream);
+  const align::PairBatchView<char> view = align::make_device_view(dq, dt, pairing);
+  if (path == CigarPath::kBitVector) return align::edit_cigar_walk(queries, targets, pairing, view, results, stream);
+  return align::edit_with_cigar_full(queries, targets, pairing, view, results, stream);
 }
 
 Status launch_edit_distance(OpsPolicy policy, const DeviceSequenceBatch& queries, const DeviceSequenceBatch& targets,

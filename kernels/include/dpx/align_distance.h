@@ -55,7 +55,7 @@
 //   * edit_distance_cuda / dtw_cuda are conveniences: they upload the batches, run the kernels on
 //     `stream`, copy the results back and synchronise `stream` before returning.
 //   * The *_cuda_async forms take batches already in device memory, write device result arrays and
-//     synchronise nothing (scratch comes from cudaMallocAsync on `stream`, freed in stream order).
+//     synchronise nothing (scratch is stream-ordered memory from libdpx's pool, see device.h).
 //     They cannot read lengths back, so the caller declares the longest sequence in either batch
 //     (the host batches' max_length()); it is validated, sizes the scratch and picks 16- or 32-bit
 //     lanes. A pair whose real length exceeds the declared one gets kDistanceInvalid, never an

@@ -78,8 +78,8 @@ Status morph_cpu(const PlaneView& src, const MutablePlaneView& dst, const MorphP
 // src and dst must not overlap. Iterations, compound operations and elements other than square
 // 3x3 and 5x5 need intermediate planes: pass `scratch` to reuse them across calls (growing it is
 // a cudaFree + cudaMalloc, which do synchronise; it must not be in use by other streams); with
-// nullptr the call allocates stream-ordered memory (cudaMallocAsync) and frees it on the same
-// stream.
+// nullptr the call takes stream-ordered memory from libdpx's pool (see DeviceBuffer in device.h)
+// and frees it on the same stream.
 Status morph_cuda(const PlaneView& src, const MutablePlaneView& dst, const MorphParams& params,
                   cudaStream_t stream, DeviceBuffer* scratch = nullptr);
 

@@ -118,10 +118,29 @@ TEST(EditCuda, OneToManyEqualsCpu) {
   expect_gpu_equals_cpu(one, targets, Pairing::kOneToMany, true);
 }
 
+// Pairs whose recorded columns outgrow one chunk (several launches reusing the same scratch),
+// patterns of 313 words (lanes of 16 words).
+TEST(EditCuda, CigarsOverSeveralChunksEqualCpu) {
+  DPX_REQUIRE_GPU();
+  auto rng = dpx::test::seeded_rng();
+  SequenceBatch q, t;
+  for (int k = 0; k < 6; ++k) {
+    const std::string a = dpx::test::random_letters(rng, 20000, 4);
+    q.add(a);
+    t.add(dpx::test::mutate(rng, a, 0.02, 4));
+  }
+  q.add("GATTACA");
+  t.add("GCATGCT");
+  expect_gpu_equals_cpu(q, t, Pairing::kPairwise, true);
+}
+
 #if DPX_HAVE_CUDA
-// The banded CIGAR path against the full-DP path on the device, byte for byte, results poisoned
-// first: related and unrelated pairs, identical strings (d = 0), disjoint alphabets (d = max).
-TEST(EditCuda, BandedCigarsEqualFullDp) {
+// The bit-vector CIGAR walk against the full-DP path on the device, byte for byte, results
+// poisoned first: related and unrelated pairs around the 64-row words, identical strings (d = 0),
+// disjoint alphabets (d = max), queries longer than targets (the query stays the pattern), every
+// byte value as a letter (the patterns outgrow the compact match table) and patterns of 33 and
+// more words (lanes of 2 words).
+TEST(EditCuda, BitVectorCigarsEqualFullDp) {
   DPX_REQUIRE_GPU();
   auto rng = dpx::test::seeded_rng();
   const std::vector<std::size_t> lengths = {0, 1, 31, 32, 33, 63, 64, 65, 1000};
@@ -134,6 +153,16 @@ TEST(EditCuda, BandedCigarsEqualFullDp) {
     for (auto& c : other) c = static_cast<char>('0' + rng() % 10);
     p.queries.add(s);
     p.targets.add(other);
+    p.queries.add(other);  // longer query than target
+    p.targets.add(dpx::test::mutate(rng, s, 0.2, 26));
+  }
+  for (std::size_t n : {200, 2049, 3000}) {
+    const std::string bytes = dpx::test::random_byte_letters(rng, n, 256);
+    p.queries.add(bytes);
+    p.targets.add(dpx::test::mutate(rng, bytes, 0.1, 4));
+    const std::string dna = dpx::test::random_letters(rng, n, 4);
+    p.queries.add(dna);
+    p.targets.add(dpx::test::mutate(rng, dna, 0.15, 4));
   }
   dpx::Stream stream;
   ASSERT_TRUE(stream.create().is_ok());
@@ -141,15 +170,15 @@ TEST(EditCuda, BandedCigarsEqualFullDp) {
   ASSERT_TRUE(dq.upload(p.queries, stream.get()).is_ok());
   ASSERT_TRUE(dt.upload(p.targets, stream.get()).is_ok());
   const std::size_t pairs = p.queries.size();
-  std::vector<EditResult> banded(pairs, EditResult{-7, "poison"}), full(pairs, EditResult{-9, "poison"});
+  std::vector<EditResult> walked(pairs, EditResult{-7, "poison"}), full(pairs, EditResult{-9, "poison"});
   using dpx::variants::CigarPath;
-  ASSERT_TRUE(dpx::variants::edit_cigar_cuda(CigarPath::kBanded, p.queries, p.targets, Pairing::kPairwise, dq, dt, &banded,
-                                             stream.get()).is_ok());
+  ASSERT_TRUE(dpx::variants::edit_cigar_cuda(CigarPath::kBitVector, p.queries, p.targets, Pairing::kPairwise, dq, dt,
+                                             &walked, stream.get()).is_ok());
   ASSERT_TRUE(dpx::variants::edit_cigar_cuda(CigarPath::kFullDp, p.queries, p.targets, Pairing::kPairwise, dq, dt, &full,
                                              stream.get()).is_ok());
   for (std::size_t i = 0; i < pairs; ++i) {
-    EXPECT_EQ(banded[i].distance, full[i].distance) << "pair " << i;
-    EXPECT_EQ(banded[i].cigar, full[i].cigar) << "pair " << i << " (" << p.queries.length(i) << "x"
+    EXPECT_EQ(walked[i].distance, full[i].distance) << "pair " << i;
+    EXPECT_EQ(walked[i].cigar, full[i].cigar) << "pair " << i << " (" << p.queries.length(i) << "x"
                                               << p.targets.length(i) << ")";
   }
   expect_gpu_equals_cpu(p.queries, p.targets, Pairing::kPairwise, true);
