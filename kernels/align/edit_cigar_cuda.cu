@@ -29,14 +29,17 @@ namespace {
 // Record entries (20 bytes each) of one chunk of pairs; a single larger pair still runs alone.
 constexpr std::uint64_t kChunkEntries = (std::uint64_t{512} << 20) / 20;
 
-constexpr int kWalkWarps = 4;
-constexpr int kWalkSteps = 64;                // rows and columns a window reaches below and left of its corner
-constexpr int kWalkColumns = kWalkSteps + 2;  // columns j0 .. j0 - kWalkSteps - 1
+constexpr int kWalkWarps = 2;
+// A window spans 64 rows (i0 - 63 .. i0: two 64-bit words at most) and 64 columns; a walk step
+// reads the row above and the column left of its cell, so 62 steps fit.
+constexpr int kWalkSpan = 64;
+constexpr int kWalkSteps = kWalkSpan - 2;
 
+// A window's cells, D(i0 - di, j0 - dj) at d[dj][di], and the letters of its rows and columns.
+// Lanes fill one column each; the odd row length puts their stores in different banks.
 struct WalkWindow {
-  std::uint64_t pv[kWalkColumns][2], mv[kWalkColumns][2];
-  std::int32_t score[kWalkColumns][2];
-  char q[kWalkSteps + 1], t[kWalkSteps + 1];
+  std::int32_t d[kWalkSpan][kWalkSpan + 1];
+  char q[kWalkSpan], t[kWalkSpan];
 };
 
 // Per pair of a chunk, where its walk writes: the reversed text's slot, then the packed text.
@@ -49,6 +52,73 @@ struct WalkOutput {
   std::int64_t* summary;
 };
 
+// One pair's recorded columns.
+struct PairColumns {
+  const ColumnRecord& record;
+  std::uint64_t base;
+  std::int64_t words;
+  int lane_shift;
+
+  // Column c's words w (pv, mv, score at the word's bottom row); column 0 is D(i, 0) = i.
+  __device__ void word(std::int64_t c, std::int64_t w, std::uint64_t* pv, std::uint64_t* mv, std::int32_t* score) const {
+    *pv = ~std::uint64_t{0};
+    *mv = 0;
+    *score = column_zero_score(w);
+    if (c >= 1 && w < words) {
+      const std::uint64_t at = base + column_record_index(words, lane_shift, c - 1, w);
+      *pv = record.pv[at];
+      *mv = record.mv[at];
+      *score = record.score[at];
+    }
+  }
+};
+
+// D(i, c) for row i (>= 1) in a word whose bottom score is `score`: less the differences of the
+// rows below it.
+__device__ std::int32_t cell_in_word(std::uint64_t pv, std::uint64_t mv, std::int32_t score, std::int64_t i) {
+  const std::uint64_t below = ~std::uint64_t{1} << ((i - 1) % kWordBits);
+  return score - __popcll(pv & below) + __popcll(mv & below);
+}
+
+// Rows i0 - 63 .. i0 of a column as bits 0 .. 63 of one word, from the two words w0, w0 + 1 that
+// hold them (`shift`: the bit of row i0 - 63 in that pair; negative when the window starts above
+// row 1, whose missing rows become zeros).
+__device__ std::uint64_t window_bits(std::uint64_t low, std::uint64_t high, int shift) {
+  if (shift < 0) return low << -shift;
+  return shift == 0 ? low : (low >> shift) | (high << (kWordBits - shift));
+}
+
+// Fills the window's cells, a column a lane: D(i0, c) from the column's words, then up a row at a
+// time by the vertical differences — the difference of row 1 takes D(1, c) to D(0, c) = c, so the
+// first row needs no case of its own. Rows < 0 and columns < 0 are never read.
+__device__ void fill_window(WalkWindow& win, const PairColumns& cols, std::int64_t i0, std::int64_t j0, int lane) {
+  const std::int64_t first = i0 - kWalkSpan;  // bit index of row i0 - 63, counting row 1 as bit 0
+  const std::int64_t w0 = first > 0 ? first / kWordBits : 0;
+  const int shift = static_cast<int>(first - kWordBits * w0);
+  const bool upper = (i0 - 1) / kWordBits > w0;  // row i0 is in word w0 + 1
+  for (int dj = lane; dj < kWalkSpan; dj += 32) {
+    const std::int64_t c = j0 - dj;
+    if (c < 0) break;
+    std::uint64_t p0, m0, p1, m1;
+    std::int32_t s0, s1;
+    cols.word(c, w0, &p0, &m0, &s0);
+    cols.word(c, w0 + 1, &p1, &m1, &s1);
+    std::int32_t d = cell_in_word(upper ? p1 : p0, upper ? m1 : m0, upper ? s1 : s0, i0);
+    const std::uint64_t pv = window_bits(p0, p1, shift), mv = window_bits(m0, m1, shift);
+    const auto phigh = static_cast<std::uint32_t>(pv >> 32), mhigh = static_cast<std::uint32_t>(mv >> 32);
+    const auto plow = static_cast<std::uint32_t>(pv), mlow = static_cast<std::uint32_t>(mv);
+    std::int32_t* column = win.d[dj];
+    DPX_UNROLL
+    for (int di = 0; di < kWalkSpan; ++di) {
+      column[di] = d;
+      const int bit = kWalkSpan - 1 - di;  // row i0 - di
+      const std::uint32_t p = bit >= 32 ? phigh >> (bit - 32) : plow >> bit;
+      const std::uint32_t m = bit >= 32 ? mhigh >> (bit - 32) : mlow >> bit;
+      d -= static_cast<std::int32_t>(p & 1u) - static_cast<std::int32_t>(m & 1u);
+    }
+  }
+}
+
 __global__ void __launch_bounds__(kWalkWarps * 32)
     edit_walk_kernel(PairBatchView<char> batch, const ColumnRecord record, WalkOutput out) {
   __shared__ WalkWindow windows[kWalkWarps];
@@ -60,84 +130,46 @@ __global__ void __launch_bounds__(kWalkWarps * 32)
   const auto ts = batch.target(p);
   const std::int64_t n = qs.length, m = ts.length;
   const std::int64_t words = pattern_words(n);
-  const int lane_shift = length_class_lane_shift(words);
-  const std::uint64_t base = record.first_entry[p];
+  const PairColumns cols{record, record.first_entry[p], words, length_class_lane_shift(words)};
   std::int64_t* distance = out.summary + 1 + p;
   std::int64_t* placed = out.summary + 1 + batch.pairs + 2 * p;
   char* text = out.scratch + out.text_first[p];
   ReversedCigarText cigar(text);  // lane 0's
   std::int64_t i = n, j = m;
-  // D(n, m) from the last column: its last word's bottom score less the differences below row n.
+  // D(n, m) from the last column (its last word: row n's word).
   std::int32_t v = static_cast<std::int32_t>(n + m);  // one side empty
   if (n > 0 && m > 0) {
-    const std::uint64_t at = base + column_record_index(words, lane_shift, m - 1, words - 1);
-    const std::uint64_t past_n = ~std::uint64_t{1} << ((n - 1) % kWordBits);  // rows n + 1 .. 64
-    v = record.score[at] - __popcll(record.pv[at] & past_n) + __popcll(record.mv[at] & past_n);
+    std::uint64_t pv, mv;
+    std::int32_t score;
+    cols.word(m, words - 1, &pv, &mv, &score);
+    v = cell_in_word(pv, mv, score, n);
   }
   if (lane == 0) *distance = v;
   while (i > 0 && j > 0) {
     const std::int64_t i0 = i, j0 = j;
-    const std::int64_t low_row = i0 > kWalkSteps ? i0 - kWalkSteps : 1;
-    const std::int64_t w0 = (low_row - 1) / kWordBits;  // rows low_row .. i0 lie in words w0, w0 + 1
-    for (int e = lane; e < kWalkColumns * 2; e += 32) {
-      const int col = e >> 1, half = e & 1;
-      const std::int64_t c = j0 - col, w = w0 + half;  // DP column c (0: before the first letter)
-      std::uint64_t pv = ~std::uint64_t{0}, mv = 0;
-      std::int32_t score = column_zero_score(w);
-      if (c >= 1 && w < words) {
-        const std::uint64_t at = base + column_record_index(words, lane_shift, c - 1, w);
-        pv = record.pv[at];
-        mv = record.mv[at];
-        score = record.score[at];
-      }
-      win.pv[col][half] = pv;
-      win.mv[col][half] = mv;
-      win.score[col][half] = score;
-    }
-    for (int s = lane; s <= kWalkSteps; s += 32) {
+    fill_window(win, cols, i0, j0, lane);
+    for (int s = lane; s < kWalkSpan; s += 32) {
       win.q[s] = i0 - 1 - s >= 0 ? qs.data[i0 - 1 - s] : 0;
       win.t[s] = j0 - 1 - s >= 0 ? ts.data[j0 - 1 - s] : 0;
     }
-    // The next window most likely lies a window further along the diagonal: start bringing its
-    // columns from DRAM into L2 while lane 0 walks this one.
-    for (int e = lane; e < kWalkColumns * 6; e += 32) {
-      const std::int64_t c = j0 - kWalkSteps - e / 6, w = w0 - 1 + (e / 3) % 2;
-      if (c >= 1 && w >= 0) {
-        const std::uint64_t at = base + column_record_index(words, lane_shift, c - 1, w);
-        const int array = e % 3;
-        const void* line = array == 0 ? static_cast<const void*>(record.pv + at)
-                           : array == 1 ? static_cast<const void*>(record.mv + at)
-                                        : static_cast<const void*>(record.score + at);
-        asm volatile("prefetch.global.L2 [%0];" ::"l"(line));
-      }
-    }
     __syncwarp();
     if (lane == 0) {
-      // Window coordinates: di rows up and dj columns left of the corner, `row` the bit of row i in
-      // the window's two words. The window ends at row low_row and column j0 - kWalkSteps (its last
-      // column, j0 - kWalkSteps - 1, is that column's left neighbour).
-      const int last_di = static_cast<int>(i0 - low_row);
+      // di rows up and dj columns left of the corner; a step reads row di + 1 and column dj + 1.
+      const int last_di = static_cast<int>(i0 - 1 < kWalkSteps ? i0 - 1 : kWalkSteps);
       const int last_dj = static_cast<int>(j0 - 1 < kWalkSteps ? j0 - 1 : kWalkSteps);
-      int di = 0, dj = 0, row = static_cast<int>(i0 - 1 - kWordBits * w0);
+      int di = 0, dj = 0;
       while (di <= last_di && dj <= last_dj) {
-        const int half = row >> 6;
-        const unsigned bit = static_cast<unsigned>(row & 63);
-        const std::uint64_t lp = win.pv[dj + 1][half], lm = win.mv[dj + 1][half];
-        const std::uint64_t from_row = ~std::uint64_t{0} << bit;  // row i and the rows below it in the word
-        // D(i - 1, j - 1): column j - 1's bottom score less the differences of rows i .. 64.
-        const std::int32_t diag = win.score[dj + 1][half] - __popcll(lp & from_row) + __popcll(lm & from_row);
+        const std::int32_t diag = win.d[dj + 1][di + 1];  // D(i - 1, j - 1)
         const char a = win.q[di], b = win.t[dj];
         if (diag + (a != b ? 1 : 0) == v) {
           cigar(a == b ? '=' : 'X');
           v = diag;
           ++di;
           ++dj;
-          --row;
-        } else if ((win.pv[dj][half] >> bit) & 1u) {
+        } else if (win.d[dj][di + 1] == v - 1) {  // D(i - 1, j) + 1
           cigar('I');
           --v;
           ++di;
-          --row;
         } else {
           cigar('D');
           --v;

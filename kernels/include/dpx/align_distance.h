@@ -45,11 +45,14 @@
 // Limits and errors
 //   * Sequences and series up to kAlignDistanceMaxLength (65,536) elements; longer ones, mismatched
 //     batch sizes (validate_pairing), a band below -1 or a null output return kInvalidArgument and
-//     write nothing.
-//   * CIGARs: the distance comes first, then the DP runs only in the band of diagonals an optimal
-//     path can use (width <= distance + 1), keeping 2 bits per band cell while the pair is
-//     computed (up to ~1.3 GiB for two unrelated 65,536-letter sequences); the CUDA form processes
-//     the batch in chunks so the direction bits stay bounded.
+//     write nothing. A CUDA failure during edit_distance_cuda leaves `out` sized to the pair count
+//     with unspecified contents (it is written in place, so a reused vector keeps its strings).
+//   * CIGARs on the CPU: the distance comes first, then the DP runs only in the band of diagonals
+//     an optimal path can use (width <= distance + 1), keeping 2 bits per band cell while the pair
+//     is computed. On CUDA: the bit-parallel kernels keep every column's difference words (2 bits
+//     and a score per 64 cells, about n * m / 4 + n * m / 16 bytes: ~1.3 GiB for two 65,536-letter
+//     sequences) and a warp walks back through them; the batch runs in chunks of at most 512 MiB
+//     of columns (a larger single pair runs alone).
 //
 // CUDA forms
 //   * edit_distance_cuda / dtw_cuda are conveniences: they upload the batches, run the kernels on
