@@ -100,10 +100,15 @@ __device__ void run_pair(const WarpGroup<G>& g, const ClassLaunch& c, std::int64
     mv[k] = 0;
     score[k] = column_zero_score(lane * K + k);
   }
-  const std::uint64_t record_base = kRecord ? c.record.first_entry[p] : 0;
+  // Recording: this lane's entry of the current step, one row of last_word + 1 entries a step.
+  std::uint64_t entry = kRecord ? c.record.first_entry[p] + lane * K : 0;
+  const auto columns = static_cast<unsigned>(r.m);  // j < columns also rejects j < 0
+  const unsigned own_columns = active ? columns : 0;  // the columns this lane computes
   // Each column's match row (and with one word a lane, the word itself) is looked up a step
   // ahead: the letter, code and row loads then overlap the step before instead of starting it.
-  const auto row_of = [&](int j) { return column(j >= 0 && j < r.m ? static_cast<unsigned char>(__ldg(r.text + j)) : 0); };
+  const auto row_of = [&](int j) {
+    return column(static_cast<unsigned>(j) < columns ? static_cast<unsigned char>(__ldg(r.text + j)) : 0);
+  };
   const std::uint64_t* eq = row_of(-lane);
   std::uint64_t eq0 = eq[0];
   int distance = r.n, send = 0;
@@ -114,7 +119,7 @@ __device__ void run_pair(const WarpGroup<G>& g, const ClassLaunch& c, std::int64
     const int j = s - lane;
     const std::uint64_t* next = row_of(j + 1);
     const std::uint64_t next0 = K == 1 ? next[0] : 0;
-    if (active && j >= 0 && j < r.m) {
+    if (static_cast<unsigned>(j) < own_columns) {
       DPX_UNROLL
       for (int k = 0; k < K; ++k) {
         const bool scores = lane == owner && k == owner_k;
@@ -124,11 +129,10 @@ __device__ void run_pair(const WarpGroup<G>& g, const ClassLaunch& c, std::int64
         if (kRecord) {
           score[k] += h;
           const int w = lane * K + k;
-          if (w <= last_word) {
-            const std::uint64_t e = record_base + static_cast<std::uint64_t>(s) * (last_word + 1) + w;
-            c.record.pv[e] = pv[k];
-            c.record.mv[e] = mv[k];
-            c.record.score[e] = score[k];
+          if (K == 1 || w <= last_word) {  // one word a lane: every active lane's word is in
+            c.record.pv[entry + k] = pv[k];
+            c.record.mv[entry + k] = mv[k];
+            c.record.score[entry + k] = score[k];
           }
         }
       }
@@ -136,6 +140,7 @@ __device__ void run_pair(const WarpGroup<G>& g, const ClassLaunch& c, std::int64
     send = h;
     eq = next;
     eq0 = next0;
+    if (kRecord) entry += last_word + 1;
   }
   if (!kRecord && lane == owner) c.out[p] = distance;  // recording: the walk reads it off the last column
 }

@@ -26,8 +26,9 @@ namespace dpx {
 namespace align {
 namespace {
 
-// Record entries (20 bytes each) of one chunk of pairs; a single larger pair still runs alone.
-constexpr std::uint64_t kChunkEntries = (std::uint64_t{512} << 20) / 20;
+// Record entries (Pv, Mv, score) of one chunk of pairs: 512 MiB; a single larger pair runs alone.
+constexpr std::uint64_t kEntryBytes = 2 * sizeof(std::uint64_t) + sizeof(std::int32_t);
+constexpr std::uint64_t kChunkEntries = (std::uint64_t{512} << 20) / kEntryBytes;
 
 constexpr int kWalkWarps = 2;
 // A window spans 64 rows (i0 - 63 .. i0: two 64-bit words at most) and 64 columns; a walk step
@@ -248,6 +249,7 @@ struct WalkScratch {
   runtime::ScratchLease pv, mv, score, placement, scratch, packed, summary;
   ColumnRecord record;
   WalkOutput out{};
+  std::uint64_t* placement_copy = nullptr;  // a chunk's placement on the device (record.first_entry)
 
   Status acquire(const std::vector<Chunk>& chunks) {
     std::uint64_t entries = 1, text = 1, count = 1;
@@ -259,9 +261,8 @@ struct WalkScratch {
     DPX_RETURN_IF_ERROR(pv.acquire_array(entries, &record.pv));
     DPX_RETURN_IF_ERROR(mv.acquire_array(entries, &record.mv));
     DPX_RETURN_IF_ERROR(score.acquire_array(entries, &record.score));
-    std::uint64_t* first = nullptr;
-    DPX_RETURN_IF_ERROR(placement.acquire_array(2 * (count + 1), &first));
-    record.first_entry = first;
+    DPX_RETURN_IF_ERROR(placement.acquire_array(2 * (count + 1), &placement_copy));
+    record.first_entry = placement_copy;
     DPX_RETURN_IF_ERROR(scratch.acquire_array(text, &out.scratch));
     DPX_RETURN_IF_ERROR(packed.acquire_array(text, &out.packed));
     return summary.acquire_array(1 + 3 * count, &out.summary);
@@ -283,7 +284,7 @@ Status run_chunk(const PairBatchView<char>& view, std::size_t max_length, const 
   WalkOutput out = s->out;
   ColumnRecord record = s->record;
   out.text_first = record.first_entry + count + 1;
-  DPX_CUDA_TRY(cudaMemcpyAsync(const_cast<std::uint64_t*>(record.first_entry), c.placement.data(),
+  DPX_CUDA_TRY(cudaMemcpyAsync(s->placement_copy, c.placement.data(),
                                c.placement.size() * sizeof(std::uint64_t), cudaMemcpyHostToDevice, stream));
   DPX_CUDA_TRY(cudaMemsetAsync(out.summary, 0, sizeof(std::int64_t), stream));
   const PairBatchView<char> pairs = chunk_view(view, c);
