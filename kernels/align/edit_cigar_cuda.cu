@@ -135,6 +135,8 @@ __global__ void __launch_bounds__(kWalkWarps * 32)
   std::int64_t* distance = out.summary + 1 + p;
   std::int64_t* placed = out.summary + 1 + batch.pairs + 2 * p;
   char* text = out.scratch + out.text_first[p];
+  // Kept in a register: otherwise the compiler re-adds the two kernel parameters on every step.
+  asm("" : "+l"(text));
   ReversedCigarText cigar(text);  // lane 0's
   std::int64_t i = n, j = m;
   // D(n, m) from the last column (its last word: row n's word).
@@ -158,23 +160,28 @@ __global__ void __launch_bounds__(kWalkWarps * 32)
       // di rows up and dj columns left of the corner; a step reads row di + 1 and column dj + 1.
       const int last_di = static_cast<int>(i0 - 1 < kWalkSteps ? i0 - 1 : kWalkSteps);
       const int last_dj = static_cast<int>(j0 - 1 < kWalkSteps ? j0 - 1 : kWalkSteps);
-      int di = 0, dj = 0;
+      const std::int32_t* cells = &win.d[0][0];
+      constexpr int kColumn = kWalkSpan + 1;  // d's row length
+      int di = 0, dj = 0, at = 0;  // at: cell (di, dj)
       while (di <= last_di && dj <= last_dj) {
-        const std::int32_t diag = win.d[dj + 1][di + 1];  // D(i - 1, j - 1)
+        const std::int32_t diag = cells[at + kColumn + 1];  // D(i - 1, j - 1)
         const char a = win.q[di], b = win.t[dj];
         if (diag + (a != b ? 1 : 0) == v) {
           cigar(a == b ? '=' : 'X');
           v = diag;
           ++di;
           ++dj;
-        } else if (win.d[dj][di + 1] == v - 1) {  // D(i - 1, j) + 1
+          at += kColumn + 1;
+        } else if (cells[at + 1] == v - 1) {  // D(i - 1, j) + 1
           cigar('I');
           --v;
           ++di;
+          ++at;
         } else {
           cigar('D');
           --v;
           ++dj;
+          at += kColumn;
         }
       }
       i = i0 - di;
