@@ -16,12 +16,13 @@ namespace {
 // every call would map its scratch again (for a call of a millisecond, a tenth of its time).
 constexpr std::uint64_t kPoolKeepBytes = std::uint64_t{1} << 30;
 
-// One pool per device, created on first use and kept for the life of the process.
-Status library_pool(cudaMemPool_t* pool) {
+// One pool per device, created on first use and kept for the life of the process; the stream's
+// device, as cudaMallocAsync would take.
+Status library_pool(cudaStream_t stream, cudaMemPool_t* pool) {
   static std::mutex mutex;
   static std::map<int, cudaMemPool_t> pools;
   int device = 0;
-  DPX_CUDA_TRY(cudaGetDevice(&device));
+  DPX_CUDA_TRY(cudaStreamGetDevice(stream, &device));
   std::lock_guard<std::mutex> lock(mutex);
   const auto it = pools.find(device);
   if (it != pools.end()) {
@@ -51,7 +52,7 @@ Status ScratchLease::acquire(std::size_t bytes, void** data) {
   }
   DPX_RETURN_IF_ERROR(release());
   cudaMemPool_t pool = nullptr;
-  DPX_RETURN_IF_ERROR(library_pool(&pool));
+  DPX_RETURN_IF_ERROR(library_pool(stream_, &pool));
   DPX_CUDA_TRY(cudaMallocFromPoolAsync(&owned_, bytes, pool, stream_));
   *data = owned_;
   return Status::ok();

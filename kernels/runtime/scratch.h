@@ -1,7 +1,7 @@
 // Temporary device memory, one convention for every CUDA call that needs it (as CUB's temporary
 // storage): the caller may pass a DeviceBuffer it owns, which is grown when too small and reused
 // across calls; without one the call takes stream-ordered memory from the library's pool on the
-// current device (cudaMallocFromPoolAsync) and frees it on the same stream when the lease ends.
+// stream's device (cudaMallocFromPoolAsync) and frees it on the same stream when the lease ends.
 // The pool keeps up to 1 GiB mapped between calls, so repeated calls allocate without the driver. Long-lived per-batch state (AlignPlan) is not scratch: the
 // plan owns it. CUDA builds only.
 #pragma once

@@ -82,7 +82,7 @@ class CudaBuffer {
 // `DeviceBuffer* scratch`. A buffer passed in stays the caller's; it is grown when too small
 // (cudaFree + cudaMalloc, which synchronise) and reused as it is otherwise, so pass the same one
 // to repeated calls and never use it on two streams at once. With nullptr the call takes
-// stream-ordered memory from libdpx's pool on the current device (cudaMallocFromPoolAsync) and
+// stream-ordered memory from libdpx's pool on the stream's device (cudaMallocFromPoolAsync) and
 // frees it on the same stream; the pool keeps up to 1 GiB mapped between calls, so repeated calls
 // do not go back to the driver.
 using DeviceBuffer = CudaBuffer<MemoryKind::kDevice>;
