@@ -24,7 +24,7 @@
 #include "cuda_check.h"
 #include "distance_launch.h"
 #include "edit_bitparallel.cuh"
-#include "edit_column_record.cuh"
+#include "edit_launch.cuh"
 #include "group_launch.cuh"
 #include "launch_sizing.h"
 #include "pair_batch.cuh"

@@ -12,9 +12,7 @@
 
 #include <cstdint>
 
-#include "dpx/status.h"
 #include "edit_bitparallel.cuh"
-#include "pair_batch.cuh"
 
 namespace dpx {
 namespace align {
@@ -47,16 +45,6 @@ DPX_HD std::uint64_t column_record_index(std::int64_t words, int lane_shift, std
 
 // Score at the bottom row (64) of a pattern word before the first target letter: D(i, 0) = i.
 DPX_HD std::int32_t column_zero_score(std::int64_t w) { return static_cast<std::int32_t>(kWordBits * (w + 1)); }
-
-// The bit-parallel kernels over a view of device pairs: distances only (the shorter side of a pair
-// is the pattern), and recording (edit_bitparallel_cuda.cu).
-Status launch_edit_bits(const PairBatchView<char>& view, std::size_t max_length, std::int64_t* distances,
-                        cudaStream_t stream);
-// The bit-parallel kernels with the query as the pattern, writing each pair's columns
-// (edit_bitparallel_cuda.cu); the CIGAR path walks back through them and reads the distance off
-// the last column. `shortest_query`, `longest`: the shortest query and the longest sequence.
-Status launch_edit_bits_recording(const PairBatchView<char>& view, std::size_t shortest_query,
-                                  std::size_t longest, const ColumnRecord& record, cudaStream_t stream);
 
 }  // namespace align
 }  // namespace dpx

@@ -8,8 +8,7 @@
 #include "cuda_check.h"
 #include "distance_launch.h"
 #include "dpx/align_distance.h"
-#include "edit_cigar_launch.cuh"
-#include "edit_column_record.cuh"
+#include "edit_launch.cuh"
 #include "pair_upload.cuh"
 
 namespace dpx {

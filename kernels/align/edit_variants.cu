@@ -15,7 +15,7 @@
 #include "distance_launch.h"
 #include "align_variants.h"
 #include "edit_cells.cuh"
-#include "edit_cigar_launch.cuh"
+#include "edit_launch.cuh"
 #include "group_launch.cuh"
 
 namespace dpx {
