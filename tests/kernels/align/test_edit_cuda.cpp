@@ -119,7 +119,8 @@ TEST(EditCuda, OneToManyEqualsCpu) {
 }
 
 // Pairs whose recorded columns outgrow one chunk (several launches reusing the same scratch),
-// patterns of 313 words (lanes of 16 words).
+// patterns of 313 words (lanes of 16 words): a pair records 313 x (~20,000 + 31) entries of 20
+// bytes, ~125 MB, so the six take two chunks of at most 512 MiB.
 TEST(EditCuda, CigarsOverSeveralChunksEqualCpu) {
   DPX_REQUIRE_GPU();
   auto rng = dpx::test::seeded_rng();

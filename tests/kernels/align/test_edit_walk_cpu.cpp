@@ -135,8 +135,10 @@ TEST(EditWalkCpu, EqualsCpuWithTwoWordsALane) {
   expect_walk_equals_cpu(dpx::test::random_letters(rng, 2100, 4), dpx::test::random_letters(rng, 700, 4));
 }
 
-TEST(EditWalkCpu, LengthClassShiftsMatchTheLaunchedClasses) {
-  // Classes (lanes, words a lane): (4..32, 1) up to 32 words, then (32, 2), (32, 4) .. (32, 32).
+// The walk finds a word's entry through the words a lane of the pattern's length class, which
+// edit_bitparallel_cuda.cu's class list fixes: (4..32 lanes, 1 word) up to 32 words, then 32 lanes
+// of 2, 4 .. 32 words. This checks the function against that list as written there.
+TEST(EditWalkCpu, LaneShiftIsOneWordUpTo32WordsThenPowersOfTwo) {
   EXPECT_EQ(dpx::align::length_class_lane_shift(1), 0);
   EXPECT_EQ(dpx::align::length_class_lane_shift(32), 0);
   EXPECT_EQ(dpx::align::length_class_lane_shift(33), 1);
