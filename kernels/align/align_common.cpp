@@ -24,6 +24,7 @@ Status validate_align_options(const AlignOptions& o, const char* what) {
     return invalid_argument(name + ": gap costs need 0 <= gap_extend <= gap_open <= " + std::to_string(kAlignMaxGap) +
                             ", got open " + std::to_string(o.gap_open) + ", extend " + std::to_string(o.gap_extend));
   }
+  if (o.score_only && o.traceback) return invalid_argument(name + ": score_only and traceback exclude each other");
   return Status::ok();
 }
 
@@ -118,18 +119,18 @@ Status validate_align_call(const SequenceBatch& queries, const SequenceBatch& ta
 AlignResult empty_side_result(std::int32_t n, std::int32_t m, const AlignOptions& o) {
   AlignResult r;
   r.query_begin = r.target_begin = 0;
-  if (o.mode == AlignMode::kLocal) {
-    r.query_end = r.target_end = 0;
-    return r;
+  r.query_end = r.target_end = 0;
+  if (o.mode != AlignMode::kLocal) {
+    const bool semi = o.mode == AlignMode::kSemiGlobal;
+    r.query_end = n;
+    r.target_end = semi ? 0 : m;  // semi-global: the free target ends leave nothing of the target
+    r.score = static_cast<std::int32_t>(-gap_cost(n > 0 ? n : (semi ? 0 : m), o));
+    if (o.traceback) {
+      if (n > 0) r.cigar = std::to_string(n) + "I";
+      else if (!semi && m > 0) r.cigar = std::to_string(m) + "D";
+    }
   }
-  const bool semi = o.mode == AlignMode::kSemiGlobal;
-  r.query_end = n;
-  r.target_end = semi ? 0 : m;  // semi-global: the free target ends leave nothing of the target
-  r.score = static_cast<std::int32_t>(-gap_cost(n > 0 ? n : (semi ? 0 : m), o));
-  if (o.traceback) {
-    if (n > 0) r.cigar = std::to_string(n) + "I";
-    else if (!semi && m > 0) r.cigar = std::to_string(m) + "D";
-  }
+  if (o.score_only) r.query_begin = r.query_end = r.target_begin = r.target_end = -1;
   return r;
 }
 

@@ -79,7 +79,8 @@ struct Scratch {
 
 class PairAligner {
  public:
-  PairAligner(const Problem& p, bool traceback, Scratch* s) : p_(p), traceback_(traceback), s_(*s) {
+  PairAligner(const Problem& p, bool traceback, bool score_only, Scratch* s)
+      : p_(p), traceback_(traceback), score_only_(score_only), s_(*s) {
     const std::size_t m = static_cast<std::size_t>(p.m);
     rows_per_block_ = static_cast<std::int32_t>(std::clamp<std::size_t>(kBlockCells / m, 1, static_cast<std::size_t>(p.n)));
     s_.h.resize(m + 1);
@@ -89,7 +90,7 @@ class PairAligner {
   AlignResult run() {
     const Cell end = forward();
     std::int32_t f[5];
-    result_fields(p_.mode, end.score, end.i, end.j, f);
+    result_fields(p_.mode, score_only_, end.score, end.i, end.j, f);
     AlignResult r;
     r.score = f[0];
     r.query_begin = f[1];
@@ -179,7 +180,7 @@ class PairAligner {
   };
 
   const Problem& p_;
-  bool traceback_;
+  bool traceback_, score_only_;
   Scratch& s_;
   std::int32_t rows_per_block_ = 1;
   std::int32_t loaded_block_ = -1;
@@ -210,7 +211,7 @@ Status align_cpu(const SequenceBatch& queries, const SequenceBatch& targets, Pai
     const align::Problem p{scratch.q.data(), scratch.t.data(), static_cast<std::int32_t>(q.size()),
                            static_cast<std::int32_t>(t.size()), matrix.score_table(), matrix.wildcard(), options.mode,
                            options.gap_open, options.gap_extend};
-    (*out)[k] = align::PairAligner(p, options.traceback, &scratch).run();
+    (*out)[k] = align::PairAligner(p, options.traceback, options.score_only, &scratch).run();
     return Status::ok();
   });
 }

@@ -56,8 +56,40 @@ std::uint64_t boundary_need(std::int64_t slots, std::int32_t rows, std::int32_t 
   return std::max<std::uint64_t>(want, std::uint64_t(align::kKernelThreads / 32) * row_bytes);
 }
 
+// The workspaces a plan's layout needs: column stores for pairs that take passes (and for the
+// 32-bit reruns), the scan's query rows, the side streams. Grown, never shrunk, so a reused plan
+// stops allocating.
+Status size_workspaces(AlignPlan::Impl& p) {
+  std::uint64_t boundary = 0;
+  if (!p.options.traceback) {
+    for (const align::SlotRange& r : p.score.ranges16) {
+      const std::int32_t rows = p.score.scan ? align::scan_row_entries(r.max_rows) : r.max_rows;
+      boundary = std::max(boundary, boundary_need(r.count, rows, r.max_passes));
+    }
+    if (p.score.scan) {
+      DPX_RETURN_IF_ERROR(reserve(&p.query_rows, std::uint64_t(align::scan_row_entries(p.query_length)) * sizeof(std::uint32_t)));
+    }
+    const align::SlotRange& w = p.score.range32;
+    boundary = std::max(boundary, boundary_need(w.count, w.max_rows, w.max_passes));
+    const std::int32_t rerun_passes = (p.score.max_cols_local16 + align::kScore32Config.width() - 1) / align::kScore32Config.width();
+    if (p.options.mode == AlignMode::kLocal)
+      boundary = std::max(boundary, boundary_need(p.score.local16_pairs, p.score.max_rows_local16, rerun_passes));
+  } else {
+    for (const align::TracebackChunk& c : p.traceback.chunks)
+      for (const align::SlotRange& r : c.ranges) boundary = std::max(boundary, boundary_need(r.count, r.max_rows, r.max_passes));
+  }
+  p.boundary_bytes = std::max<std::uint64_t>(boundary, p.boundary.size());
+  DPX_RETURN_IF_ERROR(reserve(&p.boundary, boundary));
+  if (!p.options.traceback && p.side.empty() && p.score.ranges16.size() + (p.score.range32.count > 0) > 1) {
+    std::vector<Stream> side(kSideStreams);
+    for (Stream& s : side) DPX_RETURN_IF_ERROR(s.create());
+    p.side = std::move(side);
+  }
+  return Status::ok();
+}
+
 // Everything of a plan that depends on the query lengths: which pairs are trivial, the slot
-// layout and the workspaces (grown, never shrunk, so a reused plan stops allocating).
+// layout, then the workspaces.
 Status plan_queries(AlignPlan::Impl& p, cudaStream_t stream) {
   const AlignOptions& options = p.options;
   const std::vector<std::int32_t>* order = p.pairing == Pairing::kOneToMany ? &p.target_order : nullptr;
@@ -78,18 +110,11 @@ Status plan_queries(AlignPlan::Impl& p, cudaStream_t stream) {
   DPX_RETURN_IF_ERROR(upload(&p.trivial_pairs, std::move(trivial_pairs), stream));
   DPX_RETURN_IF_ERROR(upload(&p.trivial_fields, std::move(trivial_fields), stream));
 
-  std::uint64_t boundary = 0;
   if (!options.traceback) {
     p.score = align::plan_scores(p.lengths, p.pairing, p.matrix, options, order);
     DPX_RETURN_IF_ERROR(upload(&p.slots16, p.score.slots16, stream));
     DPX_RETURN_IF_ERROR(upload(&p.slots32, p.score.slots32, stream));
     DPX_RETURN_IF_ERROR(reserve(&p.overflow, std::max<std::size_t>(1, p.score.local16_pairs) * sizeof(Slot)));
-    for (const align::SlotRange& r : p.score.ranges16) boundary = std::max(boundary, boundary_need(r.count, r.max_rows, r.max_passes));
-    const align::SlotRange& w = p.score.range32;
-    boundary = std::max(boundary, boundary_need(w.count, w.max_rows, w.max_passes));
-    const std::int32_t rerun_passes = (p.score.max_cols_local16 + align::kScore32Config.width() - 1) / align::kScore32Config.width();
-    if (options.mode == AlignMode::kLocal)
-      boundary = std::max(boundary, boundary_need(p.score.local16_pairs, p.score.max_rows_local16, rerun_passes));
   } else {
     p.traceback = align::plan_traceback(p.lengths, align::traceback_budget_words(p.lengths), order);
     std::vector<std::uint64_t> offset(p.pairs + 1, 0);
@@ -100,17 +125,26 @@ Status plan_queries(AlignPlan::Impl& p, cudaStream_t stream) {
     DPX_RETURN_IF_ERROR(upload(&p.tb_config, p.traceback.config, stream));
     DPX_RETURN_IF_ERROR(upload(&p.tb_offset, p.traceback.word_offset, stream));
     DPX_RETURN_IF_ERROR(reserve(&p.tb_dirs, std::max<std::uint64_t>(p.traceback.max_chunk_words, 4) * sizeof(std::uint32_t)));
-    for (const align::TracebackChunk& c : p.traceback.chunks)
-      for (const align::SlotRange& r : c.ranges) boundary = std::max(boundary, boundary_need(r.count, r.max_rows, r.max_passes));
   }
-  p.boundary_bytes = std::max<std::uint64_t>(boundary, p.boundary.size());
-  DPX_RETURN_IF_ERROR(reserve(&p.boundary, boundary));
-  if (!options.traceback && p.side.empty() && p.score.ranges16.size() + (p.score.range32.count > 0) > 1) {
-    std::vector<Stream> side(kSideStreams);
-    for (Stream& s : side) DPX_RETURN_IF_ERROR(s.create());
-    p.side = std::move(side);
-  }
-  return Status::ok();
+  return size_workspaces(p);
+}
+
+// A local one-to-many score plan keeps its layout for another query length: every local pair
+// starts in the packed lanes, slots follow the target lengths alone, and an empty target's result
+// does not depend on the query. Only the row counts, the cell count and the workspaces change
+// (a database search re-plans per query; redoing the layout cost milliseconds per million targets).
+bool keeps_layout(const AlignPlan::Impl& p, std::int32_t length) {
+  return p.pairing == Pairing::kOneToMany && p.options.mode == AlignMode::kLocal && !p.options.traceback &&
+         p.query_length > 0 && length > 0;
+}
+
+Status requery_layout(AlignPlan::Impl& p, std::int32_t length) {
+  p.cells = p.cells / static_cast<std::uint64_t>(p.query_length) * static_cast<std::uint64_t>(length);
+  for (align::SlotRange& r : p.score.ranges16) r.max_rows = length;
+  if (p.score.range32.count > 0) p.score.range32.max_rows = length;
+  if (p.score.local16_pairs > 0) p.score.max_rows_local16 = length;
+  p.query_length = length;
+  return size_workspaces(p);
 }
 
 // The target side of a plan (tables, planned lengths, the target order), then its query side.
@@ -179,9 +213,10 @@ Status create_plan(const SequenceBatch& queries, const SequenceBatch& targets, P
 
 Status set_plan_query(std::int32_t length, cudaStream_t stream, AlignPlan::Impl** plan) {
   AlignPlan::Impl& p = **plan;
-  p.query_length = length;
   std::fill(p.lengths.n.begin(), p.lengths.n.end(), length);
   const Status planned = [&]() -> Status {
+    if (keeps_layout(p, length)) return requery_layout(p, length);
+    p.query_length = length;
     DPX_RETURN_IF_ERROR(plan_queries(p, stream));
     DPX_CUDA_TRY(cudaStreamSynchronize(stream));
     return Status::ok();

@@ -59,6 +59,7 @@ struct AlignPlan::Impl {
   Mirrored<std::int32_t> trivial_pairs, trivial_fields;
   std::int32_t trivial_count = 0;
   std::vector<std::pair<std::int32_t, std::string>> trivial_cigars;
+  DeviceBuffer query_rows;          // scan plans: the table row of each query row (sw_scan.h)
   DeviceBuffer boundary;            // per-group column stores of pairs that take several passes
   std::uint64_t boundary_bytes = 0;
   // The strip shapes of a batch run side by side on these, so one launch's last blocks overlap the

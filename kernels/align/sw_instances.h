@@ -3,6 +3,7 @@
 #pragma once
 
 #include "sw_kernels.cuh"
+#include "sw_scan.cuh"
 
 namespace dpx {
 namespace align {
@@ -13,7 +14,11 @@ namespace align {
   EXTERN template Status launch_score32<ops::Dpx, LOCAL>(const SwLaunchArgs&, std::int32_t, std::int64_t, cudaStream_t); \
   EXTERN template Status launch_directions<ops::Dpx, LOCAL>(int, const SwLaunchArgs&, std::int64_t, cudaStream_t);
 
+#define DPX_ALIGN_SCAN(EXTERN) \
+  EXTERN template Status launch_scan<ops::Dpx>(int, const SwLaunchArgs&, std::int64_t, cudaStream_t);
+
 #ifndef DPX_ALIGN_INSTANTIATING
+DPX_ALIGN_SCAN(extern)
 DPX_ALIGN_SCORE16(extern, PairedScorer, true)
 DPX_ALIGN_SCORE16(extern, PairedScorer, false)
 DPX_ALIGN_SCORE16(extern, TwoLookupScorer, true)

@@ -52,7 +52,9 @@ struct SwLaunchArgs {
   int table_bytes;           // multiple of 16
   int d;                     // table side: alphabet + the padding letter
   AlignMode mode;
+  bool score_only;                        // AlignOptions::score_only: positions written as -1
   std::int32_t open, extend;
+  const std::uint32_t* query_rows;        // scan kernels: the table row of each query row (sw_scan.h)
   const Slot* slots;
   std::int32_t slot_count;                // or, when slot_count_device is set, read from there
   const std::int32_t* slot_count_device;
@@ -138,6 +140,26 @@ __device__ __forceinline__ V shfl_from(V v, int src, int width) {
   return __shfl_sync(0xFFFFFFFFu, v, src, width);
 }
 
+// Writes one lane's result (LaneJob::pair: -1 none, below -1 a refused pair): its fields, or for
+// a packed local lane above the limit an entry in the 32-bit rerun list.
+__device__ __forceinline__ void write_lane(const SwLaunchArgs& a, std::int32_t pair, const Candidate& c, bool local,
+                                          bool packed) {
+  if (pair == -1) return;
+  if (pair < -1) {
+    const std::int32_t refused[5] = {kRefusedScore, -1, -1, -1, -1};
+    for (int x = 0; x < 5; ++x) a.fields[static_cast<std::uint64_t>(-pair - 2) * 5 + x] = refused[x];
+    return;
+  }
+  if (packed && local && c.score > a.overflow_limit) {
+    a.overflow[atomicAdd(a.overflow_count, 1)] = Slot{pair, -1};
+    return;
+  }
+  std::int32_t f[5];
+  result_fields(a.mode, a.score_only, c.score, c.i, c.j, f);
+#pragma unroll
+  for (int x = 0; x < 5; ++x) a.fields[static_cast<std::uint64_t>(pair) * 5 + x] = f[x];
+}
+
 // Best candidate of each lane over the group, then written out by its thread 0.
 template <class G_>
 __device__ __forceinline__ void finish_slot(const SwLaunchArgs& a, G_& g, int group_size, bool local,
@@ -151,21 +173,7 @@ __device__ __forceinline__ void finish_slot(const SwLaunchArgs& a, G_& g, int gr
                         __shfl_xor_sync(0xFFFFFFFFu, c.j, off, group_size)};
       if (better(o, c)) c = o;
     }
-    const std::int32_t pair = g.jobs[k].pair;
-    if (g.t != 0 || pair == -1) continue;
-    if (pair < -1) {
-      const std::int32_t refused[5] = {kRefusedScore, -1, -1, -1, -1};
-      for (int x = 0; x < 5; ++x) a.fields[static_cast<std::uint64_t>(-pair - 2) * 5 + x] = refused[x];
-      continue;
-    }
-    if (packed && local && c.score > a.overflow_limit) {
-      a.overflow[atomicAdd(a.overflow_count, 1)] = Slot{pair, -1};
-      continue;
-    }
-    std::int32_t f[5];
-    result_fields(a.mode, c.score, c.i, c.j, f);
-#pragma unroll
-    for (int x = 0; x < 5; ++x) a.fields[static_cast<std::uint64_t>(pair) * 5 + x] = f[x];
+    if (g.t == 0) write_lane(a, g.jobs[k].pair, c, local, packed);
   }
 }
 
@@ -218,16 +226,22 @@ __device__ void run_slots(const SwLaunchArgs& a, const Scorer& sc, const std::ui
   }
 }
 
-template <class Ops, class L, class Scorer, bool kLocal, bool kDirections, int G, int R>
-__global__ void __launch_bounds__(kKernelThreads) sw_kernel(SwLaunchArgs a) {
-  extern __shared__ __align__(16) unsigned char smem[];
-  // the scorer's table, then the letter codes
+// Copies the scorer's table, then the letter codes, into the block's shared memory (smem, of
+// a.table_bytes + 256 bytes) and returns where the codes are.
+__device__ __forceinline__ const std::uint8_t* load_tables(const SwLaunchArgs& a, unsigned char* smem) {
   const uint4* src = static_cast<const uint4*>(a.table);
   uint4* dst = reinterpret_cast<uint4*>(smem);
   for (int x = threadIdx.x; x < a.table_bytes / 16; x += blockDim.x) dst[x] = src[x];
   std::uint8_t* code = smem + a.table_bytes;
   for (int x = threadIdx.x; x < 256; x += blockDim.x) code[x] = a.batch.code[x];
   __syncthreads();
+  return code;
+}
+
+template <class Ops, class L, class Scorer, bool kLocal, bool kDirections, int G, int R>
+__global__ void __launch_bounds__(kKernelThreads) sw_kernel(SwLaunchArgs a) {
+  extern __shared__ __align__(16) unsigned char smem[];
+  const std::uint8_t* code = load_tables(a, smem);
   const Scorer sc = make_scorer<Scorer>(smem, a.d, threadIdx.x & 31);
   run_slots<Ops, L, Scorer, kLocal, kDirections, G, R>(a, sc, code);
 }
@@ -237,23 +251,31 @@ __global__ void __launch_bounds__(kKernelThreads) sw_kernel(SwLaunchArgs a) {
 
 // Launches one strip shape over a.slots. `grid_slots` sizes the grid (a.slot_count, or the most
 // the device-side count can reach); `boundary_groups` caps the groups when pairs take passes.
-template <class Ops, class L, class Scorer, bool kLocal, bool kDirections, int G, int R>
-Status launch_strips(const SwLaunchArgs& a, std::int32_t grid_slots, std::int64_t boundary_groups, cudaStream_t stream) {
+// Launches a persistent kernel of groups of `group` threads over grid_slots slots: as many blocks
+// as the slots fill, at most what is resident at once and what the boundary workspace holds.
+template <class Kernel>
+Status launch_groups(Kernel kernel, int group, const SwLaunchArgs& a, std::int32_t grid_slots,
+                     std::int64_t boundary_groups, cudaStream_t stream) {
   if (grid_slots <= 0) return Status::ok();
-  auto kernel = device::sw_kernel<Ops, L, Scorer, kLocal, kDirections, G, R>;
   const int smem = a.table_bytes + 256;
   DPX_CUDA_TRY(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
   std::int64_t resident = 0;
   DPX_RETURN_IF_ERROR(runtime::resident_blocks(kernel, kKernelThreads, smem, &resident));
-  constexpr std::int64_t kGroupsPerBlock = kKernelThreads / G;
-  std::int64_t blocks = (grid_slots + kGroupsPerBlock - 1) / kGroupsPerBlock;
+  const std::int64_t groups_per_block = kKernelThreads / group;
+  std::int64_t blocks = (grid_slots + groups_per_block - 1) / groups_per_block;
   blocks = blocks < resident ? blocks : resident;
-  const std::int64_t by_boundary = boundary_groups / kGroupsPerBlock;
+  const std::int64_t by_boundary = boundary_groups / groups_per_block;
   blocks = blocks < by_boundary ? blocks : by_boundary;
   if (blocks < 1) return Status(StatusCode::kOutOfMemory, "align: boundary workspace too small for one block");
   kernel<<<static_cast<unsigned>(blocks), kKernelThreads, smem, stream>>>(a);
-  DPX_CUDA_CHECK_LAUNCH("sw_kernel");
+  DPX_CUDA_CHECK_LAUNCH("an alignment kernel");
   return Status::ok();
+}
+
+template <class Ops, class L, class Scorer, bool kLocal, bool kDirections, int G, int R>
+Status launch_strips(const SwLaunchArgs& a, std::int32_t grid_slots, std::int64_t boundary_groups, cudaStream_t stream) {
+  return launch_groups(device::sw_kernel<Ops, L, Scorer, kLocal, kDirections, G, R>, G, a, grid_slots, boundary_groups,
+                       stream);
 }
 
 namespace detail {

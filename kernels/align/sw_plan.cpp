@@ -73,13 +73,21 @@ std::vector<std::int32_t> order_by_target_length(const PairLengths& len) {
   return order;
 }
 
+bool uses_scan(Pairing pairing, const ScoreMatrix& matrix, const AlignOptions& o) {
+  return o.mode == AlignMode::kLocal && o.score_only && scorer_for(pairing, matrix) == ScorerKind::kPaired;
+}
+
 ScorePlan plan_scores(const PairLengths& len, Pairing pairing, const ScoreMatrix& matrix, const AlignOptions& o,
                       const std::vector<std::int32_t>* order) {
   ScorePlan plan;
   plan.scorer = scorer_for(pairing, matrix);
+  plan.scan = uses_scan(pairing, matrix, o);
   plan.overflow_limit = 32767 - std::max(matrix.max_score(), 0);
   const bool local = o.mode == AlignMode::kLocal;
-  std::vector<std::int32_t> buckets[kScore16ConfigCount], wide;
+  const StripConfig* configs = plan.scan ? kScanConfigs : kScore16Configs;
+  const int config_count = plan.scan ? kScanConfigCount : kScore16ConfigCount;
+  std::vector<std::vector<std::int32_t>> buckets(static_cast<std::size_t>(config_count));
+  std::vector<std::int32_t> wide;
   for (std::size_t x = 0; x < len.n.size(); ++x) {
     const std::int32_t k = order ? (*order)[x] : static_cast<std::int32_t>(x);
     const std::int32_t n = len.n[k], m = len.m[k];
@@ -87,7 +95,7 @@ ScorePlan plan_scores(const PairLengths& len, Pairing pairing, const ScoreMatrix
       plan.trivial.push_back(k);
     } else if (local || fits_16_bits(n, m, matrix, o)) {
       int c = 0;
-      while (c + 1 < kScore16ConfigCount && kScore16Configs[c].width() < m) ++c;
+      while (c + 1 < config_count && configs[c].width() < m) ++c;
       buckets[c].push_back(k);
       if (local) {
         ++plan.local16_pairs;
@@ -98,10 +106,10 @@ ScorePlan plan_scores(const PairLengths& len, Pairing pairing, const ScoreMatrix
       wide.push_back(k);
     }
   }
-  for (int c = 0; c < kScore16ConfigCount; ++c) {
+  for (int c = 0; c < config_count; ++c) {
     if (buckets[c].empty()) continue;
-    sort_by_work(&buckets[c], len, kScore16Configs[c], order != nullptr);
-    plan.ranges16.push_back(add_slots(buckets[c], true, c, kScore16Configs[c], len, &plan.slots16));
+    sort_by_work(&buckets[c], len, configs[c], order != nullptr);
+    plan.ranges16.push_back(add_slots(buckets[c], true, c, configs[c], len, &plan.slots16));
   }
   sort_by_work(&wide, len, kScore32Config, order != nullptr);
   plan.range32 = add_slots(wide, false, 0, kScore32Config, len, &plan.slots32);

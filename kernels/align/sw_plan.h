@@ -21,6 +21,14 @@ struct StripConfig {
 constexpr StripConfig kScore16Configs[] = {{4, 16},  {8, 16},  {16, 16}, {32, 12}, {32, 16},
                                            {32, 20}, {32, 24}, {32, 28}, {32, 32}};
 constexpr int kScore16ConfigCount = sizeof(kScore16Configs) / sizeof(kScore16Configs[0]);
+// Database-scan kernels (sw_scan.h: local, score only, one query against many targets), narrowest
+// first, widths in steps of 32 columns up to 512 and of 64 up to 1,024 so a target wastes little
+// padding. The last shape takes the targets wider than all others, in passes of 704 columns.
+constexpr StripConfig kScanConfigs[] = {{4, 16},  {8, 12},  {8, 16},  {8, 20},  {8, 24},  {8, 28},  {8, 32},
+                                        {16, 18}, {16, 20}, {16, 22}, {16, 24}, {16, 26}, {16, 28}, {16, 30},
+                                        {16, 32}, {32, 18}, {32, 20}, {32, 22}, {32, 24}, {32, 26}, {32, 28},
+                                        {32, 30}, {32, 32}, {32, 22}};
+constexpr int kScanConfigCount = sizeof(kScanConfigs) / sizeof(kScanConfigs[0]);
 // 32-bit score kernel: pairs that cannot use 16 bits, and local pairs that came close to its limit.
 constexpr StripConfig kScore32Config = {32, 16};
 // Traceback (32 bits, direction codes of 8 columns per 32-bit word).
@@ -49,6 +57,7 @@ struct SlotRange {
 
 struct ScorePlan {
   ScorerKind scorer = ScorerKind::kTwoLookup;
+  bool scan = false;  // ranges16 run the scan kernels (their configs index kScanConfigs)
   std::vector<Slot> slots16;
   std::vector<SlotRange> ranges16;
   std::vector<Slot> slots32;       // one pair each, 32 bits from the start
@@ -83,6 +92,10 @@ PairLengths pair_lengths(const SequenceBatch& queries, const SequenceBatch& targ
 
 // True when a non-local pair's every value is guaranteed to fit the packed 16-bit lanes.
 bool fits_16_bits(std::int32_t n, std::int32_t m, const ScoreMatrix& matrix, const AlignOptions& options);
+
+// True when a plan's packed pairs run the database scan: local, score only, one query against
+// many targets with the paired table.
+bool uses_scan(Pairing pairing, const ScoreMatrix& matrix, const AlignOptions& options);
 
 // `order`, when given, lists every pair by descending target length; the buckets then keep that
 // order instead of being sorted (a plan for one target set sorts its targets once).

@@ -10,6 +10,7 @@
 #include "align_cuda_plan.h"
 #include "cuda_check.h"
 #include "sw_kernels.cuh"
+#include "sw_scan.cuh"
 
 namespace dpx {
 namespace align {
@@ -85,6 +86,7 @@ Status run_plan_mode(const AlignPlan::Impl& p, const DeviceSequenceBatch& querie
                       p.pairing == Pairing::kOneToMany, p.code.as<const std::uint8_t>(), p.planned.as<const std::int32_t>(),
                       p.query_length};
   a.mode = p.options.mode;
+  a.score_only = p.options.score_only;
   a.open = p.options.gap_open;
   a.extend = p.options.gap_extend;
   a.fields = fields;
@@ -99,6 +101,10 @@ Status run_plan_mode(const AlignPlan::Impl& p, const DeviceSequenceBatch& querie
     a.overflow_limit = p.score.overflow_limit;
     const bool reruns = kLocal && p.score.local16_pairs > 0;
     if (reruns) DPX_CUDA_TRY(cudaMemsetAsync(a.overflow_count, 0, sizeof(std::int32_t), stream));
+    if (p.score.scan) {
+      a.query_rows = p.query_rows.as<const std::uint32_t>();
+      DPX_RETURN_IF_ERROR(launch_scan_query_rows(a.batch, a.d, p.query_rows.as<std::uint32_t>(), stream));
+    }
     SideStreams side(p.side, stream);
     DPX_RETURN_IF_ERROR(side.fork());
     auto launch_all = [&]() -> Status {
@@ -106,10 +112,12 @@ Status run_plan_mode(const AlignPlan::Impl& p, const DeviceSequenceBatch& querie
         const SlotRange& r = p.score.ranges16[k];
         a.slots = p.slots16.device.as<const Slot>() + r.first;
         a.slot_count = r.count;
-        a.boundary_rows = r.max_rows;
-        const std::int64_t groups = boundary_groups(p, r.max_rows, r.max_passes);
+        a.boundary_rows = p.score.scan ? scan_row_entries(r.max_rows) : r.max_rows;
+        const std::int64_t groups = boundary_groups(p, a.boundary_rows, r.max_passes);
         const cudaStream_t s = side.pick(k, r.max_passes > 1);
-        if (p.score.scorer == ScorerKind::kPaired) {
+        if (p.score.scan) {
+          DPX_RETURN_IF_ERROR(launch_scan<Ops>(r.config, a, groups, s));
+        } else if (p.score.scorer == ScorerKind::kPaired) {
           DPX_RETURN_IF_ERROR((launch_score16<Ops, PairedScorer, kLocal>(r.config, a, groups, s)));
         } else {
           DPX_RETURN_IF_ERROR((launch_score16<Ops, TwoLookupScorer, kLocal>(r.config, a, groups, s)));

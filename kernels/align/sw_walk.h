@@ -60,13 +60,15 @@ DPX_HD void walk_back(AlignMode mode, std::int32_t i, std::int32_t j, Access& ac
 
 // The five result fields of a pair (score, query begin/end, target begin/end) from its best cell,
 // before any traceback: begins not known yet are -1; a local score of 0 is the empty alignment.
-DPX_HD void result_fields(AlignMode mode, std::int32_t score, std::int32_t i, std::int32_t j, std::int32_t out[5]) {
+// Score-only results have every position -1.
+DPX_HD void result_fields(AlignMode mode, bool score_only, std::int32_t score, std::int32_t i, std::int32_t j,
+                          std::int32_t out[5]) {
   const bool empty = mode == AlignMode::kLocal && score == 0;
   out[0] = score;
-  out[1] = empty ? 0 : (mode == AlignMode::kLocal ? -1 : 0);
-  out[2] = empty ? 0 : i;
-  out[3] = empty ? 0 : (mode == AlignMode::kGlobal ? 0 : -1);
-  out[4] = empty ? 0 : j;
+  out[1] = score_only ? -1 : empty ? 0 : (mode == AlignMode::kLocal ? -1 : 0);
+  out[2] = score_only ? -1 : empty ? 0 : i;
+  out[3] = score_only ? -1 : empty ? 0 : (mode == AlignMode::kGlobal ? 0 : -1);
+  out[4] = score_only ? -1 : empty ? 0 : j;
 }
 
 }  // namespace align

@@ -86,7 +86,8 @@ Status run_search(const CliOptions& o, const ScoreMatrix& matrix, const NamedSeq
   std::vector<int> devices;
   if (backend == Backend::kCuda) DPX_RETURN_IF_ERROR(choose_devices(o.search, &devices));
 
-  AlignOptions scoring;  // local, score only
+  AlignOptions scoring;  // local; the scan ranks by score alone, the reported hits are aligned again
+  scoring.score_only = true;
   scoring.gap_open = o.gap_open;
   scoring.gap_extend = o.gap_extend;
   std::vector<std::unique_ptr<ShardScorer>> owned;
@@ -119,6 +120,7 @@ Status run_search(const CliOptions& o, const ScoreMatrix& matrix, const NamedSeq
   DPX_RETURN_IF_ERROR(scored);
 
   AlignOptions traceback = scoring;
+  traceback.score_only = false;
   traceback.traceback = true;
   Stream stream;
   const PairAligner align = [&](const SequenceBatch& q, const SequenceBatch& t, std::vector<AlignResult>* out) {

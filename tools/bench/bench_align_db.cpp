@@ -120,7 +120,8 @@ void add_cudasw_row(Report& report, const std::string& section, const std::strin
 // query, kernels, scores back), or 0 on a failure.
 double run_ours(const cli::NamedSequences& q, const Database& db, const ScoreMatrix& m, bool plain, bool check,
                 cudaStream_t stream) {
-  AlignOptions o;  // local, 11 / 1, score only
+  AlignOptions o;  // local, 11 / 1
+  o.score_only = true;
   SequenceBatch first;
   first.add(q.letters.view(0));
   AlignPlan plan;

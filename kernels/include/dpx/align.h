@@ -31,6 +31,9 @@
 //     holding the maximum). A local score of 0 is the empty alignment: every position 0.
 //   * Begins and the CIGAR are computed when AlignOptions::traceback is set; otherwise the begins
 //     are -1 for local (and the target begin for semi-global), and the CIGAR is empty.
+//   * With AlignOptions::score_only only the score is computed: begins and ends are all -1 (also
+//     for empty sequences). What ranking a database needs; on the GPU a local query against many
+//     targets then runs a leaner kernel (no search for the best cell), about twice as fast.
 //   * CIGAR operations: '=' the two letters map to the same matrix letter (not the wildcard),
 //     'X' any other aligned pair, 'I' a query letter against a gap, 'D' a target letter against a
 //     gap. Re-scoring it with the matrix and gap costs (rescore_cigar) gives the score exactly.
@@ -114,6 +117,7 @@ struct AlignOptions {
   int gap_open = 11;       // cost of the first letter of a gap
   int gap_extend = 1;      // cost of each further letter
   bool traceback = false;  // also the begins and the CIGAR
+  bool score_only = false; // the score alone, begins and ends -1 (not with traceback)
 };
 
 struct AlignResult {

@@ -7,6 +7,7 @@
 #include "cigar.h"
 #include "sw_group.h"
 #include "sw_plan.h"
+#include "sw_scan.h"
 #include "sw_tables.h"
 #include "sw_walk.h"
 
@@ -124,10 +125,101 @@ void simulate_slots(Context& ctx, const std::vector<Slot>& slots, const void* ta
           ctx.overflow.push_back(Slot{pair, -1});
           continue;
         }
-        result_fields(ctx.options.mode, c.score, c.i, c.j, &ctx.fields[static_cast<std::size_t>(pair) * 5]);
+        result_fields(ctx.options.mode, ctx.options.score_only, c.score, c.i, c.j, &ctx.fields[static_cast<std::size_t>(pair) * 5]);
       }
     }
   }
+}
+
+// One scan launch over `slots` (one query against many targets), warp by warp, as scan_slots does
+// it. Column-store entries nobody wrote hold a large score, so reading one would show.
+template <int G, int R, bool kPasses>
+void simulate_scan_slots(Context& ctx, const std::vector<Slot>& slots, const std::uint32_t* table,
+                         std::int32_t overflow_limit) {
+  using T = ScanThread<Ops, G, R, kPasses>;
+  using L = typename T::L;
+  constexpr int kGroupsPerWarp = 32 / G;
+  const int d = ctx.matrix.size() + 1;
+  const GapCosts<L> g(ctx.options.gap_open, ctx.options.gap_extend);
+  const std::int32_t n = static_cast<std::int32_t>(ctx.queries.length(0));
+  std::vector<std::uint32_t> rows(static_cast<std::size_t>(scan_row_entries(n)));
+  for (std::size_t x = 0; x < rows.size(); ++x) {
+    const std::int32_t i = static_cast<std::int32_t>(x) - kScanRowPad;
+    const int letter = i >= 1 && i <= n ? ctx.matrix.encode(ctx.queries.item(0)[i - 1]) : d - 1;
+    rows[x] = static_cast<std::uint32_t>(letter * d * d) * 4u;
+  }
+  const std::int32_t count = static_cast<std::int32_t>(slots.size());
+  for (std::int32_t first = 0; first < count; first += kGroupsPerWarp) {
+    const ScanEdge poison{ops::lanes::pack(30000, 30000), ops::lanes::pack(30000, 30000)};
+    std::vector<std::vector<ScanEdge>> edges(kGroupsPerWarp, std::vector<ScanEdge>(rows.size(), poison));
+    std::vector<T> th(32);
+    LaneJob jobs[kGroupsPerWarp][2];
+    int passes = 0;
+    for (int group = 0; group < kGroupsPerWarp; ++group) {
+      const Slot slot = first + group < count ? slots[first + group] : Slot{-1, -1};
+      jobs[group][0] = job_for(ctx, slot.a);
+      jobs[group][1] = job_for(ctx, slot.b);
+      const std::int32_t cols = std::max(jobs[group][0].m, jobs[group][1].m);
+      passes = std::max(passes, (cols + T::kWidth - 1) / T::kWidth);
+      ctx.stats.two_pair_slots += slot.b >= 0;
+      ctx.stats.multipass_slots += cols > T::kWidth;
+    }
+    for (int lane = 0; lane < 32; ++lane) {
+      T& th_ = th[lane];
+      th_.t = lane % G;
+      th_.n = n;
+      th_.table = table;
+      th_.rows = rows.data();
+      th_.edges = edges[lane / G].data();
+      th_.begin_slot();
+    }
+    for (int p = 0; p < passes; ++p) {
+      for (int lane = 0; lane < 32; ++lane) {
+        const LaneJob* j = jobs[lane / G];
+        std::uint8_t la[R], lb[R];
+        for (int c = 0; c < R; ++c) {
+          const std::int32_t col = p * T::kWidth + (lane % G) * R + c;
+          la[c] = static_cast<std::uint8_t>(letter_at(j[0].target, j[0].m, col, ctx.matrix.code_table(), d - 1));
+          lb[c] = static_cast<std::uint8_t>(letter_at(j[1].target, j[1].m, col, ctx.matrix.code_table(), d - 1));
+        }
+        th[lane].begin_pass(p, p + 1 == passes, la, lb, d, g);
+      }
+      for (std::int32_t s = 0; s < scan_steps(n, G); ++s) {
+        typename T::V h[32], e[32];  // what the shuffles read: every lane's outputs of the last step
+        for (int lane = 0; lane < 32; ++lane) {
+          h[lane] = th[lane].h_out;
+          e[lane] = th[lane].e_out;
+        }
+        for (int lane = 0; lane < 32; ++lane) {
+          const int left = lane % G == 0 ? lane : lane - 1;
+          th[lane].step(s, s % kScanAhead, h[left], e[left], g);
+        }
+      }
+    }
+    for (int group = 0; group < kGroupsPerWarp; ++group) {
+      typename T::V best = th[group * G].best;
+      for (int t = 1; t < G; ++t) best = L::max(best, th[group * G + t].best);
+      for (int k = 0; k < 2; ++k) {
+        const std::int32_t pair = jobs[group][k].pair;
+        if (pair < 0) continue;
+        const std::int32_t score = L::lane(best, k);
+        if (score > overflow_limit) {
+          ctx.overflow.push_back(Slot{pair, -1});
+          continue;
+        }
+        result_fields(ctx.options.mode, ctx.options.score_only, score, 0, 0, &ctx.fields[static_cast<std::size_t>(pair) * 5]);
+      }
+    }
+  }
+}
+
+template <int... C>
+void simulate_scan(Context& ctx, int config, const std::vector<Slot>& slots, const std::uint32_t* table,
+                   std::int32_t limit, std::integer_sequence<int, C...>) {
+  ((config == C ? simulate_scan_slots<kScanConfigs[C].group, kScanConfigs[C].columns, C == kScanConfigCount - 1>(
+                      ctx, slots, table, limit)
+                : void()),
+   ...);
 }
 
 template <class Scorer, bool kLocal, int... C>
@@ -147,7 +239,11 @@ void simulate_scores(Context& ctx, const PairLengths& len) {
   const std::vector<std::int32_t> single = single_table(ctx.matrix);
   for (const SlotRange& r : plan.ranges16) {
     const std::vector<Slot> slots(plan.slots16.begin() + r.first, plan.slots16.begin() + r.first + r.count);
-    if (plan.scorer == ScorerKind::kPaired) {
+    if (plan.scan) {
+      ++ctx.stats.scan_launches;
+      simulate_scan(ctx, r.config, slots, paired.data(), plan.overflow_limit,
+                    std::make_integer_sequence<int, kScanConfigCount>());
+    } else if (plan.scorer == ScorerKind::kPaired) {
       simulate_score16<PairedScorer, kLocal>(ctx, r.config, slots, paired.data(), plan.overflow_limit,
                                              std::make_integer_sequence<int, kScore16ConfigCount>());
     } else {

@@ -17,6 +17,7 @@ struct SimulationStats {
   int wide_pairs = 0;       // pairs planned in 32 bits from the start
   int multipass_slots = 0;  // slots whose target took more than one pass
   int traceback_chunks = 0;
+  int scan_launches = 0;    // launches of the database scan (score-only plans)
 };
 
 Status simulate_gpu(const SequenceBatch& queries, const SequenceBatch& targets, Pairing pairing,

@@ -157,6 +157,36 @@ TEST(AlignCuda, HighScoringMatrixOverflowsIntoTheRerun) {
   }
   expect_gpu_equals_cpu(q, t, Pairing::kPairwise, m, align_options(AlignMode::kLocal, 200, 50, false));
   expect_gpu_equals_cpu(one, t, Pairing::kOneToMany, m, align_options(AlignMode::kLocal, 200, 50, false));
+  AlignOptions scan = align_options(AlignMode::kLocal, 200, 50, false);
+  scan.score_only = true;  // the database scan's lanes go to the same rerun
+  expect_gpu_equals_cpu(one, t, Pairing::kOneToMany, m, scan);
+}
+
+// The database scan (local, score only, one query against many targets) on every shape: target
+// lengths across all widths and past the widest (passes), queries from one letter to thousands,
+// the query planted in some targets, across pass boundaries.
+TEST(AlignCuda, DatabaseScanEqualsCpu) {
+  DPX_REQUIRE_GPU();
+  auto rng = dpx::test::seeded_rng();
+  const ScoreMatrix m = builtin_matrix("blosum62");
+  std::uniform_int_distribution<int> short_len(0, 1100), long_len(1100, 4000);
+  for (int n : {1, 31, 32, 33, 300, 1500, 5000}) {
+    SequenceBatch one, t;
+    const std::string query = dpx::test::random_sequence(rng, n, m.letters());
+    one.add(query);
+    for (int k = 0; k < 1500; ++k) {
+      const int len = k % 20 == 0 ? long_len(rng) : short_len(rng);
+      std::string s = dpx::test::random_sequence(rng, len, m.letters());
+      const int at = k % 3 == 0 ? len / 2 : 704 - n / 2;
+      if (k % 5 == 0 && at >= 0 && at + n <= len) s.replace(static_cast<std::size_t>(at), query.size(), query);
+      t.add(s);
+    }
+    for (int extend : {1, 3}) {
+      AlignOptions o = align_options(AlignMode::kLocal, 11, extend, false);
+      o.score_only = true;
+      expect_gpu_equals_cpu(one, t, Pairing::kOneToMany, m, o);
+    }
+  }
 }
 
 TEST(AlignCuda, SequencesAtTheLengthLimit) {

@@ -70,8 +70,8 @@ TEST(AlignPlan, SetQueryOnEmptyPlanFails) {
 }
 
 // One plan, many queries: each set_query() gives what a fresh align_cpu gives, in every mode, with
-// and without traceback, for queries longer, shorter, equal and empty (the 16/32-bit split of
-// global pairs moves with the query length).
+// and without traceback, and score only, for queries longer, shorter, equal and empty (the
+// 16/32-bit split of global pairs moves with the query length; local plans keep their layout).
 TEST(AlignPlan, SetQueryMatchesTheCpuForEachQuery) {
   if (!test::gpu_available()) GTEST_SKIP() << "no CUDA device";
   std::mt19937_64 rng = test::seeded_rng();
@@ -86,10 +86,11 @@ TEST(AlignPlan, SetQueryMatchesTheCpuForEachQuery) {
   for (int k = 0; k < 300; ++k) targets.add(random_letters(k % 7 == 0 ? 0 : 1 + rng() % (k < 5 ? 4000 : 300)));
   const std::size_t lengths[] = {120, 120, 3, 0, 3500, 57};
   for (AlignMode mode : {AlignMode::kLocal, AlignMode::kGlobal, AlignMode::kSemiGlobal}) {
-    for (bool traceback : {false, true}) {
+    for (const char* output : {"ends", "traceback", "score only"}) {
       AlignOptions o;
       o.mode = mode;
-      o.traceback = traceback;
+      o.traceback = output[0] == 't';
+      o.score_only = output[0] == 's';
       AlignPlan plan;
       DeviceSequenceBatch dq, dt;
       DeviceAlignResults results;
@@ -111,7 +112,7 @@ TEST(AlignPlan, SetQueryMatchesTheCpuForEachQuery) {
         ASSERT_EQ(scores.size(), cpu.size());
         for (std::size_t k = 0; k < cpu.size(); ++k) ASSERT_EQ(scores[k], cpu[k].score) << "scores alone, pair " << k;
         for (std::size_t k = 0; k < cpu.size(); ++k) {
-          const std::string at = std::string(align_mode_name(mode)) + (traceback ? " traceback" : "") + " query " +
+          const std::string at = std::string(align_mode_name(mode)) + " " + output + " query " +
                                  std::to_string(q) + " pair " + std::to_string(k);
           ASSERT_EQ(gpu[k].score, cpu[k].score) << at;
           ASSERT_EQ(gpu[k].query_begin, cpu[k].query_begin) << at;

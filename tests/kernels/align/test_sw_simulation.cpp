@@ -63,6 +63,41 @@ TEST(SwSimulation, OneQueryAgainstManyTargets) {
   }
 }
 
+// The database scan (local, score only, one query against many): every scan shape, both lanes,
+// targets past the widest in passes, queries from one letter up, the 16-bit limit and its rerun.
+TEST(SwSimulation, DatabaseScanScoresOnly) {
+  auto rng = dpx::test::seeded_rng();
+  const ScoreMatrix m = builtin_matrix("blosum62");
+  std::vector<int> lengths = kLengths;
+  for (int len : {160, 161, 224, 288, 300, 416, 448, 449, 576, 704, 705, 832, 960, 1408, 1409, 3000}) lengths.push_back(len);
+  for (int n : {1, 2, 31, 32, 33, 150, 701}) {
+    SequenceBatch q, t;
+    const std::string query = dpx::test::random_sequence(rng, n, m.letters());
+    q.add(query);
+    for (int len : lengths) {
+      std::string s = dpx::test::random_sequence(rng, len, m.letters());
+      // the query planted inside, across the pass boundaries of wide targets
+      for (int at : {len / 3, 700, 1400, 2100})
+        if (at + n <= len && len % 2 == 1) s.replace(static_cast<std::size_t>(at), query.size(), query);
+      t.add(s);
+    }
+    AlignOptions o = align_options(AlignMode::kLocal, n % 2 ? 11 : 10, n % 2 ? 1 : 2, false);
+    o.score_only = true;
+    const auto stats = expect_same_as_cpu(q, t, Pairing::kOneToMany, m, o);
+    EXPECT_GT(stats.scan_launches, 20);
+    EXPECT_GT(stats.two_pair_slots, 10);
+    EXPECT_GT(stats.multipass_slots, 0);
+    EXPECT_EQ(stats.reruns, 0);
+  }
+  // lanes past the int16 limit come back for 32 bits, whichever lane of a slot they are in
+  SequenceBatch q, t;
+  q.add(std::string(3100, 'W'));
+  for (int len : {3100, 2978, 2979, 2000, 3100, 400}) t.add(std::string(static_cast<std::size_t>(len), 'W'));
+  AlignOptions o = align_options(AlignMode::kLocal, 11, 1, false);
+  o.score_only = true;
+  EXPECT_EQ(expect_same_as_cpu(q, t, Pairing::kOneToMany, m, o).reruns, 4);  // 2,978 * 11 is past 32,767 - 11 too
+}
+
 TEST(SwSimulation, PairwiseBatches) {
   auto rng = dpx::test::seeded_rng();
   const ScoreMatrix m = builtin_matrix("blosum50");
