@@ -22,7 +22,7 @@ wall() {  # label, command...: runs it, prints its wall time, returns its status
   return $rc
 }
 
-ours="$build/tools/dpx-align search --quiet --top 10 --gap-open 11 --gap-extend 1"
+ours="$build/tools/dpx-align search --quiet --timings --top 10 --gap-open 11 --gap-extend 1"
 wall dpx-1gpu $ours --devices 0 --output "$out/dpx-1gpu.tsv" "$queries" "$db"
 if [ "$gpus" -gt 1 ]; then
   wall dpx-all $ours --devices all --output "$out/dpx-all.tsv" "$queries" "$db"

@@ -73,6 +73,16 @@ std::vector<std::int32_t> order_by_target_length(const PairLengths& len) {
   return order;
 }
 
+int scan_config(std::int32_t m) {
+  for (int c = 0; c < kScanSinglePassCount; ++c)
+    if (kScanConfigs[c].width() >= m) return c;
+  int best = kScanSinglePassCount;
+  for (int c = kScanSinglePassCount; c < kScanConfigCount; ++c)  // the least padding, the wider on a tie
+    if (passes_of(m, kScanConfigs[c]) * kScanConfigs[c].width() <= passes_of(m, kScanConfigs[best]) * kScanConfigs[best].width())
+      best = c;
+  return best;
+}
+
 bool uses_scan(Pairing pairing, const ScoreMatrix& matrix, const AlignOptions& o) {
   return o.mode == AlignMode::kLocal && o.score_only && scorer_for(pairing, matrix) == ScorerKind::kPaired;
 }
@@ -95,7 +105,11 @@ ScorePlan plan_scores(const PairLengths& len, Pairing pairing, const ScoreMatrix
       plan.trivial.push_back(k);
     } else if (local || fits_16_bits(n, m, matrix, o)) {
       int c = 0;
-      while (c + 1 < config_count && configs[c].width() < m) ++c;
+      if (plan.scan) {
+        c = scan_config(m);
+      } else {
+        while (c + 1 < config_count && configs[c].width() < m) ++c;
+      }
       buckets[c].push_back(k);
       if (local) {
         ++plan.local16_pairs;

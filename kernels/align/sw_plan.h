@@ -21,14 +21,21 @@ struct StripConfig {
 constexpr StripConfig kScore16Configs[] = {{4, 16},  {8, 16},  {16, 16}, {32, 12}, {32, 16},
                                            {32, 20}, {32, 24}, {32, 28}, {32, 32}};
 constexpr int kScore16ConfigCount = sizeof(kScore16Configs) / sizeof(kScore16Configs[0]);
-// Database-scan kernels (sw_scan.h: local, score only, one query against many targets), narrowest
-// first, widths in steps of 32 columns up to 512 and of 64 up to 1,024 so a target wastes little
-// padding. The last shape takes the targets wider than all others, in passes of 704 columns.
+// Database-scan kernels (sw_scan.h: local, score only, one query against many targets). First the
+// single-pass shapes, narrowest first, widths in steps of 32 columns up to 512 and of 64 up to
+// 1,024 so a target wastes little padding; then the shape for wider targets, which take passes
+// (narrower: the column store's registers). One pass shape only: launches that use the column
+// store run one after another, and each brings its longest target as a long pole (with four pass
+// shapes chosen for the least padding, a generated database scanned 17% slower).
 constexpr StripConfig kScanConfigs[] = {{4, 16},  {8, 12},  {8, 16},  {8, 20},  {8, 24},  {8, 28},  {8, 32},
                                         {16, 18}, {16, 20}, {16, 22}, {16, 24}, {16, 26}, {16, 28}, {16, 30},
                                         {16, 32}, {32, 18}, {32, 20}, {32, 22}, {32, 24}, {32, 26}, {32, 28},
                                         {32, 30}, {32, 32}, {32, 22}};
 constexpr int kScanConfigCount = sizeof(kScanConfigs) / sizeof(kScanConfigs[0]);
+constexpr int kScanSinglePassCount = 23;  // the shapes before this index take one pass
+// The scan shape for a target of m letters (an index into kScanConfigs): the narrowest single-pass
+// shape that holds it, else the pass shape that pads it least.
+int scan_config(std::int32_t m);
 // 32-bit score kernel: pairs that cannot use 16 bits, and local pairs that came close to its limit.
 constexpr StripConfig kScore32Config = {32, 16};
 // Traceback (32 bits, direction codes of 8 columns per 32-bit word).

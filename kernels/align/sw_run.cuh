@@ -108,8 +108,11 @@ Status run_plan_mode(const AlignPlan::Impl& p, const DeviceSequenceBatch& querie
     SideStreams side(p.side, stream);
     DPX_RETURN_IF_ERROR(side.fork());
     auto launch_all = [&]() -> Status {
+      // Widest shapes first: their slots take longest (targets in passes, up to tens of thousands of
+      // letters), so they start while the narrow launches fill the GPU around them instead of
+      // running alone at the end.
       for (std::size_t k = 0; k < p.score.ranges16.size(); ++k) {
-        const SlotRange& r = p.score.ranges16[k];
+        const SlotRange& r = p.score.ranges16[p.score.ranges16.size() - 1 - k];
         a.slots = p.slots16.device.as<const Slot>() + r.first;
         a.slot_count = r.count;
         a.boundary_rows = p.score.scan ? scan_row_entries(r.max_rows) : r.max_rows;

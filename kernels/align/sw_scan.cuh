@@ -91,7 +91,7 @@ Status scan_dispatch(int config, const SwLaunchArgs& a, std::int64_t boundary_gr
                      std::integer_sequence<int, C...>) {
   Status s(StatusCode::kInvalidArgument, "align: no scan shape " + std::to_string(config));
   ((config == C ? (void)(s = launch_groups(device::sw_scan_kernel<Ops, kScanConfigs[C].group, kScanConfigs[C].columns,
-                                                                  C == kScanConfigCount - 1>,
+                                                                  (C >= kScanSinglePassCount)>,
                                            kScanConfigs[C].group, a, a.slot_count, boundary_groups, stream))
                 : (void)0),
    ...);

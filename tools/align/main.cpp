@@ -3,6 +3,7 @@
 // there is one, and writes a TSV table; or searches a database for each query's best hits, FASTA
 // or a database file written once by makedb.
 // Bad flags or inputs: a message and exit status 2; Ctrl-C during a search: 130.
+#include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <sstream>
@@ -122,6 +123,7 @@ int main(int argc, char** argv) {
                                     : Alphabet::letters(o.keep_case);
   // makedb reads its FASTA as `queries`; search takes a makedb file in place of its FASTA
   const LetterRule rule{alphabet.identity(), letter_options(o)};
+  const auto read_start = std::chrono::steady_clock::now();
   const bool loaded = series ? read_series(o.query_path, o.float_series, &a, &error) &&
                                    read_series(o.target_path, o.float_series, &b, &error) &&
                                    settle_series_type(o.float_series, &a, &b, &error)
@@ -130,6 +132,10 @@ int main(int argc, char** argv) {
                                                    ? read_database(o.target_path, rule, &targets, &error)
                                                    : read_sequences(o.target_path, alphabet, &targets, &error)));
   if (!loaded) return fail(error);
+  if (search && o.search.timings) {
+    std::fprintf(stderr, "dpx-align: timings: reading the inputs %.2f s\n",
+                 std::chrono::duration<double>(std::chrono::steady_clock::now() - read_start).count());
+  }
   if (const std::size_t n = queries.stand_ins + targets.stand_ins) {
     std::fprintf(stderr, "dpx-align: warning: %zu unknown letters read as the wildcard '%c'\n", n, wildcard);
   }

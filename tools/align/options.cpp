@@ -15,7 +15,8 @@ namespace {
 
 enum Flag {
   kMatrix = 256, kWildcard, kMatch, kMismatch, kGapOpen, kGapExtend, kCigar, kBackend, kBand, kThreads, kQuiet,
-  kOutput, kHelp, kKeepCase, kUnknownAsWildcard, kTop, kMinScore, kOutfmt, kDevices, kShard, kFloat,
+  kOutput, kHelp, kKeepCase, kUnknownAsWildcard, kTop, kMinScore, kOutfmt, kDevices, kShard, kTimings,
+  kFloat,
   kCost,
 };
 
@@ -30,8 +31,9 @@ const option kLongOptions[] = {
     {"unknown-as-wildcard", no_argument, nullptr, kUnknownAsWildcard},
     {"top", required_argument, nullptr, kTop},             {"min-score", required_argument, nullptr, kMinScore},
     {"outfmt", required_argument, nullptr, kOutfmt},       {"devices", required_argument, nullptr, kDevices},
-    {"shard", required_argument, nullptr, kShard},         {"float", no_argument, nullptr, kFloat},
-    {"cost", required_argument, nullptr, kCost},           {nullptr, 0, nullptr, 0}};
+    {"shard", required_argument, nullptr, kShard},         {"timings", no_argument, nullptr, kTimings},
+    {"float", no_argument, nullptr, kFloat},               {"cost", required_argument, nullptr, kCost},
+    {nullptr, 0, nullptr, 0}};
 
 bool parse_int(const char* flag, const char* text, long lo, long hi, int* out, std::string* error) {
   char* end = nullptr;
@@ -164,7 +166,7 @@ ParseResult parse_options(int argc, char** argv, CliOptions* out, std::string* e
       *error = "makedb takes the letter options only (--matrix, --wildcard, --keep-case, --unknown-as-wildcard)";
       return ParseResult::kError;
     }
-    if (code >= kTop && code <= kShard && !search) {
+    if (code >= kTop && code <= kTimings && !search) {
       *error = std::string("--") + kLongOptions[code - kMatrix].name + " applies to search only";
       return ParseResult::kError;
     }
@@ -221,6 +223,7 @@ ParseResult parse_options(int argc, char** argv, CliOptions* out, std::string* e
       case kOutfmt: ok = parse_output_format(optarg, &out->search, error); break;
       case kDevices: ok = parse_devices(optarg, &out->search, error); break;
       case kShard: ok = parse_shard(optarg, &out->search, error); break;
+      case kTimings: out->search.timings = true; break;
       case 'o':
       case kOutput: out->output = optarg; break;
       case 'h':

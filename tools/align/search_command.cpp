@@ -3,6 +3,8 @@
 #include <signal.h>
 
 #include <atomic>
+#include <chrono>
+#include <cstdio>
 #include <memory>
 
 #include "blast_tabular.h"
@@ -17,6 +19,9 @@ namespace cli {
 namespace {
 
 std::atomic<bool> g_stop{false};
+
+using Clock = std::chrono::steady_clock;
+double seconds_since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
 
 extern "C" void on_interrupt(int) { g_stop.store(true); }
 
@@ -114,10 +119,12 @@ Status run_search(const CliOptions& o, const ScoreMatrix& matrix, const NamedSeq
   control.stop = &g_stop;
   InterruptGuard guard;
   std::vector<std::vector<Hit>> best;
+  const Clock::time_point scan_start = Clock::now();
   const Status scored = search_best_hits(queries.letters, letters, searched.order, shard, {o.search.top, o.search.min_score},
                                          scorers, &control, [&] { progress.update(control.pairs, control.cells); }, &best);
   progress.finish();
   DPX_RETURN_IF_ERROR(scored);
+  const double scan_s = seconds_since(scan_start), setup_s = control.setup_us.load() * 1e-6;
 
   AlignOptions traceback = scoring;
   traceback.score_only = false;
@@ -135,7 +142,13 @@ Status run_search(const CliOptions& o, const ScoreMatrix& matrix, const NamedSeq
   } else {
     writer = std::make_unique<TsvHitWriter>(output.get());
   }
+  const Clock::time_point write_start = Clock::now();
   if (!control.stopped()) DPX_RETURN_IF_ERROR(write_hits(queries, searched, best, align, writer.get(), &g_stop));
+  if (o.search.timings) {
+    std::fprintf(stderr, "dpx-align: timings: scoring %.2f s (setup %.2f s, then %.1f GCUPS), aligning and writing the hits %.2f s\n",
+                 scan_s, setup_s, scan_s > setup_s ? control.cells.load() / (scan_s - setup_s) * 1e-9 : 0.0,
+                 seconds_since(write_start));
+  }
   if (control.stopped()) {
     *interrupted = true;
     std::fflush(output.get());  // whole rows only: nothing is written after the one in progress

@@ -3,6 +3,7 @@
 // AlignPlan::set_query. When the shard fits in half the free memory it is one chunk, resident for
 // every query; otherwise the next chunk is uploaded and planned on a second stream, from a second
 // thread, while the current one is computed.
+#include <chrono>
 #include <future>
 
 #include "search_engine.h"
@@ -15,13 +16,15 @@ namespace {
 // plan's tables (a generous bound, so a chunk never runs the device out of memory).
 constexpr std::size_t kBytesPerTarget = 96;
 
-// A chunk on the device: its targets, their plan and what one run of it needs.
+// A chunk on the device: its targets, their plan and what runs of it need. Runs go on `stream`,
+// the scores come back on `copies`, two queries' worth alternating, so the host ranks one query's
+// scores while the device computes the next.
 struct Resident {
-  Stream stream;
+  Stream stream, copies;
   SequenceBatch host;
-  DeviceSequenceBatch targets, query;
+  DeviceSequenceBatch targets, query[2];
   AlignPlan plan;
-  DeviceAlignResults results;
+  DeviceAlignResults results[2];
 };
 
 class CudaScorer : public ShardScorer {
@@ -32,6 +35,7 @@ class CudaScorer : public ShardScorer {
   Status score(const SequenceBatch& queries, const SequenceBatch& db, TargetRange range, SearchControl* control,
                std::vector<TopHits>* hits) override {
     if (range.size() == 0 || queries.size() == 0) return Status::ok();
+    const auto started = std::chrono::steady_clock::now();  // setup: the device, the first chunk's upload and plan
     DPX_RETURN_IF_ERROR(set_cuda_device(device_));
     std::size_t free_bytes = 0, total_bytes = 0;
     DPX_RETURN_IF_ERROR(cuda_memory_info(&free_bytes, &total_bytes));
@@ -46,11 +50,14 @@ class CudaScorer : public ShardScorer {
     auto prepare = [&](TargetRange chunk, Resident* r) -> Status {
       DPX_RETURN_IF_ERROR(set_cuda_device(device_));  // current device is per thread
       if (r->stream.get() == nullptr) DPX_RETURN_IF_ERROR(r->stream.create());
+      if (r->copies.get() == nullptr) DPX_RETURN_IF_ERROR(r->copies.create());
       r->host = copy_range(db, chunk);
       DPX_RETURN_IF_ERROR(r->targets.upload(r->host, r->stream.get()));
       return r->plan.create(first, r->host, Pairing::kOneToMany, matrix_, options_, r->stream.get());
     };
     DPX_RETURN_IF_ERROR(prepare(chunks[0], &slots[0]));
+    control->setup_took(static_cast<std::uint64_t>(
+        std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - started).count()));
     std::vector<std::int32_t> scores;
     for (std::size_t c = 0; c < chunks.size(); ++c) {
       Resident& cur = slots[c % 2];
@@ -68,19 +75,27 @@ class CudaScorer : public ShardScorer {
  private:
   Status run_chunk(const SequenceBatch& queries, TargetRange chunk, Resident* r, SearchControl* control,
                    std::vector<TopHits>* hits, std::vector<std::int32_t>* scores) {
-    for (std::size_t q = 0; q < queries.size(); ++q) {
-      if (control->stopped()) return Status::ok();
-      SequenceBatch query;
-      query.add(queries.view(q));
-      if (q > 0) DPX_RETURN_IF_ERROR(r->plan.set_query(query, r->stream.get()));
-      DPX_RETURN_IF_ERROR(r->query.upload(query, r->stream.get()));
-      DPX_RETURN_IF_ERROR(r->plan.run(r->query, r->targets, &r->results, r->stream.get()));
-      DPX_RETURN_IF_ERROR(r->results.download_scores(scores, r->stream.get()));
+    // Query q's scores come back on r->copies, which waits for q's run (queued before q + 1's).
+    auto rank = [&](std::size_t q) -> Status {
+      DPX_RETURN_IF_ERROR(r->results[q % 2].download_scores(scores, r->copies.get()));
       for (std::size_t k = 0; k < scores->size(); ++k)
         (*hits)[q].offer({(*scores)[k], static_cast<std::uint32_t>(chunk.begin + k)});
       control->count(chunk.size(), range_cells(queries.length(q), r->host, TargetRange{0, r->host.size()}));
+      return Status::ok();
+    };
+    std::size_t ran = 0;
+    for (std::size_t q = 0; q < queries.size() && !control->stopped(); ++q) {
+      SequenceBatch query;
+      query.add(queries.view(q));
+      if (q > 0) DPX_RETURN_IF_ERROR(r->plan.set_query(query, r->stream.get()));
+      DPX_RETURN_IF_ERROR(r->query[q % 2].upload(query, r->stream.get()));
+      DPX_RETURN_IF_ERROR(r->plan.run(r->query[q % 2], r->targets, &r->results[q % 2], r->stream.get()));
+      ran = q + 1;
+      if (q > 0) DPX_RETURN_IF_ERROR(rank(q - 1));
+      DPX_RETURN_IF_ERROR(r->copies.wait_for(r->stream.get()));
     }
-    return Status::ok();
+    if (ran > 0 && !control->stopped()) DPX_RETURN_IF_ERROR(rank(ran - 1));
+    return r->stream.synchronize();  // nothing may still read the query batches when they change
   }
 
   const ScoreMatrix& matrix_;

@@ -21,6 +21,12 @@ namespace cli {
 struct SearchControl {
   const std::atomic<bool>* stop = nullptr;
   std::atomic<std::uint64_t> pairs{0}, cells{0};
+  std::atomic<std::uint64_t> setup_us{0};  // the longest any scorer took before its first query
+
+  void setup_took(std::uint64_t us) {
+    for (std::uint64_t seen = setup_us.load(); us > seen && !setup_us.compare_exchange_weak(seen, us);) {
+    }
+  }
 
   bool stopped() const { return stop != nullptr && stop->load(); }
   void count(std::uint64_t done_pairs, std::uint64_t done_cells) {

@@ -100,6 +100,9 @@ std::string search_usage() {
          "  --shard i/n          score only shard i (0-based) of n equal parts of the database, e.g.\n"
          "                       one per host; E-values still count the whole database. Each shard's\n"
          "                       rows are in order; see the README for merging them\n"
+         "  --timings            print how long each stage took on standard error: reading the\n"
+         "                       inputs, scoring the database (with its GCUPS), aligning and writing\n"
+         "                       the hits\n"
          "  Ctrl-C stops a search: the rows written are whole, --output is left as it was, exit 130.\n";
 }
 

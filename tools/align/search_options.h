@@ -16,6 +16,7 @@ struct SearchOptions {
   OutputFormat format = OutputFormat::kTsv;
   std::vector<int> devices;       // empty = every visible device
   std::size_t shard = 0, shards = 1;  // --shard i/n: this run scores shard i of n of the database
+  bool timings = false;           // --timings: each stage's time on standard error
 };
 
 // Each reads one flag's value into `out`; false with a message naming the flag otherwise.

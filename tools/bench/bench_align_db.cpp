@@ -179,6 +179,7 @@ int run_db_cases(const Options& opts, Report& report) {
                                                         : opts.quick ? 100000 : 1000000;
   const char* tmp = std::getenv("TMPDIR");
   for (std::size_t length : {256, 1024}) {
+    if (count == 0) break;  // --sw-db-count=0: only the given databases
     Database d;
     d.label = std::to_string(count) + " x " + std::to_string(length);
     d.path = std::string(tmp != nullptr ? tmp : "/tmp") + "/dpx-bench-db-" + std::to_string(count) + "x" + std::to_string(length) + ".fasta";

@@ -20,7 +20,7 @@ constexpr Key kKeys[] = {
     {"dump", 0, 0},               // motion: a folder for the quality images
     {"sw-queries", 0, 0},         // align: a query FASTA for the database rows
     {"sw-db", 0, 0},              // align: database FASTA files (comma-separated) for those rows
-    {"sw-db-count", 1, 100000000},  // align: sequences of each generated database
+    {"sw-db-count", 0, 100000000},  // align: sequences of each generated database (0: only --sw-db)
     {"part", 0, 0},                 // any: only the parts whose description holds this text
 };
 

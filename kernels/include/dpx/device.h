@@ -101,6 +101,8 @@ class Stream {
   Status create();
   void reset();
   Status synchronize() const;
+  // Work queued on this stream from now on waits for what is queued on `other` now.
+  Status wait_for(cudaStream_t other) const;
   cudaStream_t get() const { return stream_; }
 
  private:

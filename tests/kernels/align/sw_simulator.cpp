@@ -216,7 +216,7 @@ void simulate_scan_slots(Context& ctx, const std::vector<Slot>& slots, const std
 template <int... C>
 void simulate_scan(Context& ctx, int config, const std::vector<Slot>& slots, const std::uint32_t* table,
                    std::int32_t limit, std::integer_sequence<int, C...>) {
-  ((config == C ? simulate_scan_slots<kScanConfigs[C].group, kScanConfigs[C].columns, C == kScanConfigCount - 1>(
+  ((config == C ? simulate_scan_slots<kScanConfigs[C].group, kScanConfigs[C].columns, (C >= kScanSinglePassCount)>(
                       ctx, slots, table, limit)
                 : void()),
    ...);
