@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <future>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -32,6 +33,14 @@ using namespace dpx::cli;
 int fail(const std::string& message, int code = 2) {
   std::fprintf(stderr, "dpx-align: %s\n", message.c_str());
   return code;
+}
+
+// Creates every visible device's context; errors are left to the search that follows.
+void warm_up_devices() {
+  for (int d = 0; d < cuda_device_count(); ++d) {
+    std::size_t free_bytes = 0, total_bytes = 0;
+    if (set_cuda_device(d).is_ok()) (void)cuda_memory_info(&free_bytes, &total_bytes);
+  }
 }
 
 // The column letters of a matrix file: the tokens of its first line that is not blank or '#'.
@@ -123,6 +132,9 @@ int main(int argc, char** argv) {
                                     : Alphabet::letters(o.keep_case);
   // makedb reads its FASTA as `queries`; search takes a makedb file in place of its FASTA
   const LetterRule rule{alphabet.identity(), letter_options(o)};
+  // A search on the GPU creates the devices' contexts (a few hundred milliseconds) while it reads.
+  std::future<void> warm_up;
+  if (search && o.backend != Backend::kCpu) warm_up = std::async(std::launch::async, warm_up_devices);
   const auto read_start = std::chrono::steady_clock::now();
   const bool loaded = series ? read_series(o.query_path, o.float_series, &a, &error) &&
                                    read_series(o.target_path, o.float_series, &b, &error) &&

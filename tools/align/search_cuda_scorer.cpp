@@ -21,7 +21,8 @@ constexpr std::size_t kBytesPerTarget = 96;
 // scores while the device computes the next.
 struct Resident {
   Stream stream, copies;
-  SequenceBatch host;
+  SequenceBatch owned;                 // the chunk's letters, unless it is the whole database
+  const SequenceBatch* host = nullptr;  // the chunk's letters
   DeviceSequenceBatch targets, query[2];
   AlignPlan plan;
   DeviceAlignResults results[2];
@@ -51,9 +52,11 @@ class CudaScorer : public ShardScorer {
       DPX_RETURN_IF_ERROR(set_cuda_device(device_));  // current device is per thread
       if (r->stream.get() == nullptr) DPX_RETURN_IF_ERROR(r->stream.create());
       if (r->copies.get() == nullptr) DPX_RETURN_IF_ERROR(r->copies.create());
-      r->host = copy_range(db, chunk);
-      DPX_RETURN_IF_ERROR(r->targets.upload(r->host, r->stream.get()));
-      return r->plan.create(first, r->host, Pairing::kOneToMany, matrix_, options_, r->stream.get());
+      const bool whole = chunk.begin == 0 && chunk.end == db.size();
+      r->owned = whole ? SequenceBatch() : copy_range(db, chunk);
+      r->host = whole ? &db : &r->owned;
+      DPX_RETURN_IF_ERROR(r->targets.upload(*r->host, r->stream.get()));
+      return r->plan.create(first, *r->host, Pairing::kOneToMany, matrix_, options_, r->stream.get());
     };
     DPX_RETURN_IF_ERROR(prepare(chunks[0], &slots[0]));
     control->setup_took(static_cast<std::uint64_t>(
@@ -80,7 +83,7 @@ class CudaScorer : public ShardScorer {
       DPX_RETURN_IF_ERROR(r->results[q % 2].download_scores(scores, r->copies.get()));
       for (std::size_t k = 0; k < scores->size(); ++k)
         (*hits)[q].offer({(*scores)[k], static_cast<std::uint32_t>(chunk.begin + k)});
-      control->count(chunk.size(), range_cells(queries.length(q), r->host, TargetRange{0, r->host.size()}));
+      control->count(chunk.size(), range_cells(queries.length(q), *r->host, TargetRange{0, r->host->size()}));
       return Status::ok();
     };
     std::size_t ran = 0;
