@@ -37,8 +37,15 @@ inline Status prepare_results(const AlignPlan::Impl& p, DeviceAlignResults* out,
 class SideStreams {
  public:
   SideStreams(const std::vector<Stream>& side, cudaStream_t main) : side_(side), main_(main) {}
-  Status fork() { return hand_over(main_, side_.size(), true); }
-  Status join() { return hand_over(main_, side_.size(), false); }
+  // fork: every side stream waits for main; join: main waits for every side stream.
+  Status fork() {
+    for (const Stream& s : side_) DPX_RETURN_IF_ERROR(stream_wait(s.get(), main_));
+    return Status::ok();
+  }
+  Status join() {
+    for (const Stream& s : side_) DPX_RETURN_IF_ERROR(stream_wait(main_, s.get()));
+    return Status::ok();
+  }
   // The stream for launch k; launches that use the boundary store all go to side[0].
   cudaStream_t pick(std::size_t k, bool uses_boundary) const {
     if (side_.empty()) return main_;
@@ -46,22 +53,6 @@ class SideStreams {
   }
 
  private:
-  // fork: every side stream waits for main; join: main waits for every side stream.
-  Status hand_over(cudaStream_t main, std::size_t count, bool fork) {
-    for (std::size_t k = 0; k < (fork ? 1 : count); ++k) {
-      cudaEvent_t e;
-      DPX_CUDA_TRY(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
-      const cudaError_t rec = cudaEventRecord(e, fork ? main : side_[k].get());
-      cudaError_t wait = cudaSuccess;
-      for (std::size_t w = 0; rec == cudaSuccess && w < (fork ? count : 1); ++w)
-        if (wait == cudaSuccess) wait = cudaStreamWaitEvent(fork ? side_[w].get() : main, e, 0);
-      cudaEventDestroy(e);  // released once the waits are done with it
-      DPX_CUDA_TRY(rec);
-      DPX_CUDA_TRY(wait);
-    }
-    return Status::ok();
-  }
-
   const std::vector<Stream>& side_;
   cudaStream_t main_;
 };

@@ -86,11 +86,11 @@ Status Stream::synchronize() const {
   DPX_CUDA_TRY(cudaStreamSynchronize(stream_));
   return Status::ok();
 }
-Status Stream::wait_for(cudaStream_t other) const {
+Status stream_wait(cudaStream_t waiter, cudaStream_t producer) {
   cudaEvent_t e;
   DPX_CUDA_TRY(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
-  cudaError_t r = cudaEventRecord(e, other);
-  if (r == cudaSuccess) r = cudaStreamWaitEvent(stream_, e, 0);
+  cudaError_t r = cudaEventRecord(e, producer);
+  if (r == cudaSuccess) r = cudaStreamWaitEvent(waiter, e, 0);
   cudaEventDestroy(e);  // released once the wait is done with it
   DPX_CUDA_TRY(r);
   return Status::ok();

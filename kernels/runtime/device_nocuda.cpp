@@ -31,6 +31,6 @@ Stream& Stream::operator=(Stream&&) noexcept { return *this; }
 Status Stream::create() { return not_built(); }
 void Stream::reset() {}
 Status Stream::synchronize() const { return not_built(); }
-Status Stream::wait_for(cudaStream_t) const { return not_built(); }
+Status stream_wait(cudaStream_t, cudaStream_t) { return not_built(); }
 
 }  // namespace dpx

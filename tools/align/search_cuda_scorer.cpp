@@ -95,7 +95,7 @@ class CudaScorer : public ShardScorer {
       DPX_RETURN_IF_ERROR(r->plan.run(r->query[q % 2], r->targets, &r->results[q % 2], r->stream.get()));
       ran = q + 1;
       if (q > 0) DPX_RETURN_IF_ERROR(rank(q - 1));
-      DPX_RETURN_IF_ERROR(r->copies.wait_for(r->stream.get()));
+      DPX_RETURN_IF_ERROR(stream_wait(r->copies.get(), r->stream.get()));
     }
     if (ran > 0 && !control->stopped()) DPX_RETURN_IF_ERROR(rank(ran - 1));
     return r->stream.synchronize();  // nothing may still read the query batches when they change

@@ -101,12 +101,14 @@ class Stream {
   Status create();
   void reset();
   Status synchronize() const;
-  // Work queued on this stream from now on waits for what is queued on `other` now.
-  Status wait_for(cudaStream_t other) const;
   cudaStream_t get() const { return stream_; }
 
  private:
   cudaStream_t stream_ = nullptr;
 };
+
+// Work queued on `waiter` from now on waits for what is queued on `producer` now (an event
+// between them; no host wait).
+Status stream_wait(cudaStream_t waiter, cudaStream_t producer);
 
 }  // namespace dpx
