@@ -145,8 +145,7 @@ int main(int argc, char** argv) {
                                                    : read_sequences(o.target_path, alphabet, &targets, &error)));
   if (!loaded) return fail(error);
   if (search && o.search.timings) {
-    std::fprintf(stderr, "dpx-align: timings: reading the inputs %.2f s\n",
-                 std::chrono::duration<double>(std::chrono::steady_clock::now() - read_start).count());
+    std::fprintf(stderr, "dpx-align: timings: reading the inputs %.2f s\n", seconds_since(read_start));
   }
   if (const std::size_t n = queries.stand_ins + targets.stand_ins) {
     std::fprintf(stderr, "dpx-align: warning: %zu unknown letters read as the wildcard '%c'\n", n, wildcard);

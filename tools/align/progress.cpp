@@ -23,6 +23,10 @@ std::string format_duration(double seconds) {
   return buf;
 }
 
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
 Progress::Progress(std::uint64_t total_pairs, bool enabled)
     : total_(total_pairs), enabled_(enabled), terminal_(isatty(STDERR_FILENO) != 0), start_(Clock::now()), last_(start_) {}
 

@@ -26,5 +26,8 @@ class Progress {
 // "1:05" or "2:03:04".
 std::string format_duration(double seconds);
 
+// Seconds from `start` to now (search's --timings).
+double seconds_since(std::chrono::steady_clock::time_point start);
+
 }  // namespace cli
 }  // namespace dpx

@@ -20,9 +20,6 @@ namespace {
 
 std::atomic<bool> g_stop{false};
 
-using Clock = std::chrono::steady_clock;
-double seconds_since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
-
 extern "C" void on_interrupt(int) { g_stop.store(true); }
 
 // Ctrl-C sets g_stop while it is in scope; a second one ends the program as usual.
@@ -119,7 +116,7 @@ Status run_search(const CliOptions& o, const ScoreMatrix& matrix, const NamedSeq
   control.stop = &g_stop;
   InterruptGuard guard;
   std::vector<std::vector<Hit>> best;
-  const Clock::time_point scan_start = Clock::now();
+  const auto scan_start = std::chrono::steady_clock::now();
   const Status scored = search_best_hits(queries.letters, letters, searched.order, shard, {o.search.top, o.search.min_score},
                                          scorers, &control, [&] { progress.update(control.pairs, control.cells); }, &best);
   progress.finish();
@@ -142,7 +139,7 @@ Status run_search(const CliOptions& o, const ScoreMatrix& matrix, const NamedSeq
   } else {
     writer = std::make_unique<TsvHitWriter>(output.get());
   }
-  const Clock::time_point write_start = Clock::now();
+  const auto write_start = std::chrono::steady_clock::now();
   if (!control.stopped()) DPX_RETURN_IF_ERROR(write_hits(queries, searched, best, align, writer.get(), &g_stop));
   if (o.search.timings) {
     std::fprintf(stderr, "dpx-align: timings: scoring %.2f s (setup %.2f s, then %.1f GCUPS), aligning and writing the hits %.2f s\n",

@@ -6,6 +6,7 @@
 #include <chrono>
 #include <future>
 
+#include "progress.h"
 #include "search_engine.h"
 
 namespace dpx {
@@ -59,8 +60,7 @@ class CudaScorer : public ShardScorer {
       return r->plan.create(first, *r->host, Pairing::kOneToMany, matrix_, options_, r->stream.get());
     };
     DPX_RETURN_IF_ERROR(prepare(chunks[0], &slots[0]));
-    control->setup_took(static_cast<std::uint64_t>(
-        std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - started).count()));
+    control->setup_took(static_cast<std::uint64_t>(seconds_since(started) * 1e6));
     std::vector<std::int32_t> scores;
     for (std::size_t c = 0; c < chunks.size(); ++c) {
       Resident& cur = slots[c % 2];
