@@ -63,8 +63,7 @@ Status size_workspaces(AlignPlan::Impl& p) {
   std::uint64_t boundary = 0;
   if (!p.options.traceback) {
     for (const align::SlotRange& r : p.score.ranges16) {
-      const std::int32_t rows = p.score.scan ? align::scan_row_entries(r.max_rows) : r.max_rows;
-      boundary = std::max(boundary, boundary_need(r.count, rows, r.max_passes));
+      boundary = std::max(boundary, boundary_need(r.count, align::column_store_rows(p.score.scan, r.max_rows), r.max_passes));
     }
     if (p.score.scan) {
       DPX_RETURN_IF_ERROR(reserve(&p.query_rows, std::uint64_t(align::scan_row_entries(p.query_length)) * sizeof(std::uint32_t)));

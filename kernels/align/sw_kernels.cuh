@@ -249,10 +249,9 @@ __global__ void __launch_bounds__(kKernelThreads) sw_kernel(SwLaunchArgs a) {
 
 }  // namespace device
 
-// Launches one strip shape over a.slots. `grid_slots` sizes the grid (a.slot_count, or the most
-// the device-side count can reach); `boundary_groups` caps the groups when pairs take passes.
-// Launches a persistent kernel of groups of `group` threads over grid_slots slots: as many blocks
-// as the slots fill, at most what is resident at once and what the boundary workspace holds.
+// Launches a persistent kernel of groups of `group` threads over a.slots: as many blocks as
+// `grid_slots` fill (a.slot_count, or the most the device-side count can reach), at most what is
+// resident at once and what `boundary_groups` (the column store, when pairs take passes) holds.
 template <class Kernel>
 Status launch_groups(Kernel kernel, int group, const SwLaunchArgs& a, std::int32_t grid_slots,
                      std::int64_t boundary_groups, cudaStream_t stream) {
@@ -272,6 +271,7 @@ Status launch_groups(Kernel kernel, int group, const SwLaunchArgs& a, std::int32
   return Status::ok();
 }
 
+// One strip shape over a.slots.
 template <class Ops, class L, class Scorer, bool kLocal, bool kDirections, int G, int R>
 Status launch_strips(const SwLaunchArgs& a, std::int32_t grid_slots, std::int64_t boundary_groups, cudaStream_t stream) {
   return launch_groups(device::sw_kernel<Ops, L, Scorer, kLocal, kDirections, G, R>, G, a, grid_slots, boundary_groups,

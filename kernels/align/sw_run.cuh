@@ -106,7 +106,7 @@ Status run_plan_mode(const AlignPlan::Impl& p, const DeviceSequenceBatch& querie
         const SlotRange& r = p.score.ranges16[p.score.ranges16.size() - 1 - k];
         a.slots = p.slots16.device.as<const Slot>() + r.first;
         a.slot_count = r.count;
-        a.boundary_rows = p.score.scan ? scan_row_entries(r.max_rows) : r.max_rows;
+        a.boundary_rows = column_store_rows(p.score.scan, r.max_rows);
         const std::int64_t groups = boundary_groups(p, a.boundary_rows, r.max_passes);
         const cudaStream_t s = side.pick(k, r.max_passes > 1);
         if (p.score.scan) {

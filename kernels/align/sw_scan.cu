@@ -9,11 +9,11 @@ namespace device {
 __global__ void scan_query_rows_kernel(BatchView b, int d, std::uint32_t* rows, std::int32_t entries) {
   const std::int32_t x = static_cast<std::int32_t>(blockIdx.x * blockDim.x + threadIdx.x);
   if (x >= entries) return;
-  const std::int32_t i = x - kScanRowPad;  // 1-based query row
   const std::int64_t stored = static_cast<std::int64_t>(b.q_offsets[1] - b.q_offsets[0]);
   const std::int32_t n = stored < b.planned_query ? static_cast<std::int32_t>(stored) : b.planned_query;
-  const int letter = i >= 1 && i <= n ? b.code[static_cast<unsigned char>(b.q_data[b.q_offsets[0] + i - 1])] : d - 1;
-  rows[x] = static_cast<std::uint32_t>(letter * d * d) * 4u;
+  rows[x] = scan_query_row(x, n, d, [&](std::int32_t i) {
+    return b.code[static_cast<unsigned char>(b.q_data[b.q_offsets[0] + i - 1])];
+  });
 }
 }  // namespace device
 

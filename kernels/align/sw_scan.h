@@ -33,6 +33,21 @@ constexpr int kScanAhead = 2;
 // Entries of the query-row array and of one group's column store for a query of n rows.
 DPX_HD constexpr std::int32_t scan_row_entries(std::int32_t n) { return n + 2 * kScanRowPad + 4 * kScanAhead; }
 
+// Entries a group's column store holds for a range of `rows` query rows: the scan's padded rows,
+// or the strip kernels' one entry a row.
+DPX_HD constexpr std::int32_t column_store_rows(bool scan, std::int32_t rows) {
+  return scan ? scan_row_entries(rows) : rows;
+}
+
+// Entry x of the query-row array of a query of n rows: the table's byte offset for row
+// x - kScanRowPad (1-based), whose letter is letter(i) (the matrix index of query[i - 1]); the
+// padding letter d - 1 outside rows 1..n.
+template <class LetterOf>
+DPX_HD std::uint32_t scan_query_row(std::int32_t x, std::int32_t n, int d, const LetterOf& letter) {
+  const std::int32_t i = x - kScanRowPad;
+  return static_cast<std::uint32_t>((i >= 1 && i <= n ? letter(i) : d - 1) * d * d) * 4u;
+}
+
 // Steps of one pass: every row reaches the last thread, rounded up to whole load rounds.
 DPX_HD constexpr std::int32_t scan_steps(std::int32_t n, int group) {
   return (n + group - 1 + kScanAhead - 1) / kScanAhead * kScanAhead;

@@ -144,9 +144,8 @@ void simulate_scan_slots(Context& ctx, const std::vector<Slot>& slots, const std
   const std::int32_t n = static_cast<std::int32_t>(ctx.queries.length(0));
   std::vector<std::uint32_t> rows(static_cast<std::size_t>(scan_row_entries(n)));
   for (std::size_t x = 0; x < rows.size(); ++x) {
-    const std::int32_t i = static_cast<std::int32_t>(x) - kScanRowPad;
-    const int letter = i >= 1 && i <= n ? ctx.matrix.encode(ctx.queries.item(0)[i - 1]) : d - 1;
-    rows[x] = static_cast<std::uint32_t>(letter * d * d) * 4u;
+    rows[x] = scan_query_row(static_cast<std::int32_t>(x), n, d,
+                             [&](std::int32_t i) { return ctx.matrix.encode(ctx.queries.item(0)[i - 1]); });
   }
   const std::int32_t count = static_cast<std::int32_t>(slots.size());
   for (std::int32_t first = 0; first < count; first += kGroupsPerWarp) {
