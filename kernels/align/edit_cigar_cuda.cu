@@ -50,8 +50,12 @@ __global__ void __launch_bounds__(kWalkWarps * 32)
   // Kept in a register: otherwise the compiler re-adds the two kernel parameters on every step.
   asm("" : "+l"(text));
   ReversedCigarText cigar(text);  // lane 0's
-  if (warp.lane() == 0) out.summary[1 + p] = walk_start(cols, qs.length, ts.length);
-  const bool consistent = walk_back_columns(warp, win, cols, qs.data, qs.length, ts.data, ts.length, cigar);
+  std::int32_t distance = 0;  // lane 0's
+  if (warp.lane() == 0) {
+    distance = walk_start(cols, qs.length, ts.length);
+    out.summary[1 + p] = distance;
+  }
+  const bool consistent = walk_back_columns(warp, win, cols, qs.data, qs.length, ts.data, ts.length, distance, cigar);
   std::int64_t length = 0, offset = 0;
   if (warp.lane() == 0) {
     length = cigar.close();

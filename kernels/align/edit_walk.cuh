@@ -149,17 +149,17 @@ DPX_HD void walk_window(WalkWindow& win, std::int64_t i0, std::int64_t j0, Emit&
   win.v = v;
 }
 
-// One pair's walk from (n, m) until it reaches the first row or column, by a group of
-// Group::kSize lanes (lane(), sync()); lane 0 emits the operations, last first. Returns true when
-// the walk is consistent: it ends at (i, j) with D(i, j) = i + j, the first row's and column's
-// value (false would be a defect).
+// One pair's walk from (n, m), whose value lane 0 passes as `distance` (walk_start), until it
+// reaches the first row or column, by a group of Group::kSize lanes (lane(), sync()); lane 0
+// emits the operations, last first. Returns true when the walk is consistent: it ends at (i, j)
+// with D(i, j) = i + j, the first row's and column's value (false would be a defect).
 template <class Group, class Emit>
 DPX_HD bool walk_back_columns(const Group& g, WalkWindow& win, const PairColumns& cols, const char* q, std::int64_t n,
-                              const char* t, std::int64_t m, Emit& emit) {
+                              const char* t, std::int64_t m, std::int32_t distance, Emit& emit) {
   if (g.lane() == 0) {
     win.i = n;
     win.j = m;
-    win.v = walk_start(cols, n, m);
+    win.v = distance;
   }
   g.sync();
   while (win.i > 0 && win.j > 0) {

@@ -82,8 +82,9 @@ dpx::EditResult walk(const std::string& q, const std::string& t, bool* consisten
   std::string text(dpx::align::cigar_text_bound(n, m, std::max(n, m)), '\0');
   dpx::align::ReversedCigarText cigar(text.data());
   dpx::EditResult r;
-  r.distance = dpx::align::walk_start(cols, n, m);
-  *consistent = dpx::align::walk_back_columns(HostLane{}, *window, cols, q.data(), n, t.data(), m, cigar);
+  const std::int32_t distance = dpx::align::walk_start(cols, n, m);
+  r.distance = distance;
+  *consistent = dpx::align::walk_back_columns(HostLane{}, *window, cols, q.data(), n, t.data(), m, distance, cigar);
   text.resize(cigar.close());
   r.cigar.assign(text.rbegin(), text.rend());
   return r;
