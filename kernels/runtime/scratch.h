@@ -2,8 +2,8 @@
 // storage): the caller may pass a DeviceBuffer it owns, which is grown when too small and reused
 // across calls; without one the call takes stream-ordered memory from the library's pool on the
 // stream's device (cudaMallocFromPoolAsync) and frees it on the same stream when the lease ends.
-// The pool keeps up to 1 GiB mapped between calls, so repeated calls allocate without the driver. Long-lived per-batch state (AlignPlan) is not scratch: the
-// plan owns it. CUDA builds only.
+// The pool keeps up to 1 GiB mapped between calls, so repeated calls allocate without the driver.
+// Long-lived per-batch state (AlignPlan) is not scratch: the plan owns it. CUDA builds only.
 #pragma once
 
 #include <cstddef>
