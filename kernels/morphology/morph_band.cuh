@@ -129,6 +129,7 @@ constexpr int kStreamBlocksPerSm = 2;
 
 struct BandPlan {
   int rows_per_thread;  // the kernel's compile-time kRowsPerThread
+  bool in_registers;    // the register kernel (morph_rows.cuh): no band, no ring
   BandArgs args;
   int blocks_x, blocks_y;
   std::size_t shared_bytes;
@@ -149,6 +150,17 @@ inline BandPlan plan_bands(int rows_per_thread, int band_rows, int prefetch, int
   return p;
 }
 
+// The register kernel's grid: a warp per 512 bytes of kRows rows, RowsLayout::kWarps warps a block.
+inline BandPlan plan_rows(int rows_per_thread, int height, int row_bytes) {
+  BandPlan p{};
+  p.rows_per_thread = rows_per_thread;
+  p.in_registers = true;
+  p.blocks_x = (row_bytes + RowsLayout::kWarpBytes - 1) / RowsLayout::kWarpBytes;
+  const int block_rows = RowsLayout::kWarps * rows_per_thread;
+  p.blocks_y = (height + block_rows - 1) / block_rows;
+  return p;
+}
+
 // The band parameters of `schedule` on a device with `sm_count` SMs.
 inline BandPlan plan_band(detail::MorphSchedule schedule, int height, int row_bytes, int radius, int sm_count) {
   using detail::MorphSchedule;
@@ -163,6 +175,8 @@ inline BandPlan plan_band(detail::MorphSchedule schedule, int height, int row_by
     case MorphSchedule::kSplit: return plan_bands(4, 2 * kGroup, 1, height, row_bytes, radius);
     case MorphSchedule::kTile32: return plan_bands(4, kGroup, 0, height, row_bytes, radius);
     case MorphSchedule::kTile64: return plan_bands(8, Band<8>::kGroupRows, 0, height, row_bytes, radius);
+    case MorphSchedule::kRegisters: return plan_rows(4, height, row_bytes);
+    case MorphSchedule::kRegisters2: return plan_rows(2, height, row_bytes);
   }
   return plan_bands(4, kGroup, 0, height, row_bytes, radius);
 }

@@ -17,17 +17,23 @@ enum class MorphSchedule {
   kTile32,  // 32-row tiles, one load: twice the blocks of kTile64
   kTile64,  // 64-row tiles, one load, then compute, then store (the first version). Built for the
             // cases dpx-bench times only: Dpx policy, one channel, rect (else kUnsupported)
+  kRegisters,  // no shared memory: a warp's input rows loaded into registers at once, the
+               // horizontal halo by shuffles (morph_rows.cuh); 4 output rows a lane
+  kRegisters2,  // the same with 2 output rows a lane; built for kTile64's cases only
 };
 
 // The schedule dpx::morph_cuda() runs: the fastest on the H200 for every measured case
-// (4K GRAY8 3x3: tile32 13.5 us, split 16.0-16.3, tile64 14.6-16.3, stream 19.2; docs/performance.md).
-constexpr MorphSchedule kMorphDefaultSchedule = MorphSchedule::kTile32;
+// (4K GRAY8 3x3: registers 8.2-8.4 us, registers2 9.3-9.5, tile32 13.5-14.3, tile64 15.0-16.1,
+// split 14.6-16.3, stream 19.1-19.2; docs/perf-morph.md).
+constexpr MorphSchedule kMorphDefaultSchedule = MorphSchedule::kRegisters;
 
 constexpr const char* morph_schedule_name(MorphSchedule schedule) {
   return schedule == MorphSchedule::kStream  ? "stream"
          : schedule == MorphSchedule::kSplit ? "split"
          : schedule == MorphSchedule::kTile32 ? "tile32"
-                                              : "tile64";
+         : schedule == MorphSchedule::kTile64 ? "tile64"
+         : schedule == MorphSchedule::kRegisters ? "registers"
+                                                 : "registers2";
 }
 
 // Runs all iterations on `stream` with the DPX kernels and kMorphDefaultSchedule. Arguments must

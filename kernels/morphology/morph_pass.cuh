@@ -10,6 +10,7 @@
 #include "dpx/morphology.h"
 #include "morph_band.cuh"
 #include "morph_launch.h"
+#include "morph_rows.cuh"
 
 namespace dpx {
 namespace morph {
@@ -27,6 +28,11 @@ using PassFn = Status (*)(const TileArgs&, const BandPlan&, cudaStream_t);
 template <class L, int C, int Size, MorphShape Shape, int R>
 Status run_pass(const TileArgs& a, const BandPlan& plan, cudaStream_t stream) {
   const dim3 grid(plan.blocks_x, plan.blocks_y);
+  if (plan.in_registers) {
+    morph_rows_kernel<L, C, Size, Shape, R><<<grid, RowsLayout::kThreads, 0, stream>>>(a);
+    DPX_CUDA_CHECK_LAUNCH("morph_rows_kernel");
+    return Status::ok();
+  }
   morph_band_kernel<L, C, Size, Shape, R><<<grid, Tile::kThreads, plan.shared_bytes, stream>>>(a, plan.args);
   DPX_CUDA_CHECK_LAUNCH("morph_band_kernel");
   return Status::ok();

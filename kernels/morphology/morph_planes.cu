@@ -1,6 +1,7 @@
 // Every plane of a frame in one launch: the blocks of all planes form one grid, each block finds
-// its plane and runs the same band/tile device code (morph_band.cuh) as the one-plane kernel, with
-// the plane's channel count chosen at run time. Iterations ping-pong through per-plane
+// its plane and runs the same device code as the one-plane kernel under the default schedule
+// (morph_rows.cuh, or morph_band.cuh for the shared-memory schedules), with the plane's channel
+// count chosen at run time. Iterations ping-pong through per-plane
 // intermediates, one launch per iteration.
 #include <cuda_runtime.h>
 
@@ -12,6 +13,7 @@
 #include "launch_sizing.h"
 #include "scratch.h"
 #include "morph_band.cuh"
+#include "morph_rows.cuh"
 #include "morph_lanes.cuh"
 #include "morph_launch.h"
 #include "morph_planes_launch.h"
@@ -20,8 +22,12 @@ namespace dpx {
 namespace morph {
 namespace {
 
-// The multi-plane kernel runs the four-rows-per-thread schedules.
+// The multi-plane kernel runs the four-rows-per-thread schedules: morph_cuda()'s.
 constexpr int kRowsPerThread = 4;
+constexpr detail::MorphSchedule kSchedule = detail::kMorphDefaultSchedule;
+static_assert(kSchedule != detail::MorphSchedule::kTile64 && kSchedule != detail::MorphSchedule::kRegisters2,
+              "the multi-plane kernel runs four rows per thread");
+constexpr bool kInRegisters = kSchedule == detail::MorphSchedule::kRegisters;
 
 struct PlaneTask {
   TileArgs a;
@@ -44,11 +50,19 @@ __global__ void __launch_bounds__(Tile::kThreads) morph_planes_kernel(PlanesArgs
   const PlaneTask& t = args.p[i];
   const int local = static_cast<int>(blockIdx.x) - t.block_begin;
   const int bx = local % t.blocks_x, by = local / t.blocks_x;
-  auto* shared = reinterpret_cast<std::uint8_t*>(ring);
-  switch (t.channels) {
-    case 1: band_pass<L, 1, Size, Shape, kRowsPerThread>(DeviceThreads{}, t.a, t.b, shared, bx, by); break;
-    case 2: band_pass<L, 2, Size, Shape, kRowsPerThread>(DeviceThreads{}, t.a, t.b, shared, bx, by); break;
-    case 4: band_pass<L, 4, Size, Shape, kRowsPerThread>(DeviceThreads{}, t.a, t.b, shared, bx, by); break;
+  if constexpr (kInRegisters) {
+    switch (t.channels) {
+      case 1: rows_pass<L, 1, Size, Shape, kRowsPerThread>(t.a, bx, by); break;
+      case 2: rows_pass<L, 2, Size, Shape, kRowsPerThread>(t.a, bx, by); break;
+      case 4: rows_pass<L, 4, Size, Shape, kRowsPerThread>(t.a, bx, by); break;
+    }
+  } else {
+    auto* shared = reinterpret_cast<std::uint8_t*>(ring);
+    switch (t.channels) {
+      case 1: band_pass<L, 1, Size, Shape, kRowsPerThread>(DeviceThreads{}, t.a, t.b, shared, bx, by); break;
+      case 2: band_pass<L, 2, Size, Shape, kRowsPerThread>(DeviceThreads{}, t.a, t.b, shared, bx, by); break;
+      case 4: band_pass<L, 4, Size, Shape, kRowsPerThread>(DeviceThreads{}, t.a, t.b, shared, bx, by); break;
+    }
   }
 }
 
@@ -89,10 +103,6 @@ LaunchFn pick_lanes(SampleType type, const MorphParams& p) {
 LaunchFn pick_launch(SampleType type, const MorphParams& p) {
   return p.op == MorphOp::kDilate ? pick_lanes<true>(type, p) : pick_lanes<false>(type, p);
 }
-
-// morph_cuda()'s schedule, which the multi-plane kernel's four rows per thread must match.
-constexpr detail::MorphSchedule kSchedule = detail::kMorphDefaultSchedule;
-static_assert(kSchedule != detail::MorphSchedule::kTile64, "the multi-plane kernel runs four rows per thread");
 
 // One plane's source and destination of one pass.
 struct PassPlane {

@@ -53,6 +53,14 @@ struct Tile {
   static constexpr int kStride = kChunks * kChunk;          // bytes of one row in shared memory
 };
 
+// The register kernel's blocks (morph_rows.cuh): warps of 32 lanes, one 16-byte chunk a lane.
+struct RowsLayout {
+  static constexpr int kLanes = 32;
+  static constexpr int kWarps = 4;  // warps of a block, stacked vertically
+  static constexpr int kThreads = kLanes * kWarps;
+  static constexpr int kWarpBytes = kLanes * Tile::kChunk;
+};
+
 // --- loading -------------------------------------------------------------------------------------
 
 // Asynchronous 16-byte copies to shared memory, in groups: a thread commits the copies it issued
@@ -144,6 +152,11 @@ MORPH_UNROLL
       s[kHaloStorage - k] = reinterpret_cast<const std::uint32_t*>(chunk)[-k];
       s[kHaloStorage + 3 + k] = reinterpret_cast<const std::uint32_t*>(chunk)[3 + k];
     }
+    from_storage(s);
+  }
+
+  // From the kStorage storage words of the row around the chunk (left halo, chunk, right halo).
+  __device__ __forceinline__ void from_storage(const std::uint32_t* s) {
 MORPH_UNROLL
     for (int j = 0; j < kStorage; ++j) L::widen(s[j], &w[j * L::kComputePerStorage]);
   }
@@ -203,6 +216,26 @@ struct RowValues {
   std::uint32_t centre[kBody];
 };
 
+// Output word i of the row whose window's first row sits in ring[k % (2R + 1)]: the vertical
+// max/min over the window's rows, each its run or, for the mask rows that are the centre alone,
+// its centre sample.
+template <class L, int Size, MorphShape Shape, int kBody>
+__device__ __forceinline__ std::uint32_t vertical(const RowValues<kBody> (&ring)[2 * (Size / 2) + 1], int k, int i) {
+  constexpr int R = Size / 2;
+  constexpr int kWindow = 2 * R + 1;
+  std::uint32_t t[kWindow];
+MORPH_UNROLL
+  for (int dy = -R; dy <= R; ++dy) {
+    const RowValues<kBody>& r = ring[(k + R + dy) % kWindow];
+    t[dy + R] = row_half_width(Shape, Size, dy) == 0 ? r.centre[i] : r.run[i];
+  }
+  if constexpr (R == 1) {
+    return L::reduce3(t[0], t[1], t[2]);
+  } else {
+    return L::reduce3(L::reduce3(t[0], t[1], t[2]), t[3], t[4]);
+  }
+}
+
 // Shared-memory rows as one thread sees them: window row j is ring slot first + j (wrapping),
 // offset to the thread's chunk. first < slots and j < slots, so one subtraction wraps.
 struct RingWindow {
@@ -241,19 +274,7 @@ MORPH_UNROLL
     if (ybase + k >= a.height) continue;
     std::uint32_t out[kBody];
 MORPH_UNROLL
-    for (int i = 0; i < kBody; ++i) {
-      std::uint32_t t[kWindow];
-MORPH_UNROLL
-      for (int dy = -R; dy <= R; ++dy) {
-        const RowValues<kBody>& r = ring[(k + R + dy) % kWindow];
-        t[dy + R] = row_half_width(Shape, Size, dy) == 0 ? r.centre[i] : r.run[i];
-      }
-      if constexpr (R == 1) {
-        out[i] = L::reduce3(t[0], t[1], t[2]);
-      } else {
-        out[i] = L::reduce3(L::reduce3(t[0], t[1], t[2]), t[3], t[4]);
-      }
-    }
+    for (int i = 0; i < kBody; ++i) out[i] = vertical<L, Size, Shape>(ring, k, i);
     std::uint32_t s[4];
 MORPH_UNROLL
     for (int m = 0; m < 4; ++m) s[m] = L::narrow(&out[m * L::kComputePerStorage]);

@@ -14,16 +14,21 @@ using morph::U16x2Lanes;
 using morph::U8WideLanes;
 using morph::U8x4Lanes;
 
-PassFn pick_dpx(SampleType type, int channels, const MorphParams& p, int rows_per_thread) {
-  if (rows_per_thread != 8) return morph::pick_dpx_pass(type, channels, p, rows_per_thread);
-  if (channels != 1 || p.shape != MorphShape::kRect) return nullptr;
+template <int kRows>
+PassFn pick_dpx_rect(SampleType type, const MorphParams& p) {
   const bool dilate = p.op == MorphOp::kDilate;
   if (type == SampleType::kU16) {
-    return dilate ? morph::pick_size<U16x2Lanes<ops::Dpx, true>, 1, 8>(p)
-                  : morph::pick_size<U16x2Lanes<ops::Dpx, false>, 1, 8>(p);
+    return dilate ? morph::pick_size<U16x2Lanes<ops::Dpx, true>, 1, kRows>(p)
+                  : morph::pick_size<U16x2Lanes<ops::Dpx, false>, 1, kRows>(p);
   }
-  return dilate ? morph::pick_size<U8WideLanes<ops::Dpx, true>, 1, 8>(p)
-                : morph::pick_size<U8WideLanes<ops::Dpx, false>, 1, 8>(p);
+  return dilate ? morph::pick_size<U8WideLanes<ops::Dpx, true>, 1, kRows>(p)
+                : morph::pick_size<U8WideLanes<ops::Dpx, false>, 1, kRows>(p);
+}
+
+PassFn pick_dpx(SampleType type, int channels, const MorphParams& p, int rows_per_thread) {
+  if (rows_per_thread == 4) return morph::pick_dpx_pass(type, channels, p, rows_per_thread);
+  if (channels != 1 || p.shape != MorphShape::kRect) return nullptr;
+  return rows_per_thread == 8 ? pick_dpx_rect<8>(type, p) : pick_dpx_rect<2>(type, p);
 }
 
 PassFn pick_plain(SampleType type, int channels, const MorphParams& p, int rows_per_thread) {

@@ -4,7 +4,7 @@
 // beside its anchors in the same run:
 //   copy      cudaMemcpyAsync device-to-device of the same bytes (the floor a filter can reach);
 //   dpx-<schedule>       the kernel with window max/min from the DPX three-operand instructions,
-//                        under each schedule (morph_launch.h): stream, split, tile32, tile64
+//                        under each schedule (morph_launch.h): stream, split, tile32, tile64, registers
 //                        (tile64, the first version, for rect windows only);
 //   plain-<default>      the same kernel with two-operand max/min, default schedule;
 //   bytesimd-<default>   GRAY8 only: four samples per word, __vmaxu4/__vminu4, default schedule;
@@ -246,8 +246,10 @@ bool gpu_rows(const Options& opts, const MorphCase& c, const MorphParams& params
   const MorphSchedule default_schedule = detail::kMorphDefaultSchedule;
   std::vector<std::pair<MorphKernel, MorphSchedule>> runs;
   if (c.fused()) {
-    for (MorphSchedule s : {MorphSchedule::kStream, MorphSchedule::kSplit, MorphSchedule::kTile32, MorphSchedule::kTile64}) {
-      if (s != MorphSchedule::kTile64 || c.shape == MorphShape::kRect) runs.emplace_back(MorphKernel::kDpx, s);
+    for (MorphSchedule s : {MorphSchedule::kStream, MorphSchedule::kSplit, MorphSchedule::kTile32, MorphSchedule::kTile64,
+                             MorphSchedule::kRegisters, MorphSchedule::kRegisters2}) {
+      const bool rect_only = s == MorphSchedule::kTile64 || s == MorphSchedule::kRegisters2;
+      if (!rect_only || c.shape == MorphShape::kRect) runs.emplace_back(MorphKernel::kDpx, s);
     }
     runs.emplace_back(MorphKernel::kPlain, default_schedule);
     if (c.type == SampleType::kU8) runs.emplace_back(MorphKernel::kByteSimd, default_schedule);

@@ -66,6 +66,40 @@ TEST_P(MorphCpuOperations, MatchDefinition) {
 
 INSTANTIATE_TEST_SUITE_P(AllOperations, MorphCpuOperations, ::testing::ValuesIn(operation_cases()));
 
+// What the CUDA register kernel (morph_rows.cuh) rests on: for the square 3x3 and 5x5 masks of
+// every shape, dilate and erode under the replicate and reflect-101 rules equal the neutral rule,
+// so that kernel fills the outside with the neutral sample whatever the border. The reference
+// resolves every outside coordinate on its own, so this holds the rules themselves to it.
+TEST(MorphCpu, SmallSquareElementsIgnoreTheBorderRule) {
+  std::mt19937_64 rng = seeded_rng();
+  for (const Geometry& g : edge_geometries()) {
+    for (SampleType type : {SampleType::kU8, SampleType::kU16}) {
+      for (int channels : {1, 2, 4}) {
+        HostPlane src = make_plane(g, channels, type);
+        fill_random(src, rng);
+        for (MorphOp op : {MorphOp::kDilate, MorphOp::kErode}) {
+          for (MorphShape shape : {MorphShape::kRect, MorphShape::kCross, MorphShape::kEllipse}) {
+            for (int size : {3, 5}) {
+              MorphParams p;
+              p.op = op;
+              p.shape = shape;
+              p.size = size;
+              p.border = BorderMode::kNeutral;
+              const HostPlane neutral = reference_morph(src, p);
+              for (BorderMode border : {BorderMode::kReplicate, BorderMode::kReflect101}) {
+                p.border = border;
+                EXPECT_EQ(first_difference(neutral, reference_morph(src, p)), "")
+                    << g.width << "x" << g.height << " op " << static_cast<int>(op) << " shape "
+                    << static_cast<int>(shape) << " size " << size << " border " << static_cast<int>(border);
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+}
+
 // Band seams of the wide-window path: windows taller than a band. The frame is large enough for
 // ten bands, so the definition would be slow; one thread's result (held to the definition by the
 // cases above) is the reference.

@@ -1,6 +1,6 @@
 // The CUDA morphology against the CPU one (itself held to the brute-force definition), bit-exact,
 // on every case of the CPU matrix plus 4K frames, for each kernel variant (DPX, plain max/min,
-// byte SIMD) under each schedule built for it (stream, split, tile32, tile64), and the public
+// byte SIMD) under each schedule built for it (stream, split, tile32, tile64, registers), and the public
 // entry. Outputs are poisoned before each run; the pitch padding and
 // the bytes before the first row must come back untouched.
 #include <cuda_runtime_api.h>
@@ -61,9 +61,11 @@ std::vector<MorphKernel> kernels_for(SampleType type) {
 // The schedules built for a variant and case: all of them at 4 rows per thread; kTile64 only for
 // the DPX kernel, one channel and rect (morph_launch.h).
 std::vector<MorphSchedule> schedules_for(MorphKernel kernel, int channels, const MorphParams& params) {
-  std::vector<MorphSchedule> s = {MorphSchedule::kStream, MorphSchedule::kSplit, MorphSchedule::kTile32};
+  std::vector<MorphSchedule> s = {MorphSchedule::kStream, MorphSchedule::kSplit, MorphSchedule::kTile32,
+                                   MorphSchedule::kRegisters};
   if (kernel == MorphKernel::kDpx && channels == 1 && params.shape == MorphShape::kRect) {
     s.push_back(MorphSchedule::kTile64);
+    s.push_back(MorphSchedule::kRegisters2);
   }
   return s;
 }
