@@ -46,6 +46,24 @@ __device__ __forceinline__ uint4 load_chunk(const TileArgs& a, const std::uint8_
                     load_word(row, xb + 12, a.row_bytes, aligned, neutral));
 }
 
+// The max/min down a window of 2R + 1 rows (row(j), j = 0 .. 2R, the output row at j = R) over
+// the rows whose mask run is the full width (kRun) or the centre alone (!kRun); the shapes of
+// morph_geometry.h have at least one row of each kind except rect, which has no centre-only row.
+template <class L, int Size, MorphShape Shape, bool kRun, class Row>
+__device__ __forceinline__ std::uint32_t window_rows(const Row& row) {
+  constexpr int R = Size / 2;
+  std::uint32_t t[2 * R + 1];
+  int n = 0;
+MORPH_UNROLL
+  for (int dy = -R; dy <= R; ++dy) {
+    if ((row_half_width(Shape, Size, dy) != 0) == kRun) t[n++] = row(dy + R);
+  }
+  std::uint32_t acc = t[0];
+MORPH_UNROLL
+  for (int m = 1; m < n; m += 2) acc = L::reduce3(acc, t[m], t[m + 1 < n ? m + 1 : m]);
+  return acc;
+}
+
 __device__ __forceinline__ std::uint32_t word_of(const uint4& v, int k) {
   return k == 0 ? v.x : k == 1 ? v.y : k == 2 ? v.z : v.w;
 }
@@ -57,7 +75,6 @@ template <class L, int C, int Size, MorphShape Shape, int kRows>
 __device__ __forceinline__ void rows_pass(const TileArgs& a, int bx, int by) {
   constexpr int R = Size / 2;
   constexpr int kIn = kRows + 2 * R;
-  constexpr int kWindow = 2 * R + 1;
   using Words = RowWords<L, C, R>;
   constexpr int H = Words::kHaloStorage;  // storage words of halo per side: 1, 2 or 4
   constexpr int kBody = Words::kBody;
@@ -88,36 +105,50 @@ MORPH_UNROLL
     }
   }
 
-  RowValues<kBody> ring[kWindow];
+  // Widened once per input row; the vertical window runs first (over the rows whose mask run is
+  // the full width, and separately over the centre-only rows), then one horizontal run per output
+  // row: the run's cost is paid per output row instead of per input row, and its halo is one
+  // shuffle of the window's result.
+  constexpr int kCw = L::kComputePerStorage;
+  constexpr int kHaloCw = H * kCw;
+  std::uint32_t wide[kIn][kBody];
+  std::uint32_t wide_edge[kIn][kHaloCw];
 MORPH_UNROLL
   for (int j = 0; j < kIn; ++j) {
-    std::uint32_t s[4 + 2 * H];
 MORPH_UNROLL
-    for (int k = 0; k < 4; ++k) s[H + k] = word_of(body[j], k);
+    for (int m = 0; m < 4; ++m) L::widen(word_of(body[j], m), &wide[j][m * kCw]);
 MORPH_UNROLL
-    for (int k = 0; k < H; ++k) {
-      const std::uint32_t left = __shfl_up_sync(~0u, s[H + 4 - H + k], 1);
-      const std::uint32_t right = __shfl_down_sync(~0u, s[H + k], 1);
-      s[k] = lane == 0 ? edge[j][k] : left;
-      s[H + 4 + k] = lane == RowsLayout::kLanes - 1 ? edge[j][k] : right;
-    }
+    for (int m = 0; m < H; ++m) L::widen(edge[j][m], &wide_edge[j][m * kCw]);
+  }
+
+MORPH_UNROLL
+  for (int k = 0; k < kRows; ++k) {
+    if (y0 + k >= a.height) break;  // the same for the whole warp
     Words row;
-    row.from_storage(s);
-    RowValues<kBody>& v = ring[j % kWindow];
 MORPH_UNROLL
     for (int i = 0; i < kBody; ++i) {
-      v.run[i] = row.horizontal(i);
-      if constexpr (Shape != MorphShape::kRect) v.centre[i] = row.body(i);
+      row.w[kHaloCw + i] = window_rows<L, Size, Shape, true>([&](int j) { return wide[k + j][i]; });
     }
-    if (j < 2 * R) continue;
-    const int k = j - 2 * R;
-    if (y0 + k >= a.height) continue;
+MORPH_UNROLL
+    for (int t = 0; t < kHaloCw; ++t) {
+      const std::uint32_t edge_run = window_rows<L, Size, Shape, true>([&](int j) { return wide_edge[k + j][t]; });
+      const std::uint32_t left = __shfl_up_sync(~0u, row.w[kHaloCw + kBody - kHaloCw + t], 1);
+      const std::uint32_t right = __shfl_down_sync(~0u, row.w[kHaloCw + t], 1);
+      row.w[t] = lane == 0 ? edge_run : left;
+      row.w[kHaloCw + kBody + t] = lane == RowsLayout::kLanes - 1 ? edge_run : right;
+    }
     std::uint32_t out[kBody];
 MORPH_UNROLL
-    for (int i = 0; i < kBody; ++i) out[i] = vertical<L, Size, Shape>(ring, k, i);
+    for (int i = 0; i < kBody; ++i) {
+      out[i] = row.horizontal(i);
+      if constexpr (Shape != MorphShape::kRect) {
+        const std::uint32_t centre = window_rows<L, Size, Shape, false>([&](int j) { return wide[k + j][i]; });
+        out[i] = L::reduce3(out[i], centre, centre);
+      }
+    }
     std::uint32_t o[4];
 MORPH_UNROLL
-    for (int m = 0; m < 4; ++m) o[m] = L::narrow(&out[m * L::kComputePerStorage]);
+    for (int m = 0; m < 4; ++m) o[m] = L::narrow(&out[m * kCw]);
     store_chunk<L>(a, y0 + k, xb, o);
   }
 }
