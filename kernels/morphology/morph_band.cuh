@@ -181,10 +181,6 @@ inline BandPlan plan_band(detail::MorphSchedule schedule, int height, int row_by
   return plan_bands(4, kGroup, 0, height, row_bytes, radius);
 }
 
-// Whether a row start and pitch allow the kernels' 16-byte vector loads and stores.
-inline bool vector_ok(const void* p, std::size_t pitch) {
-  return (reinterpret_cast<std::uintptr_t>(p) % 16 == 0) && pitch % 16 == 0;
-}
 
 }  // namespace morph
 }  // namespace dpx

@@ -43,6 +43,11 @@ struct TileArgs {
   bool dst_vector;  // the same for dst
 };
 
+// Whether a row start and pitch allow the kernels' 16-byte vector loads and stores.
+inline bool vector_ok(const void* p, std::size_t pitch) {
+  return (reinterpret_cast<std::uintptr_t>(p) % 16 == 0) && pitch % 16 == 0;
+}
+
 struct Tile {
   static constexpr int kChunk = 16;  // bytes per thread and row
   static constexpr int kThreadsX = 16;
