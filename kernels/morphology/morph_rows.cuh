@@ -1,10 +1,10 @@
 // The register schedule of the fused 3x3 / 5x5 pass: no shared memory, no barrier. A warp owns
 // 512 bytes (16 a lane) of kRows output rows; each lane issues the loads of all kRows + 2R input
 // rows of its 16-byte column into registers before it computes anything, so a frame's reads are
-// in flight at once, as in a copy. The horizontal halo comes from the neighbouring lanes by
-// shuffles (lanes 0 and 31 load the words past the warp's ends), then each row is reduced as in
-// the shared-memory tile (RowWords, morph_tile.cuh) and the vertical window runs down the
-// registers.
+// in flight at once, as in a copy. The vertical window runs first, down the registers; its
+// result's horizontal halo comes from the neighbouring lanes by shuffles (lanes 0 and 31 load the
+// words past the warp's ends), and the horizontal run is the shared-memory tile's (RowWords,
+// morph_tile.cuh).
 //
 // Samples outside the plane are the neutral sample whatever the border rule: every mask of
 // morph_geometry.h is a stack of centred runs, symmetric about the centre row and no wider away

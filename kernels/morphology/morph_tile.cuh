@@ -157,11 +157,6 @@ MORPH_UNROLL
       s[kHaloStorage - k] = reinterpret_cast<const std::uint32_t*>(chunk)[-k];
       s[kHaloStorage + 3 + k] = reinterpret_cast<const std::uint32_t*>(chunk)[3 + k];
     }
-    from_storage(s);
-  }
-
-  // From the kStorage storage words of the row around the chunk (left halo, chunk, right halo).
-  __device__ __forceinline__ void from_storage(const std::uint32_t* s) {
 MORPH_UNROLL
     for (int j = 0; j < kStorage; ++j) L::widen(s[j], &w[j * L::kComputePerStorage]);
   }
