@@ -1,7 +1,8 @@
 // CUDA morphology: the launcher (schedule, grid, iterations, operations, intermediate planes,
 // stream) and the DPX passes dpx::morph_cuda runs. The fused kernel and its dispatch are in
-// morph_pass.cuh, its device code in morph_band.cuh / morph_tile.cuh (square 3x3 and 5x5), and
-// morph_separable.cuh covers every other element.
+// morph_pass.cuh, its device code in morph_rows.cuh / morph_band.cuh / morph_tile.cuh (square 3x3
+// and 5x5), the one-pass compound operations in morph_compound_cuda.cu, and morph_separable.cuh
+// covers every other element.
 #include <cuda_runtime.h>
 
 #include <climits>
@@ -95,6 +96,7 @@ class CudaEngine {
 
 PassFn pick_dpx_pass(SampleType type, int channels, const MorphParams& p, int rows_per_thread) {
   if (rows_per_thread != 4) return nullptr;
+  if (is_compound(p.op)) return pick_dpx_compound(type, channels, p);
   return type == SampleType::kU16 ? pick_op<U16x2Lanes, ops::Dpx, 4>(channels, p)
                                   : pick_op<U8WideLanes, ops::Dpx, 4>(channels, p);
 }
@@ -111,10 +113,17 @@ Status morph_cuda_run(const PlaneView& src, const MutablePlaneView& dst, const M
   const bool fused = side == morph_height(params) && (side == 3 || side == 5);
   const BandPlan plan = plan_band(schedule, src.height, static_cast<int>(src.row_bytes()), fused ? side / 2 : 0, sms);
   if (plan.blocks_y > 65535) return Status(StatusCode::kUnsupported, too_large);
+  MorphParams p = params;
+  p.size = side;
+  if (fused && plan.in_registers && params.iterations == 1 && is_compound(params.op)) {
+    if (const PassFn one_pass = pick(src.type, src.channels, p, plan.rows_per_thread)) {
+      return one_pass(tile_args(static_cast<const std::uint8_t*>(src.data), src.pitch,
+                                static_cast<std::uint8_t*>(dst.data), dst.pitch, src, params.border),
+                      plan, stream);
+    }
+  }
   CudaEngine engine(src, params, stream, fused ? &plan : nullptr);
   if (fused) {
-    MorphParams p = params;
-    p.size = side;
     for (const MorphOp op : {MorphOp::kDilate, MorphOp::kErode}) {
       p.op = op;
       const PassFn pass = pick(src.type, src.channels, p, plan.rows_per_thread);

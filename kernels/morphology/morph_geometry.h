@@ -2,6 +2,8 @@
 // from under each border rule, and the structuring elements as one centred run per mask row.
 #pragma once
 
+#include <type_traits>
+
 #include "dpx/morphology.h"
 #include "dpx_ops.cuh"  // DPX_HD
 
@@ -28,6 +30,32 @@ constexpr DPX_HD int row_half_width(MorphShape shape, int size, int dy) {
   return shape == MorphShape::kRect      ? size / 2
          : shape == MorphShape::kCross   ? (dy == 0 ? size / 2 : 0)
          /* ellipse */                   : (dy == size / 2 || dy == -(size / 2) ? 0 : size / 2);
+}
+
+// Calls f(C, Size, Shape) with a run-time channel count (1, 2, 4), square size (3, 5) and shape
+// as std::integral_constant arguments, for code built per combination (the fused kernels);
+// returns false, calling nothing, for any other channel count or size.
+template <class F>
+bool with_square_element(int channels, int size, MorphShape shape, const F& f) {
+  const auto with_shape = [&](auto c, auto s) {
+    switch (shape) {
+      case MorphShape::kRect: f(c, s, std::integral_constant<MorphShape, MorphShape::kRect>{}); return true;
+      case MorphShape::kCross: f(c, s, std::integral_constant<MorphShape, MorphShape::kCross>{}); return true;
+      case MorphShape::kEllipse: f(c, s, std::integral_constant<MorphShape, MorphShape::kEllipse>{}); return true;
+    }
+    return false;
+  };
+  const auto with_size = [&](auto c) {
+    if (size == 3) return with_shape(c, std::integral_constant<int, 3>{});
+    if (size == 5) return with_shape(c, std::integral_constant<int, 5>{});
+    return false;
+  };
+  switch (channels) {
+    case 1: return with_size(std::integral_constant<int, 1>{});
+    case 2: return with_size(std::integral_constant<int, 2>{});
+    case 4: return with_size(std::integral_constant<int, 4>{});
+  }
+  return false;
 }
 
 }  // namespace morph

@@ -63,5 +63,15 @@ struct U8x4Lanes : LaneFormat<Ops, kMax, std::uint8_t, 4, 1> {
   }
 };
 
+// max(x - y, 0) sample by sample of two storage words (the compound operations' difference).
+template <typename Sample>
+__device__ __forceinline__ std::uint32_t subtract_saturated(std::uint32_t x, std::uint32_t y) {
+  if constexpr (sizeof(Sample) == 1) {
+    return __vsubus4(x, y);
+  } else {
+    return __vsubus2(x, y);
+  }
+}
+
 }  // namespace morph
 }  // namespace dpx

@@ -38,46 +38,51 @@ Status run_pass(const TileArgs& a, const BandPlan& plan, cudaStream_t stream) {
   return Status::ok();
 }
 
-template <class L, int C, int Size, int R>
-PassFn pick_shape(MorphShape shape) {
-  switch (shape) {
-    case MorphShape::kRect: return run_pass<L, C, Size, MorphShape::kRect, R>;
-    case MorphShape::kCross: return run_pass<L, C, Size, MorphShape::kCross, R>;
-    case MorphShape::kEllipse: return run_pass<L, C, Size, MorphShape::kEllipse, R>;
-  }
-  return nullptr;
+// The pass of a square 3x3 / 5x5 element chosen on the run-time channels, size and shape:
+// Pass<C, Size, Shape>::fn(p), nullptr where none is built.
+template <template <int, int, MorphShape> class Pass>
+PassFn dispatch(int channels, const MorphParams& p) {
+  PassFn pass = nullptr;
+  with_square_element(channels, p.size, p.shape,
+                      [&](auto c, auto size, auto shape) {
+                        pass = Pass<decltype(c)::value, decltype(size)::value, decltype(shape)::value>::fn(p);
+                      });
+  return pass;
 }
 
-template <class L, int C, int R>
-PassFn pick_size(const MorphParams& p) {
-  return p.size == 3 ? pick_shape<L, C, 3, R>(p.shape) : pick_shape<L, C, 5, R>(p.shape);
-}
-
+// One dilation or erosion (the lane format L says which) at R rows per thread.
 template <class L, int R>
-PassFn pick_channels(int channels, const MorphParams& p) {
-  switch (channels) {
-    case 1: return pick_size<L, 1, R>(p);
-    case 2: return pick_size<L, 2, R>(p);
-    case 4: return pick_size<L, 4, R>(p);
-  }
-  return nullptr;
-}
+struct SinglePass {
+  template <int C, int Size, MorphShape Shape>
+  struct At {
+    static PassFn fn(const MorphParams&) { return run_pass<L, C, Size, Shape, R>; }
+  };
+};
 
+// p.op's pass with Lanes<Ops, max?>; nullptr for the compound operations (two passes, or the
+// one-pass kernels of morph_compound_cuda.cu).
 template <template <class, bool> class Lanes, class Ops, int R>
 PassFn pick_op(int channels, const MorphParams& p) {
-  return p.op == MorphOp::kDilate ? pick_channels<Lanes<Ops, true>, R>(channels, p)
-                                  : pick_channels<Lanes<Ops, false>, R>(channels, p);
+  if (p.op == MorphOp::kDilate) return dispatch<SinglePass<Lanes<Ops, true>, R>::template At>(channels, p);
+  if (p.op == MorphOp::kErode) return dispatch<SinglePass<Lanes<Ops, false>, R>::template At>(channels, p);
+  return nullptr;
 }
 
-// The fused pass of `p` (a square 3x3 or 5x5 element, p.op dilate or erode) for a plane of `type`
-// and `channels`, at `rows_per_thread`; nullptr where none is built.
+// The fused pass of `p` (a square 3x3 or 5x5 element; p.op dilate or erode, or with
+// p.iterations 1 a compound operation) for a plane of `type` and `channels`, at
+// `rows_per_thread`; nullptr where none is built.
 using PickPass = PassFn (*)(SampleType type, int channels, const MorphParams& p, int rows_per_thread);
 
 // The DPX passes at four rows per thread (what dpx::morph_cuda runs).
 PassFn pick_dpx_pass(SampleType type, int channels, const MorphParams& p, int rows_per_thread);
 
+// The DPX one-pass compound operations of the register schedule (morph_compound_cuda.cu), p.op
+// compound; nullptr where none is built.
+PassFn pick_dpx_compound(SampleType type, int channels, const MorphParams& p);
+
 // One call after morph_validate(): the band plan of `schedule`, the fused passes from `pick` for
-// square 3x3 / 5x5 elements (the separable passes otherwise), every iteration and operation.
+// square 3x3 / 5x5 elements (the separable passes otherwise), every iteration and operation; a
+// compound operation of one iteration in one pass where `pick` has one for it.
 Status morph_cuda_run(const PlaneView& src, const MutablePlaneView& dst, const MorphParams& params,
                       cudaStream_t stream, DeviceBuffer* scratch, detail::MorphSchedule schedule, PickPass pick);
 

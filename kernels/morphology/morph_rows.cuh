@@ -36,10 +36,11 @@ MORPH_UNROLL
   return w;
 }
 
-// This lane's 16 bytes of `row` from byte xb (a multiple of 16, maybe past the row's end).
+// This lane's 16 bytes of `row` from byte xb (a multiple of 16, maybe before the row's start or
+// past its end).
 __device__ __forceinline__ uint4 load_chunk(const TileArgs& a, const std::uint8_t* row, int xb, std::uint32_t neutral) {
+  if (xb < 0 || xb >= a.row_bytes) return make_uint4(neutral, neutral, neutral, neutral);
   if (a.src_vector && xb + Tile::kChunk <= a.row_bytes) return __ldg(reinterpret_cast<const uint4*>(row + xb));
-  if (xb >= a.row_bytes) return make_uint4(neutral, neutral, neutral, neutral);
   const bool aligned = a.src_vector;  // pointer and pitch 16-byte aligned, so every word is too
   return make_uint4(load_word(row, xb, a.row_bytes, aligned, neutral), load_word(row, xb + 4, a.row_bytes, aligned, neutral),
                     load_word(row, xb + 8, a.row_bytes, aligned, neutral),
@@ -68,6 +69,123 @@ __device__ __forceinline__ std::uint32_t word_of(const uint4& v, int k) {
   return k == 0 ? v.x : k == 1 ? v.y : k == 2 ? v.z : v.w;
 }
 
+// A lane's kIn input rows from row y_first in registers: its 16-byte chunk at xb and, on the
+// warp's edge lanes, the H words from edge_x; rows outside the plane and bytes outside the row
+// hold `neutral`. Every load is issued here, before anything is computed or stored (the compiler
+// may not move a load past a store to dst: they could alias).
+template <int kIn, int H>
+struct LaneRows {
+  uint4 body[kIn];
+  std::uint32_t edge[kIn][H];
+
+  __device__ __forceinline__ void load(const TileArgs& a, int y_first, int xb, bool edge_lane, int edge_x,
+                                       std::uint32_t neutral) {
+MORPH_UNROLL
+    for (int j = 0; j < kIn; ++j) {
+      const int y = y_first + j;
+      body[j] = make_uint4(neutral, neutral, neutral, neutral);
+MORPH_UNROLL
+      for (int k = 0; k < H; ++k) edge[j][k] = neutral;
+      if (y < 0 || y >= a.height) continue;
+      const std::uint8_t* row = a.src + static_cast<std::size_t>(y) * a.src_pitch;
+      body[j] = load_chunk(a, row, xb, neutral);
+      if (edge_lane) {
+MORPH_UNROLL
+        for (int k = 0; k < H; ++k) edge[j][k] = load_word(row, edge_x + 4 * k, a.row_bytes, a.src_vector, neutral);
+      }
+    }
+  }
+};
+
+// The same rows widened to compute words (morph_lanes.cuh), each storage word first OR-ed with
+// or_mask(j, word) (bytes to force to all ones; m = 0..3 the body, 4.. the edge words).
+template <class L, int kIn, int H>
+struct WideRows {
+  static constexpr int kCw = L::kComputePerStorage;
+  std::uint32_t body[kIn][4 * kCw];
+  std::uint32_t edge[kIn][H * kCw];
+
+  template <class OrMask>
+  __device__ __forceinline__ void widen(const LaneRows<kIn, H>& rows, const OrMask& or_mask) {
+MORPH_UNROLL
+    for (int j = 0; j < kIn; ++j) {
+MORPH_UNROLL
+      for (int m = 0; m < 4; ++m) L::widen(word_of(rows.body[j], m) | or_mask(j, m), &body[j][m * kCw]);
+MORPH_UNROLL
+      for (int m = 0; m < H; ++m) L::widen(rows.edge[j][m] | or_mask(j, 4 + m), &edge[j][m * kCw]);
+    }
+  }
+  __device__ __forceinline__ void widen(const LaneRows<kIn, H>& rows) {
+    widen(rows, [](int, int) { return 0u; });
+  }
+};
+
+// One output row of a stage, from compute words wide(j, i) of the 2R + 1 rows j = 0 .. 2R of its
+// window (i < kBody, the lane's chunk): the vertical window first (over the rows whose mask run is
+// the full width, and separately over the centre-only rows), then one horizontal run, whose halo
+// is one shuffle of the neighbouring lanes' window results. Lanes 0 and 31 take their outer halo
+// from edge(j, t), the window over the words past the warp's ends; where the warp's edge lanes
+// produce no output, kEdges is false and their outer halo is left undefined. Every lane of the
+// warp must call it (the shuffles).
+template <class L, int C, int Size, MorphShape Shape, bool kEdges, class Body, class Edge>
+__device__ __forceinline__ void stage_row(int lane, const Body& wide, const Edge& edge,
+                                          std::uint32_t (&out)[RowWords<L, C, Size / 2>::kBody]) {
+  using Words = RowWords<L, C, Size / 2>;
+  constexpr int kBody = Words::kBody;
+  constexpr int kHalo = Words::kHalo;
+  Words row;
+MORPH_UNROLL
+  for (int i = 0; i < kBody; ++i) {
+    row.w[kHalo + i] = window_rows<L, Size, Shape, true>([&](int j) { return wide(j, i); });
+  }
+MORPH_UNROLL
+  for (int t = 0; t < kHalo; ++t) {
+    const std::uint32_t left = __shfl_up_sync(~0u, row.w[kBody + t], 1);
+    const std::uint32_t right = __shfl_down_sync(~0u, row.w[kHalo + t], 1);
+    row.w[t] = left;
+    row.w[kHalo + kBody + t] = right;
+    if constexpr (kEdges) {
+      const std::uint32_t edge_run = window_rows<L, Size, Shape, true>([&](int j) { return edge(j, t); });
+      if (lane == 0) row.w[t] = edge_run;
+      if (lane == RowsLayout::kLanes - 1) row.w[kHalo + kBody + t] = edge_run;
+    }
+  }
+MORPH_UNROLL
+  for (int i = 0; i < kBody; ++i) {
+    out[i] = row.horizontal(i);
+    if constexpr (Shape != MorphShape::kRect) {
+      const std::uint32_t centre = window_rows<L, Size, Shape, false>([&](int j) { return wide(j, i); });
+      out[i] = L::reduce3(out[i], centre, centre);
+    }
+  }
+}
+
+// Compute words back to the four storage words of a chunk.
+template <class L>
+__device__ __forceinline__ void narrow_chunk(const std::uint32_t* out, std::uint32_t (&o)[4]) {
+MORPH_UNROLL
+  for (int m = 0; m < 4; ++m) o[m] = L::narrow(&out[m * L::kComputePerStorage]);
+}
+
+// Where a warp of block (bx, by) works: lane `lane` on the 16 bytes from xb of output rows y0 ..
+// y0 + kRows - 1, the warp on the 512 bytes from warp_x (warps step `step` bytes along the row:
+// 512, or less where their edge lanes only feed their neighbours and the warps overlap). The edge
+// lanes load the H words past the warp's ends from edge_x.
+template <int kRows, int H>
+struct WarpPlace {
+  int lane, warp_x, xb, y0, edge_x;
+  bool edge_lane;
+
+  __device__ __forceinline__ WarpPlace(int bx, int by, int step) {
+    lane = static_cast<int>(threadIdx.x) % RowsLayout::kLanes;
+    warp_x = bx * step - (RowsLayout::kWarpBytes - step) / 2;
+    xb = warp_x + lane * Tile::kChunk;
+    y0 = (by * RowsLayout::kWarps + static_cast<int>(threadIdx.x) / RowsLayout::kLanes) * kRows;
+    edge_lane = lane == 0 || lane == RowsLayout::kLanes - 1;
+    edge_x = lane == 0 ? warp_x - 4 * H : warp_x + RowsLayout::kWarpBytes;
+  }
+};
+
 // Block (bx, by) of the register schedule: RowsLayout::kWarps warps of a 1-D block of
 // RowsLayout::kThreads, warp w on output rows (by * kWarps + w) * kRows .. + kRows - 1 of the
 // 512 bytes from bx * 512.
@@ -77,79 +195,23 @@ __device__ __forceinline__ void rows_pass(const TileArgs& a, int bx, int by) {
   constexpr int kIn = kRows + 2 * R;
   using Words = RowWords<L, C, R>;
   constexpr int H = Words::kHaloStorage;  // storage words of halo per side: 1, 2 or 4
-  constexpr int kBody = Words::kBody;
-  const int lane = static_cast<int>(threadIdx.x) % RowsLayout::kLanes;
-  const int warp_x = bx * RowsLayout::kWarpBytes;
-  const int xb = warp_x + lane * Tile::kChunk;
-  const int y0 = (by * RowsLayout::kWarps + static_cast<int>(threadIdx.x) / RowsLayout::kLanes) * kRows;
-  if (y0 >= a.height) return;  // the whole warp: the shuffles below need every lane
-  const std::uint32_t neutral = L::kNeutral == 0 ? 0u : ~0u;
-  const bool edge_lane = lane == 0 || lane == RowsLayout::kLanes - 1;
-  const int edge_x = lane == 0 ? warp_x - 4 * H : warp_x + RowsLayout::kWarpBytes;
+  const WarpPlace<kRows, H> w(bx, by, RowsLayout::kWarpBytes);
+  if (w.y0 >= a.height) return;  // the whole warp: the shuffles need every lane
 
-  // Every load first: the compiler may not move a load past a store to dst (they could alias).
-  uint4 body[kIn];
-  std::uint32_t edge[kIn][H];
-MORPH_UNROLL
-  for (int j = 0; j < kIn; ++j) {
-    const int y = y0 - R + j;
-    body[j] = make_uint4(neutral, neutral, neutral, neutral);
-MORPH_UNROLL
-    for (int k = 0; k < H; ++k) edge[j][k] = neutral;
-    if (y < 0 || y >= a.height) continue;
-    const std::uint8_t* row = a.src + static_cast<std::size_t>(y) * a.src_pitch;
-    body[j] = load_chunk(a, row, xb, neutral);
-    if (edge_lane) {
-MORPH_UNROLL
-      for (int k = 0; k < H; ++k) edge[j][k] = load_word(row, edge_x + 4 * k, a.row_bytes, a.src_vector, neutral);
-    }
-  }
-
-  // Widened once per input row; the vertical window runs first (over the rows whose mask run is
-  // the full width, and separately over the centre-only rows), then one horizontal run per output
-  // row: the run's cost is paid per output row instead of per input row, and its halo is one
-  // shuffle of the window's result.
-  constexpr int kCw = L::kComputePerStorage;
-  constexpr int kHaloCw = H * kCw;
-  std::uint32_t wide[kIn][kBody];
-  std::uint32_t wide_edge[kIn][kHaloCw];
-MORPH_UNROLL
-  for (int j = 0; j < kIn; ++j) {
-MORPH_UNROLL
-    for (int m = 0; m < 4; ++m) L::widen(word_of(body[j], m), &wide[j][m * kCw]);
-MORPH_UNROLL
-    for (int m = 0; m < H; ++m) L::widen(edge[j][m], &wide_edge[j][m * kCw]);
-  }
-
+  LaneRows<kIn, H> rows;
+  rows.load(a, w.y0 - R, w.xb, w.edge_lane, w.edge_x, L::kNeutral == 0 ? 0u : ~0u);
+  WideRows<L, kIn, H> wide;
+  wide.widen(rows);
 MORPH_UNROLL
   for (int k = 0; k < kRows; ++k) {
-    if (y0 + k >= a.height) break;  // the same for the whole warp
-    Words row;
-MORPH_UNROLL
-    for (int i = 0; i < kBody; ++i) {
-      row.w[kHaloCw + i] = window_rows<L, Size, Shape, true>([&](int j) { return wide[k + j][i]; });
-    }
-MORPH_UNROLL
-    for (int t = 0; t < kHaloCw; ++t) {
-      const std::uint32_t edge_run = window_rows<L, Size, Shape, true>([&](int j) { return wide_edge[k + j][t]; });
-      const std::uint32_t left = __shfl_up_sync(~0u, row.w[kHaloCw + kBody - kHaloCw + t], 1);
-      const std::uint32_t right = __shfl_down_sync(~0u, row.w[kHaloCw + t], 1);
-      row.w[t] = lane == 0 ? edge_run : left;
-      row.w[kHaloCw + kBody + t] = lane == RowsLayout::kLanes - 1 ? edge_run : right;
-    }
-    std::uint32_t out[kBody];
-MORPH_UNROLL
-    for (int i = 0; i < kBody; ++i) {
-      out[i] = row.horizontal(i);
-      if constexpr (Shape != MorphShape::kRect) {
-        const std::uint32_t centre = window_rows<L, Size, Shape, false>([&](int j) { return wide[k + j][i]; });
-        out[i] = L::reduce3(out[i], centre, centre);
-      }
-    }
+    if (w.y0 + k >= a.height) break;  // the same for the whole warp
+    std::uint32_t out[Words::kBody];
+    stage_row<L, C, Size, Shape, true>(
+        w.lane, [&](int j, int i) { return wide.body[k + j][i]; }, [&](int j, int t) { return wide.edge[k + j][t]; },
+        out);
     std::uint32_t o[4];
-MORPH_UNROLL
-    for (int m = 0; m < 4; ++m) o[m] = L::narrow(&out[m * kCw]);
-    store_chunk<L>(a, y0 + k, xb, o);
+    narrow_chunk<L>(out, o);
+    store_chunk<L>(a, w.y0 + k, w.xb, o);
   }
 }
 

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "cuda_check.h"
+#include "morph_lanes.cuh"  // subtract_saturated
 #include "morph_separable.cuh"
 #include "morph_separable.h"
 #include "morph_tile.cuh"  // vector_ok
@@ -40,7 +41,6 @@ __global__ void subtract_kernel(const std::uint8_t* a, std::size_t a_pitch, cons
   constexpr int kChunk = 16;
   const int xb = (blockIdx.x * blockDim.x + threadIdx.x) * kChunk;
   if (xb >= row_bytes) return;
-  const auto sub = [](unsigned x, unsigned y) { return sizeof(T) == 1 ? __vsubus4(x, y) : __vsubus2(x, y); };
   for (std::size_t y = blockIdx.y; y < static_cast<std::size_t>(height); y += gridDim.y) {
     const std::uint8_t* ra = a + y * a_pitch + xb;
     const std::uint8_t* rb = b + y * b_pitch + xb;
@@ -48,7 +48,8 @@ __global__ void subtract_kernel(const std::uint8_t* a, std::size_t a_pitch, cons
     if (vector && xb + kChunk <= row_bytes) {
       const uint4 va = *reinterpret_cast<const uint4*>(ra);
       const uint4 vb = *reinterpret_cast<const uint4*>(rb);
-      *reinterpret_cast<uint4*>(ro) = make_uint4(sub(va.x, vb.x), sub(va.y, vb.y), sub(va.z, vb.z), sub(va.w, vb.w));
+      *reinterpret_cast<uint4*>(ro) = make_uint4(subtract_saturated<T>(va.x, vb.x), subtract_saturated<T>(va.y, vb.y),
+                                                    subtract_saturated<T>(va.z, vb.z), subtract_saturated<T>(va.w, vb.w));
       continue;
     }
     for (int x = 0; x < kChunk && xb + x < row_bytes; x += static_cast<int>(sizeof(T))) {

@@ -14,15 +14,19 @@ using morph::U16x2Lanes;
 using morph::U8WideLanes;
 using morph::U8x4Lanes;
 
+template <class L, int kRows>
+PassFn one_channel(const MorphParams& p) {
+  return morph::dispatch<morph::SinglePass<L, kRows>::template At>(1, p);
+}
+
 template <int kRows>
 PassFn pick_dpx_rect(SampleType type, const MorphParams& p) {
+  if (p.op != MorphOp::kDilate && p.op != MorphOp::kErode) return nullptr;  // two passes
   const bool dilate = p.op == MorphOp::kDilate;
   if (type == SampleType::kU16) {
-    return dilate ? morph::pick_size<U16x2Lanes<ops::Dpx, true>, 1, kRows>(p)
-                  : morph::pick_size<U16x2Lanes<ops::Dpx, false>, 1, kRows>(p);
+    return dilate ? one_channel<U16x2Lanes<ops::Dpx, true>, kRows>(p) : one_channel<U16x2Lanes<ops::Dpx, false>, kRows>(p);
   }
-  return dilate ? morph::pick_size<U8WideLanes<ops::Dpx, true>, 1, kRows>(p)
-                : morph::pick_size<U8WideLanes<ops::Dpx, false>, 1, kRows>(p);
+  return dilate ? one_channel<U8WideLanes<ops::Dpx, true>, kRows>(p) : one_channel<U8WideLanes<ops::Dpx, false>, kRows>(p);
 }
 
 PassFn pick_dpx(SampleType type, int channels, const MorphParams& p, int rows_per_thread) {

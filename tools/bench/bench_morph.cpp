@@ -1,6 +1,7 @@
 // dpx-bench morph: dilate/erode of 3840x2160 GRAY8 and GRAY16 frames (3x3 and 5x5 rectangles,
 // plus 5x5 cross and ellipse; lines, 31x31 and 255x255 rectangles and a 15x15 ellipse on the
-// separable passes) and the compound operations (open, close, gradient, top-hat), each variant
+// separable passes) and the compound operations (open, close, gradient, top-hat, black-hat; one
+// pass under the default schedule, two passes and a difference under the others), each variant
 // beside its anchors in the same run:
 //   copy      cudaMemcpyAsync device-to-device of the same bytes (the floor a filter can reach);
 //   dpx-<schedule>       the kernel with window max/min from the DPX three-operand instructions,
@@ -21,6 +22,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <map>
 #include <random>
 #include <string>
 #include <utility>
@@ -72,9 +74,12 @@ std::vector<MorphCase> morph_cases(bool quick) {
   cases.push_back({MorphOp::kDilate, MorphShape::kRect, 255, SampleType::kU8});
   cases.push_back({MorphOp::kDilate, MorphShape::kEllipse, 15, SampleType::kU8});
   // Compound operations (target: open/close 3x3 <= 1.3x a single dilate).
-  for (MorphOp op : {MorphOp::kOpen, MorphOp::kClose, MorphOp::kGradient, MorphOp::kTopHat})
+  for (MorphOp op : {MorphOp::kOpen, MorphOp::kClose, MorphOp::kGradient, MorphOp::kTopHat, MorphOp::kBlackHat})
     cases.push_back({op, MorphShape::kRect, 3, SampleType::kU8});
+  cases.push_back({MorphOp::kOpen, MorphShape::kRect, 5, SampleType::kU8});
+  cases.push_back({MorphOp::kOpen, MorphShape::kEllipse, 5, SampleType::kU8});
   cases.push_back({MorphOp::kOpen, MorphShape::kRect, 3, SampleType::kU16});
+  cases.push_back({MorphOp::kGradient, MorphShape::kRect, 5, SampleType::kU16});
   return cases;
 }
 
@@ -187,6 +192,8 @@ struct GpuContext {
   NppMorph npp;
   std::string npp_why;
   DeviceBuffer npp_mask;
+  // The default kernel's rect dilation per (sample type, size), what the compound rows compare with.
+  std::map<std::pair<SampleType, int>, double> dilate_us;
 };
 
 // The GPU rows of one case; returns false when a variant disagrees with the CPU or CUDA fails.
@@ -271,7 +278,13 @@ bool gpu_rows(const Options& opts, const MorphCase& c, const MorphParams& params
     }
     const double us = time_per_frame(opts, frames, stream, launch);
     std::string note = ratio(us, copy_us) + " copy, " + ratio(us, npp_us) + " NPP";
-    if (k == MorphKernel::kDpx && sched == default_schedule) note += " (default)";
+    const bool is_default = k == MorphKernel::kDpx && sched == default_schedule;
+    const auto dilate = gpu.dilate_us.find({c.type, c.size});
+    if (c.op == MorphOp::kDilate && c.shape == MorphShape::kRect && is_default) gpu.dilate_us[{c.type, c.size}] = us;
+    if (c.op != MorphOp::kDilate && c.op != MorphOp::kErode && dilate != gpu.dilate_us.end()) {
+      note += ", " + ratio(us, dilate->second) + " a rect dilate" + (is_default ? " (one pass)" : " (two passes)");
+    }
+    if (is_default) note += " (default)";
     report.add(Row{section, name, us, gbps(bytes, us), "GB/s", note});
   }
   report.add(Row{section, "npp", npp_us, gbps(bytes, npp_us), "GB/s", npp_note});
@@ -325,7 +338,7 @@ int run_morph_bench(const Options& opts, Report& report) {
   return rc;
 }
 
-Registration reg("morph", "morphology 4K GRAY8/GRAY16: dilate/erode 3x3-255x255, open/close/gradient/tophat "
+Registration reg("morph", "morphology 4K GRAY8/GRAY16: dilate/erode 3x3-255x255, open/close/gradient/tophat/blackhat "
                  "(dpx per schedule, plain, byte SIMD, separable, NPP, copy, CPU)",
                  run_morph_bench);
 

@@ -1,6 +1,8 @@
-// Host stand-ins for the few CUDA built-ins the morphology tile code uses, so that the device
-// functions of morph_band.cuh / morph_tile.cuh can run on the CPU, one thread after another (see
-// test_morph_tile_emulated.cpp). Semantics as documented in the CUDA Math API and the PTX ISA.
+// Host stand-ins for the few CUDA built-ins the morphology device code uses, so that the device
+// functions of morph_band.cuh / morph_tile.cuh can run on the CPU one thread after another
+// (test_morph_tile_emulated.cpp), and those of morph_rows.cuh / morph_rows_compound.cuh a warp at
+// a time, its 32 lanes on 32 host threads that meet at every shuffle
+// (test_morph_rows_emulated.cpp). Semantics as documented in the CUDA Math API and the PTX ISA.
 #pragma once
 
 #define DPX_MORPH_HOST_SHIM 1
@@ -9,13 +11,21 @@
 #error "cuda_host_shim.h is for host compilers only"
 #endif
 
+#include <atomic>
+#include <chrono>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <deque>
+#include <functional>
+#include <thread>
 #include <vector>
 
 #define __device__
+#define __global__
 #define __forceinline__ inline
+#define __launch_bounds__(...)
 
 struct uint4 {
   unsigned x, y, z, w;
@@ -25,7 +35,13 @@ inline uint4 make_uint4(unsigned x, unsigned y, unsigned z, unsigned w) { return
 struct HostThreadIndex {
   unsigned x = 0, y = 0, z = 0;
 };
-inline HostThreadIndex threadIdx;  // set by the emulation loop before each call
+inline thread_local HostThreadIndex threadIdx;  // set by the emulation before each thread's call
+inline thread_local HostThreadIndex blockIdx;   // the kernels' bodies take the block as arguments
+
+template <class T>
+inline T __ldg(const T* p) {
+  return *p;
+}
 
 // Every thread of a block runs one phase to its end before the next phase starts.
 inline void __syncthreads() {}
@@ -36,6 +52,91 @@ inline unsigned __byte_perm(unsigned x, unsigned y, unsigned s) {
   unsigned r = 0;
   for (int i = 0; i < 4; ++i) r |= static_cast<unsigned>((v >> (8 * ((s >> (4 * i)) & 7))) & 0xFF) << (8 * i);
   return r;
+}
+
+// max(a - b, 0) per byte (__vsubus4) / per 16-bit half (__vsubus2).
+template <int kBits>
+inline unsigned emulated_subtract_saturated(unsigned a, unsigned b) {
+  constexpr unsigned kMask = (1u << kBits) - 1;
+  unsigned r = 0;
+  for (int i = 0; i < 32; i += kBits) {
+    const unsigned x = (a >> i) & kMask, y = (b >> i) & kMask;
+    r |= (x > y ? x - y : 0) << i;
+  }
+  return r;
+}
+inline unsigned __vsubus4(unsigned a, unsigned b) { return emulated_subtract_saturated<8>(a, b); }
+inline unsigned __vsubus2(unsigned a, unsigned b) { return emulated_subtract_saturated<16>(a, b); }
+
+// A warp on the host: run() calls f() on 32 threads, lane i with threadIdx.x = first_thread + i.
+// A shuffle is an exchange: every lane stores its value in this exchange's slots, all meet, each
+// reads its source lane's. Exchanges alternate between two sets of slots: a lane can only store
+// into a set again after the next meeting, which every lane reaches after its read. The device
+// code shuffles only where the whole warp does (a lane that returned early would leave the others
+// waiting: reported and aborted, not a hang). Waiting lanes yield rather than sleep: a meeting
+// needs every lane to run, and waking 31 sleeping threads costs more than letting them spin.
+class EmulatedWarp {
+ public:
+  static constexpr unsigned kLanes = 32;
+
+  static void run(unsigned first_thread, const std::function<void()>& f) {
+    EmulatedWarp warp;
+    std::vector<std::thread> lanes;
+    for (unsigned lane = 0; lane < kLanes; ++lane) {
+      lanes.emplace_back([&warp, &f, first_thread, lane] {
+        threadIdx.x = first_thread + lane;
+        current() = &warp;
+        f();
+        warp.left_.fetch_add(1);
+      });
+    }
+    for (std::thread& t : lanes) t.join();
+  }
+
+  static EmulatedWarp*& current() {
+    static thread_local EmulatedWarp* warp = nullptr;
+    return warp;
+  }
+
+  unsigned exchange(unsigned value, int from_lane) {
+    thread_local unsigned exchanges = 0;  // this lane's, in this warp (a lane runs one warp)
+    unsigned* slots = slots_[exchanges++ % 2];
+    slots[threadIdx.x % kLanes] = value;
+    meet();
+    return slots[from_lane];
+  }
+
+ private:
+  void meet() {
+    const unsigned generation = generation_.load();
+    if (arrived_.fetch_add(1) + 1 == kLanes) {
+      arrived_.store(0);
+      generation_.fetch_add(1);
+      return;
+    }
+    const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+    while (generation_.load() == generation) {
+      // A lane that left passed every meeting it had: re-read the generation after seeing it.
+      const bool stranded = left_.load() > 0 && generation_.load() == generation;
+      if (stranded || std::chrono::steady_clock::now() > give_up) {
+        std::fprintf(stderr, "emulated warp: a shuffle that not every lane reached\n");
+        std::abort();
+      }
+      std::this_thread::yield();
+    }
+  }
+
+  unsigned slots_[2][kLanes] = {};
+  std::atomic<unsigned> arrived_{0}, generation_{0}, left_{0};
+};
+
+inline unsigned __shfl_up_sync(unsigned, unsigned v, unsigned delta) {
+  const unsigned lane = threadIdx.x % EmulatedWarp::kLanes;
+  return EmulatedWarp::current()->exchange(v, static_cast<int>(lane >= delta ? lane - delta : lane));
+}
+inline unsigned __shfl_down_sync(unsigned, unsigned v, unsigned delta) {
+  const unsigned lane = threadIdx.x % EmulatedWarp::kLanes;
+  return EmulatedWarp::current()->exchange(v, static_cast<int>(lane + delta < EmulatedWarp::kLanes ? lane + delta : lane));
 }
 
 // The low 32 bits of hi:lo shifted right by (shift & 31).

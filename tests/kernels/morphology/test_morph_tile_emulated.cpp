@@ -6,7 +6,7 @@
 // schedule, plus band parameters that make the ring wrap on these small planes, so the indexing,
 // halos, ring slots, border chunks and row-end stores are tested on machines without a GPU (the
 // GPU tests hold the real kernels to the same results on the device).
-#include "cuda_host_shim.h"  // first: defines what the device headers expect
+#include "morph_emulation.h"  // first: the CUDA stand-ins the device headers expect
 
 #include <gtest/gtest.h>
 
@@ -58,19 +58,11 @@ void run_blocks(const TileArgs& a, const BandPlan& p) {
   }
 }
 
-template <class L, int C, int Size>
-void pick_shape(const TileArgs& a, const BandPlan& plan, MorphShape shape) {
-  if (shape == MorphShape::kRect) run_blocks<L, C, Size, MorphShape::kRect>(a, plan);
-  if (shape == MorphShape::kCross) run_blocks<L, C, Size, MorphShape::kCross>(a, plan);
-  if (shape == MorphShape::kEllipse) run_blocks<L, C, Size, MorphShape::kEllipse>(a, plan);
-}
-
 template <class L>
 void pick_geometry(const TileArgs& a, const BandPlan& plan, int channels, const MorphParams& p) {
-  const bool five = p.size == 5;
-  if (channels == 1) five ? pick_shape<L, 1, 5>(a, plan, p.shape) : pick_shape<L, 1, 3>(a, plan, p.shape);
-  if (channels == 2) five ? pick_shape<L, 2, 5>(a, plan, p.shape) : pick_shape<L, 2, 3>(a, plan, p.shape);
-  if (channels == 4) five ? pick_shape<L, 4, 5>(a, plan, p.shape) : pick_shape<L, 4, 3>(a, plan, p.shape);
+  morph::with_square_element(channels, p.size, p.shape, [&](auto c, auto size, auto shape) {
+    run_blocks<L, decltype(c)::value, decltype(size)::value, decltype(shape)::value>(a, plan);
+  });
 }
 
 enum class Format { kU16, kU8Wide, kU8x4 };
@@ -106,10 +98,6 @@ std::vector<std::pair<std::string, BandPlan>> plans_for(int height, int row_byte
   return plans;
 }
 
-bool vector_ok(const void* p, std::size_t pitch) {
-  return reinterpret_cast<std::uintptr_t>(p) % 16 == 0 && pitch % 16 == 0;
-}
-
 class MorphTileEmulated : public ::testing::TestWithParam<MorphCase> {};
 
 TEST_P(MorphTileEmulated, MatchesCpu) {
@@ -127,16 +115,7 @@ TEST_P(MorphTileEmulated, MatchesCpu) {
         for (bool early : {false, true}) {
           emulated_copies_land_early = early;
           HostPlane got = make_plane(g, c.channels, c.type);
-          const TileArgs a{static_cast<const std::uint8_t*>(src.view().data),
-                           src.pitch,
-                           static_cast<std::uint8_t*>(got.mutable_view().data),
-                           got.pitch,
-                           g.width,
-                           g.height,
-                           static_cast<int>(src.row_bytes()),
-                           c.params.border,
-                           vector_ok(src.view().data, src.pitch),
-                           vector_ok(got.view().data, got.pitch)};
+          const TileArgs a = emulated_args(src, got, c.params.border);
           if (c.params.op == MorphOp::kDilate) {
             run_format<true>(f, a, plan, c.channels, c.params);
           } else {
