@@ -18,9 +18,11 @@ constexpr int kBlockRows = RowsLayout::kWarps * kCompoundRows;
 
 template <template <class, bool> class Lanes, int C, int Size, MorphShape Shape, MorphOp kOp>
 Status run_compound(const TileArgs& a, const BandPlan&, cudaStream_t stream) {
-  constexpr int kStep = compound_warp_bytes(kOp);
+  constexpr CompoundKernel kKernel = compound_kernel(kOp);
+  constexpr int kStep = compound_warp_bytes(kKernel);
   const dim3 grid((a.row_bytes + kStep - 1) / kStep, (a.height + kBlockRows - 1) / kBlockRows);
-  morph_compound_kernel<Lanes, ops::Dpx, C, Size, Shape, kCompoundRows, kOp><<<grid, RowsLayout::kThreads, 0, stream>>>(a);
+  morph_compound_kernel<Lanes, ops::Dpx, C, Size, Shape, kCompoundRows, kKernel>
+      <<<grid, RowsLayout::kThreads, 0, stream>>>(a, stage_difference(kOp));
   DPX_CUDA_CHECK_LAUNCH("morph_compound_kernel");
   return Status::ok();
 }

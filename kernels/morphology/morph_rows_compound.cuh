@@ -48,8 +48,8 @@ constexpr int kStagesWarpBytes = (RowsLayout::kLanes - 2) * Tile::kChunk;
 // Block (bx, by) of the two-stage pass: RowsLayout::kWarps warps, warp w on output rows
 // (by * kWarps + w) * kRows .. + kRows - 1 of the 480 bytes from bx * 480. LA is stage A's lane
 // format, LB stage B's (the same samples, the other of max / min).
-template <class LA, class LB, int C, int Size, MorphShape Shape, int kRows, StageDifference kDiff>
-__device__ __forceinline__ void rows_two_stage_pass(const TileArgs& a, int bx, int by) {
+template <class LA, class LB, int C, int Size, MorphShape Shape, int kRows>
+__device__ __forceinline__ void rows_two_stage_pass(const TileArgs& a, StageDifference diff, int bx, int by) {
   constexpr int R = Size / 2;
   constexpr int kMid = kRows + 2 * R;  // stage-A rows
   constexpr int kIn = kRows + 4 * R;
@@ -99,8 +99,8 @@ MORPH_UNROLL
 MORPH_UNROLL
     for (int m = 0; m < 4; ++m) {
       const std::uint32_t src = word_of(rows.body[k + 2 * R], m);
-      if constexpr (kDiff == StageDifference::kSourceMinusResult) o[m] = subtract_saturated<Sample>(src, o[m]);
-      if constexpr (kDiff == StageDifference::kResultMinusSource) o[m] = subtract_saturated<Sample>(o[m], src);
+      if (diff == StageDifference::kSourceMinusResult) o[m] = subtract_saturated<Sample>(src, o[m]);
+      if (diff == StageDifference::kResultMinusSource) o[m] = subtract_saturated<Sample>(o[m], src);
     }
     if (!w.edge_lane) store_chunk<LB>(a, w.y0 + k, w.xb, o);
   }
@@ -149,27 +149,39 @@ MORPH_UNROLL
   }
 }
 
-// The one-pass kernel body of the compound operation kOp with the max / min formats of Lanes.
-template <template <class, bool> class Lanes, class Ops, int C, int Size, MorphShape Shape, int kRows, MorphOp kOp>
-__device__ __forceinline__ void compound_pass(const TileArgs& a, int bx, int by) {
+// The kernels behind the compound operations: the two orders of the two stages, and the gradient.
+enum class CompoundKernel { kOpening, kClosing, kGradient };
+
+constexpr CompoundKernel compound_kernel(MorphOp op) {
+  return op == MorphOp::kGradient                          ? CompoundKernel::kGradient
+         : op == MorphOp::kOpen || op == MorphOp::kTopHat ? CompoundKernel::kOpening
+                                                           : CompoundKernel::kClosing;
+}
+
+constexpr StageDifference stage_difference(MorphOp op) {
+  return op == MorphOp::kTopHat    ? StageDifference::kSourceMinusResult
+         : op == MorphOp::kBlackHat ? StageDifference::kResultMinusSource
+                                    : StageDifference::kNone;
+}
+
+// One block of kernel kKernel with the max / min formats of Lanes (`diff` for the two stages).
+template <template <class, bool> class Lanes, class Ops, int C, int Size, MorphShape Shape, int kRows,
+          CompoundKernel kKernel>
+__device__ __forceinline__ void compound_pass(const TileArgs& a, StageDifference diff, int bx, int by) {
   using Max = Lanes<Ops, true>;
   using Min = Lanes<Ops, false>;
-  if constexpr (kOp == MorphOp::kGradient) {
+  if constexpr (kKernel == CompoundKernel::kGradient) {
     rows_gradient_pass<Max, Min, C, Size, Shape, kRows>(a, bx, by);
+  } else if constexpr (kKernel == CompoundKernel::kOpening) {
+    rows_two_stage_pass<Min, Max, C, Size, Shape, kRows>(a, diff, bx, by);
   } else {
-    constexpr bool kOpening = kOp == MorphOp::kOpen || kOp == MorphOp::kTopHat;
-    constexpr StageDifference kDiff = kOp == MorphOp::kTopHat    ? StageDifference::kSourceMinusResult
-                                      : kOp == MorphOp::kBlackHat ? StageDifference::kResultMinusSource
-                                                                  : StageDifference::kNone;
-    using A = std::conditional_t<kOpening, Min, Max>;
-    using B = std::conditional_t<kOpening, Max, Min>;
-    rows_two_stage_pass<A, B, C, Size, Shape, kRows, kDiff>(a, bx, by);
+    rows_two_stage_pass<Max, Min, C, Size, Shape, kRows>(a, diff, bx, by);
   }
 }
 
-// Bytes of a row one warp of compound_pass<op> writes: the grid's step along the row.
-constexpr int compound_warp_bytes(MorphOp op) {
-  return op == MorphOp::kGradient ? RowsLayout::kWarpBytes : kStagesWarpBytes;
+// Bytes of a row one warp of kernel `k` writes: the grid's step along the row.
+constexpr int compound_warp_bytes(CompoundKernel k) {
+  return k == CompoundKernel::kGradient ? RowsLayout::kWarpBytes : kStagesWarpBytes;
 }
 
 // Calls f(op) with a compound `op` as a std::integral_constant; false, calling nothing, for
@@ -186,9 +198,10 @@ bool with_compound_op(MorphOp op, const F& f) {
   }
 }
 
-template <template <class, bool> class Lanes, class Ops, int C, int Size, MorphShape Shape, int kRows, MorphOp kOp>
-__global__ void __launch_bounds__(RowsLayout::kThreads) morph_compound_kernel(TileArgs a) {
-  compound_pass<Lanes, Ops, C, Size, Shape, kRows, kOp>(a, blockIdx.x, blockIdx.y);
+template <template <class, bool> class Lanes, class Ops, int C, int Size, MorphShape Shape, int kRows,
+          CompoundKernel kKernel>
+__global__ void __launch_bounds__(RowsLayout::kThreads) morph_compound_kernel(TileArgs a, StageDifference diff) {
+  compound_pass<Lanes, Ops, C, Size, Shape, kRows, kKernel>(a, diff, blockIdx.x, blockIdx.y);
 }
 
 }  // namespace morph

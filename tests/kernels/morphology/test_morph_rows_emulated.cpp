@@ -51,9 +51,9 @@ void run_op(const TileArgs& a, int channels, const MorphParams& p) {
     constexpr int C = decltype(c)::value, Size = decltype(size)::value;
     constexpr MorphShape Shape = decltype(shape)::value;
     const bool compound = morph::with_compound_op(p.op, [&](auto op) {
-      constexpr MorphOp kOp = decltype(op)::value;
-      run_grid(a, morph::compound_warp_bytes(kOp), [&](int bx, int by) {
-        morph::compound_pass<Lanes, Dpx, C, Size, Shape, kRows, kOp>(a, bx, by);
+      constexpr morph::CompoundKernel kKernel = morph::compound_kernel(decltype(op)::value);
+      run_grid(a, morph::compound_warp_bytes(kKernel), [&](int bx, int by) {
+        morph::compound_pass<Lanes, Dpx, C, Size, Shape, kRows, kKernel>(a, morph::stage_difference(op), bx, by);
       });
     });
     if (compound) return;
