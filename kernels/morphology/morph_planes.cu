@@ -13,6 +13,7 @@
 #include "launch_sizing.h"
 #include "scratch.h"
 #include "morph_band.cuh"
+#include "morph_compound.h"  // is_compound
 #include "morph_rows.cuh"
 #include "morph_lanes.cuh"
 #include "morph_launch.h"
@@ -86,8 +87,7 @@ LaunchFn pick_shape(MorphShape shape) {
 template <class L>
 LaunchFn pick_size(const MorphParams& p) {
   // Square dilate/erode of side 3 or 5 only; the rest runs per plane through morph_cuda.
-  const bool plain_op = p.op == MorphOp::kDilate || p.op == MorphOp::kErode;
-  if (!plain_op || morph_width(p) != p.size || morph_height(p) != p.size) return nullptr;
+  if (is_compound(p.op) || morph_width(p) != p.size || morph_height(p) != p.size) return nullptr;
   if (p.size == 3) return pick_shape<L, 3>(p.shape);
   if (p.size == 5) return pick_shape<L, 5>(p.shape);
   return nullptr;

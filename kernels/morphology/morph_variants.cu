@@ -1,6 +1,7 @@
 // The morphology variants: the plain-op and byte-SIMD lanes at four rows per thread, and the DPX
 // lanes at eight (kTile64: one channel, rect), each through the library's launcher.
 #include "dpx_ops.cuh"
+#include "morph_compound.h"  // is_compound
 #include "morph_lanes.cuh"
 #include "morph_pass.cuh"
 #include "morph_variants.h"
@@ -21,7 +22,7 @@ PassFn one_channel(const MorphParams& p) {
 
 template <int kRows>
 PassFn pick_dpx_rect(SampleType type, const MorphParams& p) {
-  if (p.op != MorphOp::kDilate && p.op != MorphOp::kErode) return nullptr;  // two passes
+  if (morph::is_compound(p.op)) return nullptr;  // two passes
   const bool dilate = p.op == MorphOp::kDilate;
   if (type == SampleType::kU16) {
     return dilate ? one_channel<U16x2Lanes<ops::Dpx, true>, kRows>(p) : one_channel<U16x2Lanes<ops::Dpx, false>, kRows>(p);

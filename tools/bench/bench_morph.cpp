@@ -34,6 +34,7 @@
 #if DPX_HAVE_CUDA
 #include <cuda_runtime_api.h>
 
+#include "morph_compound.h"  // is_compound
 #include "morph_variants.h"
 #include "npp_morph.h"
 #endif
@@ -219,7 +220,7 @@ bool gpu_rows(const Options& opts, const MorphCase& c, const MorphParams& params
   double npp_us = 0;
   std::string npp_note = gpu.npp_why;
   constexpr int kNppLargestSide = 31;
-  const bool npp_has = (c.op == MorphOp::kDilate || c.op == MorphOp::kErode) && c.w() == c.h() &&
+  const bool npp_has = !morph::is_compound(c.op) && c.w() == c.h() &&
                        c.size <= kNppLargestSide;
   if (c.type == SampleType::kU8 && gpu.npp.loaded() && npp_has) {
     const std::uint8_t* mask = nullptr;
@@ -281,7 +282,7 @@ bool gpu_rows(const Options& opts, const MorphCase& c, const MorphParams& params
     const bool is_default = k == MorphKernel::kDpx && sched == default_schedule;
     const auto dilate = gpu.dilate_us.find({c.type, c.size});
     if (c.op == MorphOp::kDilate && c.shape == MorphShape::kRect && is_default) gpu.dilate_us[{c.type, c.size}] = us;
-    if (c.op != MorphOp::kDilate && c.op != MorphOp::kErode && dilate != gpu.dilate_us.end()) {
+    if (morph::is_compound(c.op) && dilate != gpu.dilate_us.end()) {
       note += ", " + ratio(us, dilate->second) + " a rect dilate" + (is_default ? " (one pass)" : " (two passes)");
     }
     if (is_default) note += " (default)";

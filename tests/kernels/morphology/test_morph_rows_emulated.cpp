@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "../../../kernels/morphology/morph_compound.h"  // is_compound
 #include "../../../kernels/morphology/morph_lanes.cuh"
 #include "../../../kernels/morphology/morph_rows_compound.cuh"
 #include "morph_test_util.h"
@@ -76,7 +77,7 @@ void run_format(Format f, const TileArgs& a, int channels, const MorphParams& p)
 // The lane formats the library and the variants build for `c` on the register schedule.
 std::vector<Format> formats_for(const MorphCase& c) {
   if (c.type == SampleType::kU16) return {Format::kU16};
-  if (c.params.op != MorphOp::kDilate && c.params.op != MorphOp::kErode) return {Format::kU8Wide};
+  if (morph::is_compound(c.params.op)) return {Format::kU8Wide};
   return {Format::kU8Wide, Format::kU8x4};
 }
 
