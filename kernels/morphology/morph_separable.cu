@@ -3,6 +3,7 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <cstdint>
 
 #include "cuda_check.h"
 #include "morph_lanes.cuh"  // subtract_saturated
@@ -21,7 +22,7 @@ constexpr int kSharedBudget = 40 * 1024;  // below the 48 KB a launch gets witho
 template <typename T, bool kMax>
 __global__ void __launch_bounds__(kRowThreads) row_pass_kernel(RowPassArgs a) {
   extern __shared__ uint4 shared[];
-  row_pass<T, kMax>(a, reinterpret_cast<T*>(shared));
+  row_pass<T, kMax>(a, reinterpret_cast<std::uint32_t*>(shared));
 }
 
 template <typename T, bool kMax>
@@ -65,10 +66,13 @@ Status launch_rows(const PlaneView& in, const MutablePlaneView& out, int radius,
                    cudaStream_t stream) {
   RowPassArgs a{static_cast<const std::uint8_t*>(in.data), in.pitch, static_cast<std::uint8_t*>(out.data),
                 out.pitch, in.width, in.height, in.channels, radius, kRowTilePixels, 1, border};
-  const int line_bytes = (kRowTilePixels + 2 * radius) * in.channels * static_cast<int>(sizeof(T));
-  a.rows_per_block = std::clamp(kSharedBudget / (2 * line_bytes), 1, 16);
+  // A group's line and its prefixes: a word per sample position; up to 16 rows a block.
+  constexpr int kRowsPerWord = rows_per_word<T>();
+  const int line_bytes = (kRowTilePixels + 2 * radius) * in.channels * 4;
+  const int groups = std::clamp(kSharedBudget / (2 * line_bytes), 1, 16 / kRowsPerWord);
+  a.rows_per_block = groups * kRowsPerWord;
   const dim3 grid((in.width + kRowTilePixels - 1) / kRowTilePixels, (in.height + a.rows_per_block - 1) / a.rows_per_block);
-  const std::size_t shared = static_cast<std::size_t>(2) * a.rows_per_block * line_bytes;
+  const std::size_t shared = static_cast<std::size_t>(2) * groups * line_bytes;
   row_pass_kernel<T, kMax><<<grid, kRowThreads, shared, stream>>>(a);
   DPX_CUDA_CHECK_LAUNCH("row_pass_kernel");
   return Status::ok();
@@ -97,9 +101,15 @@ Status launch_columns(const PlaneView& in, const MutablePlaneView& out, int radi
   return Status::ok();
 }
 
+// Whether the column pass can read `p` as it is: 4-byte words from a 4-byte aligned pointer and
+// pitch, and rows that end on a word (the pass reads each row up to the next multiple of 4 bytes).
+bool column_readable(const PlaneView& p) {
+  return (reinterpret_cast<std::uintptr_t>(p.data) | p.pitch | p.row_bytes()) % 4 == 0;
+}
+
 // Per bar: the row pass into `rows`, the column pass from there into `out`. A bar one row high
 // (the first bar: nothing to merge with) takes the row pass straight into `out`; a bar one column
-// wide takes a copy of `in` instead of the row pass (the column pass needs `rows`' word layout).
+// wide has no row pass: the column pass reads `in` itself where it can, else a copy of it in `rows`.
 template <typename T, bool kMax>
 Status run_bars(const PlaneView& in, const MutablePlaneView& out, const MutablePlaneView& rows,
                 const std::vector<Bar>& bars, BorderMode border, cudaStream_t stream) {
@@ -108,13 +118,16 @@ Status run_bars(const PlaneView& in, const MutablePlaneView& out, const MutableP
       DPX_RETURN_IF_ERROR((launch_rows<T, kMax>(in, out, bars[i].half_width, border, stream)));
       continue;
     }
-    if (bars[i].half_width == 0) {
+    PlaneView columns_in = rows.as_const();
+    if (bars[i].half_width != 0) {
+      DPX_RETURN_IF_ERROR((launch_rows<T, kMax>(in, rows, bars[i].half_width, border, stream)));
+    } else if (column_readable(in)) {
+      columns_in = in;
+    } else {
       DPX_CUDA_TRY(cudaMemcpy2DAsync(rows.data, rows.pitch, in.data, in.pitch, in.row_bytes(), in.height,
                                      cudaMemcpyDeviceToDevice, stream));
-    } else {
-      DPX_RETURN_IF_ERROR((launch_rows<T, kMax>(in, rows, bars[i].half_width, border, stream)));
     }
-    DPX_RETURN_IF_ERROR((launch_columns<T, kMax>(rows.as_const(), out, bars[i].half_height, border, i > 0, stream)));
+    DPX_RETURN_IF_ERROR((launch_columns<T, kMax>(columns_in, out, bars[i].half_height, border, i > 0, stream)));
   }
   return Status::ok();
 }
