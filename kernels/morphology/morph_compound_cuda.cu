@@ -21,8 +21,13 @@ Status run_compound(const TileArgs& a, const BandPlan&, cudaStream_t stream) {
   constexpr CompoundKernel kKernel = compound_kernel(kOp);
   constexpr int kStep = compound_warp_bytes(kKernel);
   const dim3 grid((a.row_bytes + kStep - 1) / kStep, (a.height + kBlockRows - 1) / kBlockRows);
-  morph_compound_kernel<Lanes, ops::Dpx, C, Size, Shape, kCompoundRows, kKernel>
-      <<<grid, RowsLayout::kThreads, 0, stream>>>(a, stage_difference(kOp));
+  if constexpr (five_block_compound<Lanes<ops::Dpx, true>>(Size)) {
+    morph_compound_kernel_5<Lanes, ops::Dpx, C, Size, Shape, kCompoundRows, kKernel>
+        <<<grid, RowsLayout::kThreads, 0, stream>>>(a, stage_difference(kOp));
+  } else {
+    morph_compound_kernel<Lanes, ops::Dpx, C, Size, Shape, kCompoundRows, kKernel>
+        <<<grid, RowsLayout::kThreads, 0, stream>>>(a, stage_difference(kOp));
+  }
   DPX_CUDA_CHECK_LAUNCH("morph_compound_kernel");
   return Status::ok();
 }

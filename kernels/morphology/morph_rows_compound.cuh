@@ -198,23 +198,29 @@ bool with_compound_op(MorphOp op, const F& f) {
   }
 }
 
-// Blocks of a compound kernel an SM must hold at once (1: as many as ptxas's registers allow).
-// Left to itself ptxas gives the 3x3 u8 opening 104-113 registers, four blocks an SM: a 4K GRAY8
-// frame's 1,080 blocks then take 2.05 waves, the last 24 blocks a third round alone (ncu: the SMs
-// active 77% of the elapsed cycles). Five blocks (at most 102 registers) take 1.64 waves: on the
-// H200 the u8 3x3 compound operations ran 6-8% faster. The u16 3x3 opening ran 8% slower at five
-// (its rows are twice the bytes: fewer warps already keep the memory busy); the u8 5x5 opening
-// gained under 2% at four blocks while spilling, so the 5x5 kernels are left to ptxas.
-template <class L>
-constexpr int compound_min_blocks(int size) {
-  return sizeof(typename L::Sample) == 1 && size == 3 ? 5 : 1;
-}
-
 template <template <class, bool> class Lanes, class Ops, int C, int Size, MorphShape Shape, int kRows,
           CompoundKernel kKernel>
-__global__ void __launch_bounds__(RowsLayout::kThreads, compound_min_blocks<Lanes<Ops, true>>(Size))
-    morph_compound_kernel(TileArgs a, StageDifference diff) {
+__global__ void __launch_bounds__(RowsLayout::kThreads) morph_compound_kernel(TileArgs a, StageDifference diff) {
   compound_pass<Lanes, Ops, C, Size, Shape, kRows, kKernel>(a, diff, blockIdx.x, blockIdx.y);
+}
+
+// The same kernel held to five blocks an SM: what the u8 3x3 operations launch (five_block_compound).
+template <template <class, bool> class Lanes, class Ops, int C, int Size, MorphShape Shape, int kRows,
+          CompoundKernel kKernel>
+__global__ void __launch_bounds__(RowsLayout::kThreads, 5) morph_compound_kernel_5(TileArgs a, StageDifference diff) {
+  compound_pass<Lanes, Ops, C, Size, Shape, kRows, kKernel>(a, diff, blockIdx.x, blockIdx.y);
+}
+
+// Whether a compound kernel of lane format L and element `size` runs as morph_compound_kernel_5.
+// Left to itself ptxas gives the u8 3x3 opening 104-113 registers, four blocks an SM: a 4K GRAY8
+// frame's 1,080 blocks then take 2.05 waves, the last 24 blocks a third round alone (ncu: the SMs
+// active 77% of the elapsed cycles). At five blocks (96 registers) they take 1.64 waves and the
+// u8 3x3 compound operations ran 6-8% faster on the H200. The others keep ptxas's choice: any
+// minimum-blocks bound, even one block, changes its register heuristic — the u16 3x3 opening went
+// from 72 to 106 registers and 8-15% slower, the u8 5x5 ellipse opening to 219 and 18% slower.
+template <class L>
+constexpr bool five_block_compound(int size) {
+  return sizeof(typename L::Sample) == 1 && size == 3;
 }
 
 }  // namespace morph
