@@ -15,10 +15,6 @@ namespace dpx {
 namespace morph {
 namespace {
 
-constexpr int kRowThreads = 256;
-constexpr int kRowTilePixels = 256;
-constexpr int kSharedBudget = 40 * 1024;  // below the 48 KB a launch gets without opting in
-
 template <typename T, bool kMax>
 __global__ void __launch_bounds__(kRowThreads) row_pass_kernel(RowPassArgs a) {
   extern __shared__ uint4 shared[];
@@ -64,16 +60,9 @@ __global__ void subtract_kernel(const std::uint8_t* a, std::size_t a_pitch, cons
 template <typename T, bool kMax>
 Status launch_rows(const PlaneView& in, const MutablePlaneView& out, int radius, BorderMode border,
                    cudaStream_t stream) {
-  RowPassArgs a{static_cast<const std::uint8_t*>(in.data), in.pitch, static_cast<std::uint8_t*>(out.data),
-                out.pitch, in.width, in.height, in.channels, radius, kRowTilePixels, 1, border};
-  // A group's line and its prefixes: a word per sample position; up to 16 rows a block.
-  constexpr int kRowsPerWord = rows_per_word<T>();
-  const int line_bytes = (kRowTilePixels + 2 * radius) * in.channels * 4;
-  const int groups = std::clamp(kSharedBudget / (2 * line_bytes), 1, 16 / kRowsPerWord);
-  a.rows_per_block = groups * kRowsPerWord;
-  const dim3 grid((in.width + kRowTilePixels - 1) / kRowTilePixels, (in.height + a.rows_per_block - 1) / a.rows_per_block);
-  const std::size_t shared = static_cast<std::size_t>(2) * groups * line_bytes;
-  row_pass_kernel<T, kMax><<<grid, kRowThreads, shared, stream>>>(a);
+  PassShape s;
+  const RowPassArgs a = row_pass_args<T>(in, out, radius, border, &s);
+  row_pass_kernel<T, kMax><<<dim3(s.blocks_x, s.blocks_y), s.threads, s.shared_bytes, stream>>>(a);
   DPX_CUDA_CHECK_LAUNCH("row_pass_kernel");
   return Status::ok();
 }
@@ -81,30 +70,11 @@ Status launch_rows(const PlaneView& in, const MutablePlaneView& out, int radius,
 template <typename T, bool kMax>
 Status launch_columns(const PlaneView& in, const MutablePlaneView& out, int radius, BorderMode border, bool merge,
                       cudaStream_t stream) {
-  const int k = 2 * radius + 1;
-  // As many threads (word columns) per block as leave each its k - 1 prefixes within the budget.
-  int threads = 128;
-  while (threads > 32 && (k - 1) * threads * 4 > kSharedBudget) threads /= 2;
-  const auto words_ok = [](const void* p, std::size_t pitch) {
-    return (reinterpret_cast<std::uintptr_t>(p) | pitch) % 4 == 0;
-  };
-  ColumnPassArgs a{static_cast<const std::uint8_t*>(in.data), in.pitch, static_cast<std::uint8_t*>(out.data),
-                   out.pitch, in.height, static_cast<int>(in.row_bytes()), radius,
-                   // One window block a thread — the most threads (the pass waits on its loads) for the
-                   // same reads — unless the grid would pass its 65,535 rows.
-                   k * std::max(1, (in.height + 65535 * k - 1) / (65535 * k)),
-                   border, merge, words_ok(out.data, out.pitch)};
-  const int words = static_cast<int>((in.row_bytes() + 3) / 4);
-  const dim3 grid((words + threads - 1) / threads, (in.height + a.strip_rows - 1) / a.strip_rows);
-  column_pass_kernel<T, kMax><<<grid, threads, static_cast<std::size_t>(k - 1) * threads * 4, stream>>>(a);
+  PassShape s;
+  const ColumnPassArgs a = column_pass_args(in, out, radius, border, merge, &s);
+  column_pass_kernel<T, kMax><<<dim3(s.blocks_x, s.blocks_y), s.threads, s.shared_bytes, stream>>>(a);
   DPX_CUDA_CHECK_LAUNCH("column_pass_kernel");
   return Status::ok();
-}
-
-// Whether the column pass can read `p` as it is: 4-byte words from a 4-byte aligned pointer and
-// pitch, and rows that end on a word (the pass reads each row up to the next multiple of 4 bytes).
-bool column_readable(const PlaneView& p) {
-  return (reinterpret_cast<std::uintptr_t>(p.data) | p.pitch | p.row_bytes()) % 4 == 0;
 }
 
 // Per bar: the row pass into `rows`, the column pass from there into `out`. A bar one row high

@@ -4,9 +4,11 @@
 // with the prefix of the next block up to t + k - 1.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 
+#include "dpx/plane.h"
 #include "morph_tile.cuh"  // resolve()
 
 namespace dpx {
@@ -90,7 +92,7 @@ __device__ void row_pass(const RowPassArgs& a, std::uint32_t* shared) {
                             static_cast<std::size_t>((max(sx, 0) << log_c) + (s & (c - 1))) * sizeof(T);
     for (int g = 0; g < groups; ++g) {
       std::uint32_t word = 0;
-#pragma unroll
+MORPH_UNROLL
       for (int j = 0; j < P; ++j, p += a.src_pitch) {
         const T sample = sx >= 0 && y0 + g * P + j < a.height ? __ldg(reinterpret_cast<const T*>(p)) : neutral;
         word |= static_cast<std::uint32_t>(sample) << (kBits * j);
@@ -130,7 +132,7 @@ __device__ void row_pass(const RowPassArgs& a, std::uint32_t* shared) {
     std::uint8_t* p = a.dst + static_cast<std::size_t>(y0) * a.dst_pitch + static_cast<std::size_t>(x0 * c + s) * sizeof(T);
     for (int g = 0; g < groups; ++g) {
       const std::uint32_t word = pick_word<T, kMax>(lines[g * line + s], prefix[g * line + s + span]);
-#pragma unroll
+MORPH_UNROLL
       for (int j = 0; j < P; ++j, p += a.dst_pitch) {
         if (y0 + g * P + j < a.height) *reinterpret_cast<T*>(p) = static_cast<T>(word >> (kBits * j));
       }
@@ -188,14 +190,14 @@ __device__ void column_pass(const ColumnPassArgs& a, std::uint32_t* shared) {
   std::uint32_t* prefix = shared + threadIdx.x;
   for (int b = y0 - a.radius; b < y1 - a.radius; b += k) {
     std::uint32_t acc = 0;
-#pragma unroll 8
+MORPH_UNROLL_8
     for (int j = 0; j < k - 1; ++j) {
       const std::uint32_t v = load(b + k + j);
       acc = j == 0 ? v : pick_word<T, kMax>(acc, v);
       prefix[j * blockDim.x] = acc;
     }
     acc = load(b + k - 1);
-#pragma unroll 8
+MORPH_UNROLL_8
     for (int t = b + k - 1; t >= b; --t) {
       if (t < b + k - 1) acc = pick_word<T, kMax>(acc, load(t));
       const int y = t + a.radius;
@@ -203,6 +205,60 @@ __device__ void column_pass(const ColumnPassArgs& a, std::uint32_t* shared) {
       store_word<T, kMax>(a, y, xb, t == b ? acc : pick_word<T, kMax>(acc, prefix[(t - b - 1) * blockDim.x]));
     }
   }
+}
+
+// --- launch shapes (morph_separable.cu launches these; the host emulation test runs them) -------
+
+constexpr int kRowThreads = 256;
+constexpr int kRowTilePixels = 256;
+constexpr int kSeparableSharedBudget = 40 * 1024;  // below the 48 KB a launch gets without opting in
+
+// A pass's grid (x, y), threads a block and dynamic shared memory.
+struct PassShape {
+  int blocks_x, blocks_y, threads;
+  std::size_t shared_bytes;
+};
+
+// The row pass of `in` into `out` with a run of 2 * radius + 1: a group's line and its prefixes
+// take a word per sample position; up to 16 rows a block within the shared-memory budget.
+template <typename T>
+inline RowPassArgs row_pass_args(const PlaneView& in, const MutablePlaneView& out, int radius, BorderMode border,
+                                 PassShape* shape) {
+  constexpr int kRowsPerWord = rows_per_word<T>();
+  const int line_bytes = (kRowTilePixels + 2 * radius) * in.channels * 4;
+  const int groups = std::clamp(kSeparableSharedBudget / (2 * line_bytes), 1, 16 / kRowsPerWord);
+  const RowPassArgs a{static_cast<const std::uint8_t*>(in.data), in.pitch, static_cast<std::uint8_t*>(out.data),
+                      out.pitch, in.width, in.height, in.channels, radius, kRowTilePixels, groups * kRowsPerWord,
+                      border};
+  *shape = PassShape{(in.width + kRowTilePixels - 1) / kRowTilePixels,
+                     (in.height + a.rows_per_block - 1) / a.rows_per_block, kRowThreads,
+                     static_cast<std::size_t>(2) * groups * line_bytes};
+  return a;
+}
+
+// Whether the column pass can read `p` as it is: 4-byte words from a 4-byte aligned pointer and
+// pitch, and rows that end on a word (the pass reads each row up to the next multiple of 4 bytes).
+inline bool column_readable(const PlaneView& p) {
+  return (reinterpret_cast<std::uintptr_t>(p.data) | p.pitch | p.row_bytes()) % 4 == 0;
+}
+
+// The column pass of `in` (column_readable) into `out` with a bar of 2 * radius + 1 rows, merged
+// with what `out` holds when `merge`: as many threads (word columns) a block as leave each its
+// k - 1 prefixes within the budget, one window block a thread — the most threads (the pass waits
+// on its loads) for the same reads — unless the grid would pass its 65,535 rows.
+inline ColumnPassArgs column_pass_args(const PlaneView& in, const MutablePlaneView& out, int radius, BorderMode border,
+                                       bool merge, PassShape* shape) {
+  const int k = 2 * radius + 1;
+  int threads = 128;
+  while (threads > 32 && (k - 1) * threads * 4 > kSeparableSharedBudget) threads /= 2;
+  const bool dst_words = (reinterpret_cast<std::uintptr_t>(out.data) | out.pitch) % 4 == 0;
+  const ColumnPassArgs a{static_cast<const std::uint8_t*>(in.data), in.pitch, static_cast<std::uint8_t*>(out.data),
+                         out.pitch, in.height, static_cast<int>(in.row_bytes()), radius,
+                         k * std::max(1, (in.height + 65535 * k - 1) / (65535 * k)), border, merge, dst_words};
+  const int words = static_cast<int>((in.row_bytes() + 3) / 4);
+  *shape = PassShape{(words + threads - 1) / threads, (in.height + a.strip_rows - 1) / a.strip_rows, threads,
+                     static_cast<std::size_t>(k - 1) * threads * 4};
+  return a;
 }
 
 }  // namespace morph

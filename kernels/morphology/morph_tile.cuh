@@ -20,11 +20,14 @@
 
 #include "morph_geometry.h"
 
-// `#pragma unroll` under nvcc; nothing under a host compiler (the host emulation test).
+// `#pragma unroll` (and `unroll 8`) under nvcc; nothing under a host compiler (the host emulation
+// tests).
 #if defined(__CUDACC__)
 #define MORPH_UNROLL _Pragma("unroll")
+#define MORPH_UNROLL_8 _Pragma("unroll 8")
 #else
 #define MORPH_UNROLL
+#define MORPH_UNROLL_8
 #endif
 
 namespace dpx {

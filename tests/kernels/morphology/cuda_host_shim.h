@@ -1,8 +1,8 @@
 // Host stand-ins for the few CUDA built-ins the morphology device code uses, so that the device
 // functions of morph_band.cuh / morph_tile.cuh can run on the CPU one thread after another
-// (test_morph_tile_emulated.cpp), and those of morph_rows.cuh / morph_rows_compound.cuh a warp at
-// a time, its 32 lanes on 32 host threads that meet at every shuffle
-// (test_morph_rows_emulated.cpp). Semantics as documented in the CUDA Math API and the PTX ISA.
+// (test_morph_tile_emulated.cpp), those of morph_rows.cuh / morph_rows_compound.cuh a warp at a
+// time, its 32 lanes on 32 host threads that meet at every shuffle (test_morph_rows_emulated.cpp),
+// and the separable passes a block at a time (test_morph_separable_emulated.cpp). Semantics as documented in the CUDA Math API and the PTX ISA.
 #pragma once
 
 #define DPX_MORPH_HOST_SHIM 1
@@ -13,12 +13,14 @@
 
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <deque>
 #include <functional>
+#include <mutex>
 #include <thread>
 #include <vector>
 
@@ -43,8 +45,41 @@ inline T __ldg(const T* p) {
   return *p;
 }
 
-// Every thread of a block runs one phase to its end before the next phase starts.
-inline void __syncthreads() {}
+inline thread_local HostThreadIndex blockDim;  // set where a kernel body reads it (the separable passes)
+
+// A block's threads run as host threads that meet at each __syncthreads (the separable row pass,
+// test_morph_separable_emulated.cpp): a barrier that counts its rounds.
+class EmulatedBlockBarrier {
+ public:
+  explicit EmulatedBlockBarrier(unsigned threads) : threads_(threads) {}
+  void arrive_and_wait() {
+    std::unique_lock<std::mutex> lock(mutex_);
+    const unsigned round = round_;
+    if (++arrived_ == threads_) {
+      arrived_ = 0;
+      ++round_;
+      all_arrived_.notify_all();
+      return;
+    }
+    all_arrived_.wait(lock, [&] { return round_ != round; });
+  }
+
+ private:
+  const unsigned threads_;
+  unsigned arrived_ = 0, round_ = 0;
+  std::mutex mutex_;
+  std::condition_variable all_arrived_;
+};
+inline thread_local EmulatedBlockBarrier* emulated_block_barrier = nullptr;
+
+// With a block barrier set, the block's threads meet there; without one every thread of a block
+// runs one phase to its end before the next phase starts (the tile emulation's schedule).
+inline void __syncthreads() {
+  if (emulated_block_barrier != nullptr) emulated_block_barrier->arrive_and_wait();
+}
+
+inline int min(int a, int b) { return a < b ? a : b; }
+inline int max(int a, int b) { return a > b ? a : b; }
 
 // Result byte i is byte (s >> 4i) & 7 of the eight bytes y:x (x = bytes 0..3).
 inline unsigned __byte_perm(unsigned x, unsigned y, unsigned s) {
@@ -67,6 +102,22 @@ inline unsigned emulated_subtract_saturated(unsigned a, unsigned b) {
 }
 inline unsigned __vsubus4(unsigned a, unsigned b) { return emulated_subtract_saturated<8>(a, b); }
 inline unsigned __vsubus2(unsigned a, unsigned b) { return emulated_subtract_saturated<16>(a, b); }
+
+// Per byte (…u4) / per 16-bit half (…u2) unsigned maximum and minimum.
+template <int kBits, bool kMax>
+inline unsigned emulated_pick(unsigned a, unsigned b) {
+  constexpr unsigned kMask = (1u << kBits) - 1;
+  unsigned r = 0;
+  for (int i = 0; i < 32; i += kBits) {
+    const unsigned x = (a >> i) & kMask, y = (b >> i) & kMask;
+    r |= (kMax ? (x > y ? x : y) : (x < y ? x : y)) << i;
+  }
+  return r;
+}
+inline unsigned __vmaxu4(unsigned a, unsigned b) { return emulated_pick<8, true>(a, b); }
+inline unsigned __vminu4(unsigned a, unsigned b) { return emulated_pick<8, false>(a, b); }
+inline unsigned __vmaxu2(unsigned a, unsigned b) { return emulated_pick<16, true>(a, b); }
+inline unsigned __vminu2(unsigned a, unsigned b) { return emulated_pick<16, false>(a, b); }
 
 // A warp on the host: run() calls f() on 32 threads, lane i with threadIdx.x = first_thread + i.
 // A shuffle is an exchange: every lane stores its value in this exchange's slots, all meet, each
