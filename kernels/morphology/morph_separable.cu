@@ -77,29 +77,22 @@ Status launch_columns(const PlaneView& in, const MutablePlaneView& out, int radi
   return Status::ok();
 }
 
-// Per bar: the row pass into `rows`, the column pass from there into `out`. A bar one row high
-// (the first bar: nothing to merge with) takes the row pass straight into `out`; a bar one column
-// wide has no row pass: the column pass reads `in` itself where it can, else a copy of it in `rows`.
 template <typename T, bool kMax>
 Status run_bars(const PlaneView& in, const MutablePlaneView& out, const MutablePlaneView& rows,
                 const std::vector<Bar>& bars, BorderMode border, cudaStream_t stream) {
-  for (std::size_t i = 0; i < bars.size(); ++i) {
-    if (i == 0 && bars[i].half_height == 0) {
-      DPX_RETURN_IF_ERROR((launch_rows<T, kMax>(in, out, bars[i].half_width, border, stream)));
-      continue;
-    }
-    PlaneView columns_in = rows.as_const();
-    if (bars[i].half_width != 0) {
-      DPX_RETURN_IF_ERROR((launch_rows<T, kMax>(in, rows, bars[i].half_width, border, stream)));
-    } else if (column_readable(in)) {
-      columns_in = in;
-    } else {
-      DPX_CUDA_TRY(cudaMemcpy2DAsync(rows.data, rows.pitch, in.data, in.pitch, in.row_bytes(), in.height,
-                                     cudaMemcpyDeviceToDevice, stream));
-    }
-    DPX_RETURN_IF_ERROR((launch_columns<T, kMax>(columns_in, out, bars[i].half_height, border, i > 0, stream)));
-  }
-  return Status::ok();
+  return for_each_bar_pass(
+      in, out, rows, bars,
+      [&](const MutablePlaneView& dst, int half_width) {
+        return launch_rows<T, kMax>(in, dst, half_width, border, stream);
+      },
+      [&](const PlaneView& src, int half_height, bool merge) {
+        return launch_columns<T, kMax>(src, out, half_height, border, merge, stream);
+      },
+      [&]() -> Status {
+        DPX_CUDA_TRY(cudaMemcpy2DAsync(rows.data, rows.pitch, in.data, in.pitch, in.row_bytes(), in.height,
+                                       cudaMemcpyDeviceToDevice, stream));
+        return Status::ok();
+      });
 }
 
 }  // namespace

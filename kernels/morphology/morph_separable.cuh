@@ -7,8 +7,11 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <vector>
 
 #include "dpx/plane.h"
+#include "dpx/status.h"
+#include "morph_bars.h"
 #include "morph_tile.cuh"  // resolve()
 
 namespace dpx {
@@ -259,6 +262,34 @@ inline ColumnPassArgs column_pass_args(const PlaneView& in, const MutablePlaneVi
   *shape = PassShape{(words + threads - 1) / threads, (in.height + a.strip_rows - 1) / a.strip_rows, threads,
                      static_cast<std::size_t>(k - 1) * threads * 4};
   return a;
+}
+
+// The passes of one dilation / erosion of `in` over `bars` (morph_bars.h), in order: per bar the
+// row pass into `rows`, the column pass from there into `out`, merged with what earlier bars left.
+// A bar one row high (the first bar: nothing to merge with) takes the row pass straight into
+// `out`; a bar one column wide has no row pass: the column pass reads `in` itself where it can,
+// else a copy of it in `rows`. row_pass(dst, half_width), column_pass(src, half_height, merge) and
+// copy_in_to_rows() run them: launched by morph_separable.cu, emulated by the host test.
+template <class RowPass, class ColumnPass, class CopyIn>
+Status for_each_bar_pass(const PlaneView& in, const MutablePlaneView& out, const MutablePlaneView& rows,
+                         const std::vector<Bar>& bars, const RowPass& row_pass, const ColumnPass& column_pass,
+                         const CopyIn& copy_in_to_rows) {
+  for (std::size_t i = 0; i < bars.size(); ++i) {
+    if (i == 0 && bars[i].half_height == 0) {
+      DPX_RETURN_IF_ERROR(row_pass(out, bars[i].half_width));
+      continue;
+    }
+    PlaneView columns_in = rows.as_const();
+    if (bars[i].half_width != 0) {
+      DPX_RETURN_IF_ERROR(row_pass(rows, bars[i].half_width));
+    } else if (column_readable(in)) {
+      columns_in = in;
+    } else {
+      DPX_RETURN_IF_ERROR(copy_in_to_rows());
+    }
+    DPX_RETURN_IF_ERROR(column_pass(columns_in, bars[i].half_height, i > 0));
+  }
+  return Status::ok();
 }
 
 }  // namespace morph

@@ -2,7 +2,8 @@
 // functions of morph_band.cuh / morph_tile.cuh can run on the CPU one thread after another
 // (test_morph_tile_emulated.cpp), those of morph_rows.cuh / morph_rows_compound.cuh a warp at a
 // time, its 32 lanes on 32 host threads that meet at every shuffle (test_morph_rows_emulated.cpp),
-// and the separable passes a block at a time (test_morph_separable_emulated.cpp). Semantics as documented in the CUDA Math API and the PTX ISA.
+// and the separable passes a block at a time (test_morph_separable_emulated.cpp). Semantics as
+// documented in the CUDA Math API and the PTX ISA.
 #pragma once
 
 #define DPX_MORPH_HOST_SHIM 1

@@ -2,10 +2,10 @@
 // a time, its threads on host threads that meet at each __syncthreads, the column pass thread by
 // thread (its threads share nothing), each with the grid, shared memory and arguments the library
 // uses (row_pass_args / column_pass_args), the intermediate plane and the one-column bar as
-// morph_separable.cu lays them out. Checked against morph_cpu for rectangles — one bar, one row
-// pass and one column pass — so the packed row groups, partial groups and tiles, border columns,
-// channels and u16 rows are tested on machines without a GPU (the GPU tests hold the real kernels
-// to the same results on the device).
+// morph_separable.cu lays them out, the bars in the library's order (for_each_bar_pass). Checked
+// against morph_cpu for rectangles, a cross and an ellipse, so the packed row groups, partial
+// groups and tiles, border columns, channels, u16 rows and the merging of bars are tested on
+// machines without a GPU (the GPU tests hold the real kernels to the same results on the device).
 #include "morph_emulation.h"  // first: the CUDA stand-ins the device headers expect
 
 #include <gtest/gtest.h>
@@ -60,9 +60,9 @@ void run_row_pass(const PlaneView& in, const MutablePlaneView& out, int radius, 
 }
 
 template <typename T, bool kMax>
-void run_column_pass(const PlaneView& in, const MutablePlaneView& out, int radius, BorderMode border) {
+void run_column_pass(const PlaneView& in, const MutablePlaneView& out, int radius, BorderMode border, bool merge) {
   PassShape s;
-  const morph::ColumnPassArgs a = morph::column_pass_args(in, out, radius, border, false, &s);
+  const morph::ColumnPassArgs a = morph::column_pass_args(in, out, radius, border, merge, &s);
   std::vector<std::uint32_t> shared(s.shared_bytes / 4);
   for (int by = 0; by < s.blocks_y; ++by) {
     for (int bx = 0; bx < s.blocks_x; ++bx) {
@@ -78,22 +78,26 @@ void run_column_pass(const PlaneView& in, const MutablePlaneView& out, int radiu
   }
 }
 
-// One rectangle as morph_separable.cu runs its single bar: a one-row bar is the row pass straight
-// into dst; a one-column bar the column pass on src (or on a copy of it in `rows`, where src's
-// rows do not end on a word); otherwise the row pass into `rows`, then the column pass into dst.
+// One dilation / erosion of `src` into `dst` with the element's bars, in the library's own order
+// (for_each_bar_pass); `rows` is the intermediate plane.
 template <typename T, bool kMax>
-void run_rect(const HostPlane& src, HostPlane& rows, HostPlane& dst, const MorphParams& p) {
-  const int hw = morph_width(p) / 2, hh = morph_height(p) / 2;
-  if (hh == 0) return run_row_pass<T, kMax>(src.view(), dst.mutable_view(), hw, p.border);
-  PlaneView columns_in = rows.view();
-  if (hw != 0) {
-    run_row_pass<T, kMax>(src.view(), rows.mutable_view(), hw, p.border);
-  } else if (morph::column_readable(src.view())) {
-    columns_in = src.view();
-  } else {
-    for (int y = 0; y < src.height; ++y) std::memcpy(rows.mutable_view().row(y), src.view().row(y), src.row_bytes());
-  }
-  run_column_pass<T, kMax>(columns_in, dst.mutable_view(), hh, p.border);
+void run_element(const HostPlane& src, HostPlane& rows, HostPlane& dst, const MorphParams& p) {
+  const std::vector<morph::Bar> bars = morph::mask_bars(p.shape, morph_width(p), morph_height(p));
+  const Status s = morph::for_each_bar_pass(
+      src.view(), dst.mutable_view(), rows.mutable_view(), bars,
+      [&](const MutablePlaneView& to, int half_width) {
+        run_row_pass<T, kMax>(src.view(), to, half_width, p.border);
+        return Status::ok();
+      },
+      [&](const PlaneView& from, int half_height, bool merge) {
+        run_column_pass<T, kMax>(from, dst.mutable_view(), half_height, p.border, merge);
+        return Status::ok();
+      },
+      [&] {
+        for (int y = 0; y < src.height; ++y) std::memcpy(rows.mutable_view().row(y), src.view().row(y), src.row_bytes());
+        return Status::ok();
+      });
+  ASSERT_TRUE(s.is_ok()) << s.message();
 }
 
 // Frames: one pixel; narrower and shorter than the element; a partial row group (heights not a
@@ -105,22 +109,24 @@ const std::vector<Geometry>& separable_geometries() {
   return g;
 }
 
-struct RectCase {
+struct ElementCase {
+  MorphShape shape;
   int width, height;
 };
 
-class MorphSeparableEmulated : public ::testing::TestWithParam<RectCase> {};
+class MorphSeparableEmulated : public ::testing::TestWithParam<ElementCase> {};
 
 // Every sample type and channel count on every frame; the border rule and dilate / erode turn
-// from run to run (each appears with every type and channel count across the rectangles).
+// from run to run (each appears with every type and channel count across the elements).
 TEST_P(MorphSeparableEmulated, MatchesCpu) {
   std::mt19937_64 rng = seeded_rng();
-  const RectCase r = GetParam();
+  const ElementCase r = GetParam();
   int turn = r.width + r.height;
   for (const Geometry& g : separable_geometries()) {
     for (SampleType type : {SampleType::kU8, SampleType::kU16}) {
       for (int channels : {1, 2, 4}) {
         MorphCase c;
+        c.params.shape = r.shape;
         c.params.width = r.width;
         c.params.height = r.height;
         c.params.border = static_cast<BorderMode>(turn % 3);
@@ -137,11 +143,11 @@ TEST_P(MorphSeparableEmulated, MatchesCpu) {
         HostPlane got = make_plane(g, channels, type);
         const bool dilate = c.params.op == MorphOp::kDilate;
         if (type == SampleType::kU8) {
-          dilate ? run_rect<std::uint8_t, true>(src, rows, got, c.params)
-                 : run_rect<std::uint8_t, false>(src, rows, got, c.params);
+          dilate ? run_element<std::uint8_t, true>(src, rows, got, c.params)
+                 : run_element<std::uint8_t, false>(src, rows, got, c.params);
         } else {
-          dilate ? run_rect<std::uint16_t, true>(src, rows, got, c.params)
-                 : run_rect<std::uint16_t, false>(src, rows, got, c.params);
+          dilate ? run_element<std::uint16_t, true>(src, rows, got, c.params)
+                 : run_element<std::uint16_t, false>(src, rows, got, c.params);
         }
         const std::string what = describe(c) + " " + std::to_string(g.width) + "x" + std::to_string(g.height) +
                                  " pitch " + std::to_string(src.pitch) + " offset " + std::to_string(src.offset);
@@ -152,14 +158,22 @@ TEST_P(MorphSeparableEmulated, MatchesCpu) {
   }
 }
 
-// A run along the rows only, along the columns only, both, a run wider than the frames and one
-// that shrinks a block's row groups (a 255-wide line of four channels leaves room for two).
-INSTANTIATE_TEST_SUITE_P(Rectangles, MorphSeparableEmulated,
-                         ::testing::Values(RectCase{3, 1}, RectCase{1, 5}, RectCase{7, 3}, RectCase{15, 9},
-                                           RectCase{5, 31}, RectCase{255, 3}),
-                         [](const ::testing::TestParamInfo<RectCase>& i) {
-                           return std::to_string(i.param.width) + "x" + std::to_string(i.param.height);
-                         });
+std::string element_name(const ::testing::TestParamInfo<ElementCase>& i) {
+  static const char* kShape[] = {"rect", "cross", "ellipse"};
+  return kShape[static_cast<int>(i.param.shape)] + std::to_string(i.param.width) + "x" +
+         std::to_string(i.param.height);
+}
+
+// A run along the rows only, along the columns only, both, a run wider than the frames, one that
+// shrinks a block's row groups (a 255-wide line of four channels leaves room for two), and the
+// elements of several bars merged in `dst` (a cross: a row and a column; an ellipse: three bars).
+INSTANTIATE_TEST_SUITE_P(Elements, MorphSeparableEmulated,
+                         ::testing::Values(ElementCase{MorphShape::kRect, 3, 1}, ElementCase{MorphShape::kRect, 1, 5},
+                                           ElementCase{MorphShape::kRect, 7, 3}, ElementCase{MorphShape::kRect, 15, 9},
+                                           ElementCase{MorphShape::kRect, 5, 31}, ElementCase{MorphShape::kRect, 255, 3},
+                                           ElementCase{MorphShape::kCross, 5, 9},
+                                           ElementCase{MorphShape::kEllipse, 7, 5}),
+                         element_name);
 
 }  // namespace
 }  // namespace test
