@@ -79,7 +79,9 @@ Status size_workspaces(AlignPlan::Impl& p) {
   }
   p.boundary_bytes = std::max<std::uint64_t>(boundary, p.boundary.size());
   DPX_RETURN_IF_ERROR(reserve(&p.boundary, boundary));
-  if (!p.options.traceback && p.side.empty() && p.score.ranges16.size() + (p.score.range32.count > 0) > 1) {
+  std::size_t launches = p.score.ranges16.size() + (p.score.range32.count > 0);
+  for (const align::TracebackChunk& c : p.traceback.chunks) launches = std::max(launches, c.ranges.size());
+  if (p.side.empty() && launches > 1) {
     std::vector<Stream> side(kSideStreams);
     for (Stream& s : side) DPX_RETURN_IF_ERROR(s.create());
     p.side = std::move(side);
@@ -115,7 +117,9 @@ Status plan_queries(AlignPlan::Impl& p, cudaStream_t stream) {
     DPX_RETURN_IF_ERROR(upload(&p.slots32, p.score.slots32, stream));
     DPX_RETURN_IF_ERROR(reserve(&p.overflow, std::max<std::size_t>(1, p.score.local16_pairs) * sizeof(Slot)));
   } else {
-    p.traceback = align::plan_traceback(p.lengths, align::traceback_budget_words(p.lengths), order);
+    std::size_t free_bytes = 0, total_bytes = 0;
+    DPX_CUDA_TRY(cudaMemGetInfo(&free_bytes, &total_bytes));
+    p.traceback = align::plan_traceback(p.lengths, p.pairing, p.matrix, options, align::traceback_budget_words(free_bytes), order);
     std::vector<std::uint64_t> offset(p.pairs + 1, 0);
     for (std::size_t k = 0; k < p.pairs; ++k) offset[k + 1] = offset[k] + p.lengths.n[k] + p.lengths.m[k];
     p.ops_total = std::max<std::uint64_t>(offset[p.pairs], 16);
@@ -124,6 +128,7 @@ Status plan_queries(AlignPlan::Impl& p, cudaStream_t stream) {
     DPX_RETURN_IF_ERROR(upload(&p.tb_config, p.traceback.config, stream));
     DPX_RETURN_IF_ERROR(upload(&p.tb_offset, p.traceback.word_offset, stream));
     DPX_RETURN_IF_ERROR(reserve(&p.tb_dirs, std::max<std::uint64_t>(p.traceback.max_chunk_words, 4) * sizeof(std::uint32_t)));
+    DPX_RETURN_IF_ERROR(reserve(&p.tb_claims, align::kTracebackConfigCount * sizeof(std::int32_t)));
   }
   return size_workspaces(p);
 }
@@ -174,18 +179,16 @@ Status build_plan(AlignPlan::Impl& p, const SequenceBatch& queries, const Sequen
   const std::vector<std::int32_t> t32 = align::single_table(matrix);
   p.table32_bytes = static_cast<int>(t32.size() * sizeof(std::int32_t));
   DPX_RETURN_IF_ERROR(upload(&p.table32, t32, stream));
-  if (!options.traceback) {
-    if (align::scorer_for(pairing, matrix) == align::ScorerKind::kPaired) {
-      const std::vector<std::uint32_t> t = align::paired_table(matrix);
-      p.table16_bytes = static_cast<int>(t.size() * sizeof(std::uint32_t));
-      DPX_RETURN_IF_ERROR(upload(&p.table16, t, stream));
-    } else {
-      const std::vector<std::int16_t> t = align::two_lookup_table(matrix);
-      p.table16_bytes = static_cast<int>(t.size() * sizeof(std::int16_t));
-      DPX_RETURN_IF_ERROR(upload(&p.table16, t, stream));
-    }
-    DPX_RETURN_IF_ERROR(p.overflow_count.allocate(sizeof(std::int32_t)));
+  if (align::scorer_for(pairing, matrix) == align::ScorerKind::kPaired) {
+    const std::vector<std::uint32_t> t = align::paired_table(matrix);
+    p.table16_bytes = static_cast<int>(t.size() * sizeof(std::uint32_t));
+    DPX_RETURN_IF_ERROR(upload(&p.table16, t, stream));
+  } else {
+    const std::vector<std::int16_t> t = align::two_lookup_table(matrix);
+    p.table16_bytes = static_cast<int>(t.size() * sizeof(std::int16_t));
+    DPX_RETURN_IF_ERROR(upload(&p.table16, t, stream));
   }
+  if (!options.traceback) DPX_RETURN_IF_ERROR(p.overflow_count.allocate(sizeof(std::int32_t)));
   DPX_RETURN_IF_ERROR(plan_queries(p, stream));
   // The host vectors above are temporaries: make sure the copies from them are done.
   DPX_CUDA_TRY(cudaStreamSynchronize(stream));

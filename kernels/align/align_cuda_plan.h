@@ -69,6 +69,7 @@ struct AlignPlan::Impl {
   Mirrored<std::uint8_t> tb_config;
   Mirrored<std::uint64_t> tb_offset, ops_offset;
   DeviceBuffer tb_dirs;
+  DeviceBuffer tb_claims;  // per launch of a traceback chunk: its slot claim counter
   std::uint64_t ops_total = 0;
 };
 

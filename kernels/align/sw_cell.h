@@ -111,6 +111,56 @@ DPX_HD std::int32_t cell_with_direction(std::int32_t diag, std::int32_t sub, std
   return h;
 }
 
+// What a row of a strip records for the traceback. Lanes32: one word of 4-bit codes, column c at
+// bits 4c..4c+3 (R <= 8).
+struct CodeWord {
+  std::uint32_t code = 0;
+};
+
+// Lanes16: the predicates of the packed cell's bmax operations as bit planes, column c of the low
+// lane at bit c, of the high lane at bit 16 + c (R <= 16): one predicated OR a predicate, where
+// assembling 4-bit codes would take several instructions a cell.
+struct DirectionPlanes {
+  std::uint32_t stop = 0, diag = 0, e_over_f = 0, extend_e = 0, extend_f = 0;
+  // The four words a step stores: the source code's two bits (kSourceMask: stop 3, diagonal 0,
+  // E 1, F 2), then extend E and extend F.
+  DPX_HD void words(std::uint32_t out[4]) const {
+    out[0] = stop | (~diag & e_over_f);
+    out[1] = stop | (~diag & ~e_over_f);
+    out[2] = extend_e;
+    out[3] = extend_f;
+  }
+};
+
+// The 4-bit code (DirectionBits) at `bit` of the four plane words of DirectionPlanes::words.
+DPX_HD std::uint32_t code_from_planes(const std::uint32_t* words, int bit) {
+  std::uint32_t code = 0;
+DPX_UNROLL
+  for (int w = 0; w < 4; ++w) code |= ((words[w] >> bit) & 1u) << w;
+  return code;
+}
+
+// cell_with_direction on the packed lanes: the same values and, per lane, the same predicates (the
+// first operand kept on a tie), recorded for column c.
+template <class Ops, bool kLocal>
+DPX_HD std::uint32_t cell16_with_direction(std::uint32_t diag, std::uint32_t sub, std::uint32_t& e, std::uint32_t& f,
+                                           const GapCosts<Lanes16<Ops>>& g, int c, DirectionPlanes& p) {
+  using L = Lanes16<Ops>;
+  const std::uint32_t lo = 1u << c, hi = 1u << (16 + c);
+  const std::uint32_t gap = Ops::bmax_s16x2_bits(e, f, &p.e_over_f, lo, hi);
+  std::uint32_t h = Ops::bmax_s16x2_bits(L::add(diag, sub), gap, &p.diag, lo, hi);
+  std::uint32_t h_open = L::add(h, g.neg_open);
+  if (kLocal) {
+    // The floor at 0, taken as max(-open, H - open): 0 >= H is -open >= H - open (the
+    // predicate-producing max may not take the constant 0, dpx_ops.cuh).
+    h_open = Ops::bmax_s16x2_bits(g.neg_open, h_open, &p.stop, lo, hi);
+    h = L::max(h, 0u);
+  }
+  e = Ops::bmax_s16x2_bits(L::add(e, g.neg_extend), h_open, &p.extend_e, lo, hi);
+  f = Ops::bmax_s16x2_bits(L::add(f, g.neg_extend), h_open, &p.extend_f, lo, hi);
+  return h;
+}
+
 // True when two encoded letters count as '=' in a CIGAR.
 DPX_HD bool letters_match(int a, int b, int wildcard) { return a == b && a != wildcard; }
 

@@ -22,7 +22,13 @@ struct GroupThread {
   using StripT = Strip<Ops, L, Scorer, kLocal, R>;
   static constexpr int kLanes = L::kLanes;
   static constexpr int kWidth = G * R;
-  static_assert(!kDirections || (kLanes == 1 && R <= 8), "direction codes: 32 bits, one word of 8 codes per strip");
+  static_assert(!kDirections || R <= (kLanes == 1 ? 8 : 16),
+                "directions: one word of 8 codes (32 bits) or bit planes of 16 columns (packed) per strip");
+  // Direction words a thread stores per step: the code word, or the four plane words.
+  static constexpr int kDirectionWords = kLanes == 1 ? 1 : 4;
+  struct alignas(16) PlaneWords {  // the packed store: one 16-byte write
+    std::uint32_t w[4];
+  };
 
   struct Feed {  // thread 0's inputs for one row
     std::uint32_t letters;
@@ -38,7 +44,7 @@ struct GroupThread {
   const std::uint8_t* code = nullptr;  // letter -> matrix index
   int pad = 0;                         // the padding letter's index
   Boundary* boundary = nullptr;        // this group's column store (rows entries), when passes > 1
-  std::uint32_t* dirs = nullptr;       // kDirections: this pair's direction words
+  std::uint32_t* dirs = nullptr;       // kDirections: this slot's direction words
   StripT strip;
   V h_out, e_out;                      // to the right neighbour
   std::uint32_t letters_out = 0;
@@ -100,26 +106,50 @@ DPX_UNROLL
     letters_out = letters_in;
     const std::int32_t i = s - t + 1;
     if (i < 1 || i > rows || pass >= passes) return;
-    std::uint32_t word = 0;
+    typename StripT::Directions rec;
     const typename Scorer::Row qrow = sc.row(static_cast<int>(letters_in & 0xFFu), static_cast<int>(letters_in >> 8));
-    e_out = strip.row(i, h_in, e_in, qrow, sc, edges, kDirections ? &word : nullptr);
+    e_out = strip.row(i, h_in, e_in, qrow, sc, edges, kDirections ? &rec : nullptr);
     h_out = strip.h[R - 1];
     if (!kLocal) strip.capture_last_row(i, jobs, edges.global);
-    if (kDirections) dirs[(static_cast<std::uint64_t>(pass) * (rows + G - 1) + s) * G + t] = word;
+    if (kDirections) store_directions((static_cast<std::uint64_t>(pass) * (rows + G - 1) + s) * G + t, rec);
     if (t == G - 1 && pass + 1 < passes) boundary[i - 1] = Boundary{h_out, e_out};
   }
 
   // Steps of a pass for a group (or a warp of groups) whose longest slot has `most_rows` rows.
   static DPX_HD int steps(std::int32_t most_rows) { return most_rows + G - 1; }
+
+ private:
+  DPX_HD void store_directions(std::uint64_t x, const CodeWord& r) { dirs[x] = r.code; }
+  DPX_HD void store_directions(std::uint64_t x, const DirectionPlanes& p) {
+    PlaneWords w;
+    p.words(w.w);
+    reinterpret_cast<PlaneWords*>(dirs)[x] = w;
+  }
 };
 
-// Index of the direction word holding cell (i, j) (1-based) of a pair with n rows, and the shift
-// of its 4-bit code: the layout GroupThread::step writes.
+// Where cell (i, j) (1-based) of a slot with n rows (its longest query) lies in the layout
+// GroupThread::step writes: the index of its (pass, step, thread) entry, of kDirectionWords words,
+// and its column within the thread's strip.
 template <int G, int R>
-DPX_HD std::uint64_t direction_word(std::int32_t n, std::int32_t i, std::int32_t j, int* shift) {
-  const std::int32_t col = j - 1, pass = col / (G * R), t = (col % (G * R)) / R, c = col % R;
-  *shift = 4 * c;
+DPX_HD std::uint64_t direction_entry(std::int32_t n, std::int32_t i, std::int32_t j, int* column) {
+  const std::int32_t col = j - 1, pass = col / (G * R), t = (col % (G * R)) / R;
+  *column = col % R;
   return (static_cast<std::uint64_t>(pass) * (n + G - 1) + (i - 1 + t)) * G + t;
+}
+
+// The 4-bit code of column c of lane `lane` in one entry's words (kDirectionWords of them).
+template <bool kPacked>
+DPX_HD std::uint32_t code_in_entry(const std::uint32_t* entry, int c, int lane) {
+  return kPacked ? code_from_planes(entry, c + 16 * lane) : (entry[0] >> (4 * c)) & 15u;
+}
+
+// The 4-bit code of cell (i, j) of lane `lane` of a slot (n rows) of a G x R shape, packed or not,
+// from its direction words.
+template <int G, int R, bool kPacked>
+DPX_HD std::uint32_t direction_code(const std::uint32_t* dirs, std::int32_t n, int lane, std::int32_t i, std::int32_t j) {
+  int c;
+  const std::uint64_t x = direction_entry<G, R>(n, i, j, &c);
+  return code_in_entry<kPacked>(dirs + (kPacked ? 4 : 1) * x, c, lane);
 }
 
 }  // namespace align

@@ -12,7 +12,9 @@ namespace align {
   EXTERN template Status launch_score16<ops::Dpx, SCORER, LOCAL>(int, const SwLaunchArgs&, std::int64_t, cudaStream_t);
 #define DPX_ALIGN_SCORE32(EXTERN, LOCAL)                                                                               \
   EXTERN template Status launch_score32<ops::Dpx, LOCAL>(const SwLaunchArgs&, std::int32_t, std::int64_t, cudaStream_t); \
-  EXTERN template Status launch_directions<ops::Dpx, LOCAL>(int, const SwLaunchArgs&, std::int64_t, cudaStream_t);
+  DPX_ALIGN_DIRECTIONS(EXTERN, SingleScorer, LOCAL)
+#define DPX_ALIGN_DIRECTIONS(EXTERN, SCORER, LOCAL) \
+  EXTERN template Status launch_directions<ops::Dpx, SCORER, LOCAL>(int, const SwLaunchArgs&, std::int64_t, cudaStream_t);
 
 #define DPX_ALIGN_SCAN(EXTERN) \
   EXTERN template Status launch_scan<ops::Dpx>(int, const SwLaunchArgs&, std::int64_t, cudaStream_t);
@@ -25,6 +27,10 @@ DPX_ALIGN_SCORE16(extern, TwoLookupScorer, true)
 DPX_ALIGN_SCORE16(extern, TwoLookupScorer, false)
 DPX_ALIGN_SCORE32(extern, true)
 DPX_ALIGN_SCORE32(extern, false)
+DPX_ALIGN_DIRECTIONS(extern, PairedScorer, true)
+DPX_ALIGN_DIRECTIONS(extern, PairedScorer, false)
+DPX_ALIGN_DIRECTIONS(extern, TwoLookupScorer, true)
+DPX_ALIGN_DIRECTIONS(extern, TwoLookupScorer, false)
 #endif
 
 }  // namespace align

@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <string>
+#include <type_traits>
 #include <utility>
 
 #include "align_results.h"
@@ -66,6 +67,7 @@ struct SwLaunchArgs {
   std::int32_t boundary_rows;
   std::uint32_t* dirs;                    // traceback: direction words
   const std::uint64_t* dir_offset;        // per pair
+  std::int32_t* next_slot;                // zeroed claim counter: warps take batches as they finish
 };
 
 // What the traceback walker reads and writes.
@@ -177,6 +179,16 @@ __device__ __forceinline__ void finish_slot(const SwLaunchArgs& a, G_& g, int gr
   }
 }
 
+// The first slot of a warp's next batch: `fixed` (its static share), or with a claim counter the
+// next unclaimed batch after the first round of `round` slots.
+__device__ __forceinline__ std::int32_t next_batch(std::int32_t* counter, std::int32_t fixed, std::int32_t round,
+                                                   int batch) {
+  if (counter == nullptr) return fixed;
+  std::int32_t claimed = 0;
+  if ((threadIdx.x & 31) == 0) claimed = atomicAdd(counter, batch);
+  return round + __shfl_sync(0xFFFFFFFFu, claimed, 0);
+}
+
 // Every slot of the launch, group by group, warps looping over the slots (persistent grid).
 template <class Ops, class L, class Scorer, bool kLocal, bool kDirections, int G, int R>
 __device__ void run_slots(const SwLaunchArgs& a, const Scorer& sc, const std::uint8_t* code) {
@@ -193,12 +205,19 @@ __device__ void run_slots(const SwLaunchArgs& a, const Scorer& sc, const std::ui
   g.pad = a.d - 1;
   g.boundary = static_cast<typename GT::Boundary*>(a.boundary) +
                static_cast<std::uint64_t>(warp * kGroupsPerWarp + lane / G) * a.boundary_rows;
-  for (std::int32_t first = warp * kGroupsPerWarp; first < slot_count; first += warps * kGroupsPerWarp) {
+  // The first round static; then, with a.next_slot, each warp takes the next batch when it is done
+  // (slots come longest first, so the last ones fill in around the long ones instead of waiting
+  // behind a fixed share).
+  for (std::int32_t first = warp * kGroupsPerWarp; first < slot_count;
+       first = next_batch(a.next_slot, first + warps * kGroupsPerWarp, warps * kGroupsPerWarp, kGroupsPerWarp)) {
     const std::int32_t index = first + lane / G;
     LaneJob jobs[GT::kLanes];
     load_jobs(a, index < slot_count ? a.slots[index] : Slot{-1, -1}, jobs);
     g.begin_slot(t, jobs, edges);
-    if (kDirections) g.dirs = jobs[0].pair >= 0 ? a.dirs + a.dir_offset[jobs[0].pair] : nullptr;
+    if (kDirections) {  // the slot's words (both pairs of a packed slot hold its offset)
+      const std::int32_t owner = jobs[0].pair >= 0 ? jobs[0].pair : jobs[GT::kLanes - 1].pair;
+      g.dirs = owner >= 0 ? a.dirs + a.dir_offset[owner] : nullptr;
+    }
     const int most_rows = warp_max(g.rows), most_passes = warp_max(g.passes);
     for (int p = 0; p < most_passes; ++p) {
       g.begin_pass(p, sc, edges);
@@ -239,7 +258,7 @@ __device__ __forceinline__ const std::uint8_t* load_tables(const SwLaunchArgs& a
 }
 
 template <class Ops, class L, class Scorer, bool kLocal, bool kDirections, int G, int R>
-__global__ void __launch_bounds__(kKernelThreads) sw_kernel(SwLaunchArgs a) {
+__global__ void __launch_bounds__(kKernelThreads, kDirections && L::kLanes == 2 ? 2 : 1) sw_kernel(SwLaunchArgs a) {
   extern __shared__ __align__(16) unsigned char smem[];
   const std::uint8_t* code = load_tables(a, smem);
   const Scorer sc = make_scorer<Scorer>(smem, a.d, threadIdx.x & 31);
@@ -306,18 +325,33 @@ Status launch_score32(const SwLaunchArgs& a, std::int32_t grid_slots, std::int64
       a, grid_slots, boundary_groups, stream);
 }
 
-// Traceback direction codes (32 bits), strip shape kTracebackConfigs[config].
-template <class Ops, bool kLocal>
+namespace detail {
+template <class Ops, class Scorer, bool kLocal, int... C>
+Status directions_dispatch(int config, const SwLaunchArgs& a, std::int64_t boundary_groups, cudaStream_t stream,
+                           std::integer_sequence<int, C...>) {
+  Status s(StatusCode::kInvalidArgument, "align: no traceback shape " + std::to_string(config));
+  constexpr int kFirst = std::is_same<Scorer, SingleScorer>::value ? 0 : kTracebackPackedFirst;
+  ((config == kFirst + C
+        ? (void)(s = launch_strips<Ops, std::conditional_t<kFirst == 0, Lanes32<Ops>, Lanes16<Ops>>, Scorer, kLocal, true,
+                                   kTracebackConfigs[kFirst + C].group, kTracebackConfigs[kFirst + C].columns>(
+                     a, a.slot_count, boundary_groups, stream))
+        : (void)0),
+   ...);
+  return s;
+}
+}  // namespace detail
+
+// Traceback direction words, strip shape kTracebackConfigs[config]: the 32-bit shapes (Scorer =
+// SingleScorer) or the packed ones (PairedScorer / TwoLookupScorer).
+template <class Ops, class Scorer, bool kLocal>
 Status launch_directions(int config, const SwLaunchArgs& a, std::int64_t boundary_groups, cudaStream_t stream) {
-  if (config == 0) {
-    return launch_strips<Ops, Lanes32<Ops>, SingleScorer, kLocal, true, kTracebackConfigs[0].group,
-                         kTracebackConfigs[0].columns>(a, a.slot_count, boundary_groups, stream);
-  }
-  return launch_strips<Ops, Lanes32<Ops>, SingleScorer, kLocal, true, kTracebackConfigs[1].group,
-                       kTracebackConfigs[1].columns>(a, a.slot_count, boundary_groups, stream);
+  constexpr int kShapes = std::is_same<Scorer, SingleScorer>::value ? kTracebackPackedFirst
+                                                                    : kTracebackConfigCount - kTracebackPackedFirst;
+  return detail::directions_dispatch<Ops, Scorer, kLocal>(config, a, boundary_groups, stream,
+                                                          std::make_integer_sequence<int, kShapes>());
 }
 
-// One thread per pair of a.slots.
+// One thread per pair of a.slots (both lanes of a packed slot).
 Status launch_walk(const WalkArgs& a, cudaStream_t stream);
 // Writes the host-computed fields of pairs with an empty side.
 Status launch_scatter_fields(const std::int32_t* pairs, const std::int32_t* values, std::int32_t count,

@@ -21,15 +21,22 @@ void sort_by_work(std::vector<std::int32_t>* pairs, const PairLengths& len, cons
   });
 }
 
-// Appends `pairs` as slots (two per slot when `two`) and returns their range.
-SlotRange add_slots(const std::vector<std::int32_t>& pairs, bool two, int config, const StripConfig& c,
-                    const PairLengths& len, std::vector<Slot>* slots) {
-  SlotRange r{config, static_cast<std::int32_t>(slots->size()), 0, 0, 0};
+// `pairs` as slots, two per slot when `two`.
+std::vector<Slot> pair_up(const std::vector<std::int32_t>& pairs, bool two) {
+  std::vector<Slot> out;
   const std::size_t step = two ? 2 : 1;
-  for (std::size_t x = 0; x < pairs.size(); x += step) {
-    const std::int32_t a = pairs[x], b = two && x + 1 < pairs.size() ? pairs[x + 1] : -1;
-    slots->push_back(Slot{a, b});
-    for (std::int32_t p : {a, b}) {
+  for (std::size_t x = 0; x < pairs.size(); x += step)
+    out.push_back(Slot{pairs[x], two && x + 1 < pairs.size() ? pairs[x + 1] : -1});
+  return out;
+}
+
+// Appends `units` to `slots` and returns their range.
+SlotRange add_slots(const std::vector<Slot>& units, int config, const StripConfig& c, const PairLengths& len,
+                    std::vector<Slot>* slots) {
+  SlotRange r{config, static_cast<std::int32_t>(slots->size()), 0, 0, 0};
+  for (const Slot& s : units) {
+    slots->push_back(s);
+    for (std::int32_t p : {s.a, s.b}) {
       if (p < 0) continue;
       r.max_rows = std::max(r.max_rows, len.n[p]);
       r.max_passes = std::max(r.max_passes, passes_of(len.m[p], c));
@@ -123,26 +130,28 @@ ScorePlan plan_scores(const PairLengths& len, Pairing pairing, const ScoreMatrix
   for (int c = 0; c < config_count; ++c) {
     if (buckets[c].empty()) continue;
     sort_by_work(&buckets[c], len, configs[c], order != nullptr);
-    plan.ranges16.push_back(add_slots(buckets[c], true, c, configs[c], len, &plan.slots16));
+    plan.ranges16.push_back(add_slots(pair_up(buckets[c], true), c, configs[c], len, &plan.slots16));
   }
   sort_by_work(&wide, len, kScore32Config, order != nullptr);
-  plan.range32 = add_slots(wide, false, 0, kScore32Config, len, &plan.slots32);
+  plan.range32 = add_slots(pair_up(wide, false), 0, kScore32Config, len, &plan.slots32);
   return plan;
 }
 
-std::uint64_t traceback_words(std::int32_t n, std::int32_t m, const StripConfig& c) {
-  return std::uint64_t(passes_of(m, c)) * std::uint64_t(n + c.group - 1) * std::uint64_t(c.group);
+std::uint64_t traceback_words(std::int32_t n, std::int32_t m, int config) {
+  const StripConfig& c = kTracebackConfigs[config];
+  return std::uint64_t(traceback_thread_words(config)) * std::uint64_t(passes_of(m, c)) *
+         std::uint64_t(n + c.group - 1) * std::uint64_t(c.group);
 }
 
-std::uint64_t traceback_budget_words(const PairLengths& len) {
-  std::uint64_t largest = 0;
-  for (std::size_t k = 0; k < len.n.size(); ++k)
-    largest = std::max(largest, traceback_words(len.n[k], len.m[k], kTracebackConfigs[kTracebackConfigCount - 1]));
-  return std::max<std::uint64_t>(std::uint64_t(1) << 28, largest);  // 1 GiB of 4-byte words
+std::uint64_t traceback_budget_words(std::uint64_t free_bytes) {
+  const std::uint64_t gib = std::uint64_t(1) << 30;
+  return std::min(std::max(free_bytes / 4, gib), 4 * gib) / sizeof(std::uint32_t);
 }
 
-TracebackPlan plan_traceback(const PairLengths& len, std::uint64_t budget_words, const std::vector<std::int32_t>* presorted) {
+TracebackPlan plan_traceback(const PairLengths& len, Pairing pairing, const ScoreMatrix& matrix, const AlignOptions& o,
+                             std::uint64_t budget_words, const std::vector<std::int32_t>* presorted) {
   TracebackPlan plan;
+  plan.scorer = scorer_for(pairing, matrix);
   const std::size_t pairs = len.n.size();
   plan.word_offset.assign(pairs, 0);
   plan.config.assign(pairs, 0);
@@ -153,31 +162,41 @@ TracebackPlan plan_traceback(const PairLengths& len, std::uint64_t budget_words,
       plan.trivial.push_back(k);
       continue;
     }
-    const int c = len.m[k] <= kTracebackConfigs[0].width() ? 0 : 1;
+    int c = len.m[k] <= kTracebackConfigs[0].width() ? 0 : 1;
+    if (fits_16_bits(len.n[k], len.m[k], matrix, o)) {
+      c = kTracebackPackedFirst;
+      while (c + 1 < kTracebackConfigCount && kTracebackConfigs[c].width() < len.m[k]) ++c;
+    }
     plan.config[k] = static_cast<std::uint8_t>(c);
     by_config[c].push_back(k);
   }
-  std::vector<std::int32_t> order;
+  std::vector<Slot> order;
   for (int c = 0; c < kTracebackConfigCount; ++c) {
     sort_by_work(&by_config[c], len, kTracebackConfigs[c], presorted != nullptr);
-    order.insert(order.end(), by_config[c].begin(), by_config[c].end());
+    const std::vector<Slot> units = pair_up(by_config[c], traceback_packed(c));
+    order.insert(order.end(), units.begin(), units.end());
   }
-  // Cut the ordered pairs into chunks of at most budget_words (a single larger pair gets its own).
+  // Cut the ordered slots into chunks of at most budget_words (a single larger slot gets its own).
+  // Slots start on 16-byte boundaries: the packed shapes store four words at once.
   std::size_t x = 0;
   while (x < order.size()) {
     TracebackChunk chunk{{}, static_cast<std::int32_t>(plan.slots.size()), 0, 0};
-    std::vector<std::int32_t> members[kTracebackConfigCount];
+    std::vector<Slot> members[kTracebackConfigCount];
     while (x < order.size()) {
-      const std::int32_t k = order[x];
-      const std::uint64_t w = traceback_words(len.n[k], len.m[k], kTracebackConfigs[plan.config[k]]);
-      if (chunk.words > 0 && chunk.words + w > budget_words) break;
-      plan.word_offset[k] = chunk.words;
-      chunk.words += w;
-      members[plan.config[k]].push_back(k);
+      const Slot s = order[x];
+      const int c = plan.config[s.a];
+      const std::int32_t n = std::max(len.n[s.a], s.b >= 0 ? len.n[s.b] : 0);
+      const std::int32_t m = std::max(len.m[s.a], s.b >= 0 ? len.m[s.b] : 0);
+      const std::uint64_t start = (chunk.words + 3) / 4 * 4, w = traceback_words(n, m, c);
+      if (chunk.words > 0 && start + w > budget_words) break;
+      plan.word_offset[s.a] = start;
+      if (s.b >= 0) plan.word_offset[s.b] = start;
+      chunk.words = start + w;
+      members[c].push_back(s);
       ++x;
     }
     for (int c = 0; c < kTracebackConfigCount; ++c)
-      if (!members[c].empty()) chunk.ranges.push_back(add_slots(members[c], false, c, kTracebackConfigs[c], len, &plan.slots));
+      if (!members[c].empty()) chunk.ranges.push_back(add_slots(members[c], c, kTracebackConfigs[c], len, &plan.slots));
     chunk.count = static_cast<std::int32_t>(plan.slots.size()) - chunk.first;
     plan.max_chunk_words = std::max(plan.max_chunk_words, chunk.words);
     plan.chunks.push_back(std::move(chunk));

@@ -38,9 +38,16 @@ constexpr int kScanSinglePassCount = 23;  // the shapes before this index take o
 int scan_config(std::int32_t m);
 // 32-bit score kernel: pairs that cannot use 16 bits, and local pairs that came close to its limit.
 constexpr StripConfig kScore32Config = {32, 16};
-// Traceback (32 bits, direction codes of 8 columns per 32-bit word).
-constexpr StripConfig kTracebackConfigs[] = {{8, 8}, {32, 8}};
-constexpr int kTracebackConfigCount = 2;
+// Traceback shapes. First the 32-bit ones (one pair a group; a direction word holds the 4-bit codes
+// of 8 columns) for pairs whose values may leave 16 bits, then the packed ones (two pairs a group in
+// the 16-bit lanes; four bit-plane words per step and thread, sw_group.h), narrowest first, the
+// widest also taking longer targets in passes.
+constexpr StripConfig kTracebackConfigs[] = {{8, 8}, {32, 8}, {8, 16}, {16, 16}, {32, 16}};
+constexpr int kTracebackConfigCount = sizeof(kTracebackConfigs) / sizeof(kTracebackConfigs[0]);
+constexpr int kTracebackPackedFirst = 2;
+constexpr bool traceback_packed(int config) { return config >= kTracebackPackedFirst; }
+// Direction words a (pass, step, thread) of a shape stores.
+constexpr int traceback_thread_words(int config) { return traceback_packed(config) ? 4 : 1; }
 
 // Largest D (alphabet + padding letter) for the paired one-to-many table (D^3 words of shared memory).
 constexpr int kPairedMaxTableSide = 25;
@@ -83,8 +90,9 @@ struct TracebackChunk {
 };
 
 struct TracebackPlan {
-  std::vector<Slot> slots;                 // one pair each, grouped by strip shape
-  std::vector<std::uint64_t> word_offset;  // per pair: its first direction word within its chunk
+  ScorerKind scorer = ScorerKind::kTwoLookup;  // the packed shapes' table
+  std::vector<Slot> slots;                 // grouped by strip shape; two pairs in a packed slot
+  std::vector<std::uint64_t> word_offset;  // per pair: its slot's first direction word within its chunk
   std::vector<std::uint8_t> config;        // per pair: index into kTracebackConfigs
   std::vector<TracebackChunk> chunks;
   std::vector<std::int32_t> trivial;
@@ -112,14 +120,19 @@ ScorePlan plan_scores(const PairLengths& lengths, Pairing pairing, const ScoreMa
 // Pairs by descending target length (ties by index): the `order` above for one-to-many pairs.
 std::vector<std::int32_t> order_by_target_length(const PairLengths& lengths);
 
-// Words of direction codes one pair needs with strip shape `config`.
-std::uint64_t traceback_words(std::int32_t n, std::int32_t m, const StripConfig& config);
+// Direction words a slot of shape kTracebackConfigs[config] needs: n rows (the longest query of
+// the slot), m columns (the longest target).
+std::uint64_t traceback_words(std::int32_t n, std::int32_t m, int config);
 
-TracebackPlan plan_traceback(const PairLengths& lengths, std::uint64_t budget_words,
+// Pairs whose values fit 16 bits (fits_16_bits) run in the packed shapes, the others in 32 bits.
+TracebackPlan plan_traceback(const PairLengths& lengths, Pairing pairing, const ScoreMatrix& matrix,
+                             const AlignOptions& options, std::uint64_t budget_words,
                              const std::vector<std::int32_t>* order = nullptr);
 
-// Default traceback workspace: 1 GiB, or the largest single pair if that is more.
-std::uint64_t traceback_budget_words(const PairLengths& lengths);
+// Direction words a traceback chunk may take: a quarter of the device's free memory, at least 1 and
+// at most 4 GiB (fewer chunks: each brings its own tail and walk). A larger single slot still runs,
+// in a chunk of its own.
+std::uint64_t traceback_budget_words(std::uint64_t free_bytes);
 
 }  // namespace align
 }  // namespace dpx

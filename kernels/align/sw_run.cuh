@@ -142,9 +142,8 @@ Status run_plan_mode(const AlignPlan::Impl& p, const DeviceSequenceBatch& querie
     return Status::ok();
   }
 
-  a.table = p.table32.data();
-  a.table_bytes = p.table32_bytes;
   a.dirs = p.tb_dirs.as<std::uint32_t>();
+  a.overflow_limit = std::numeric_limits<std::int32_t>::max();  // the plan keeps packed pairs within 16 bits
   a.dir_offset = p.tb_offset.device.as<const std::uint64_t>();
   WalkArgs w{};
   w.batch = a.batch;
@@ -158,12 +157,38 @@ Status run_plan_mode(const AlignPlan::Impl& p, const DeviceSequenceBatch& querie
   w.ops_offset = p.ops_offset.device.as<const std::uint64_t>();
   w.op_count = DeviceAlignResultsAccess::op_counts(*out).as<std::int32_t>();
   for (const TracebackChunk& chunk : p.traceback.chunks) {
-    for (const SlotRange& r : chunk.ranges) {
-      a.slots = p.tb_slots.device.as<const Slot>() + r.first;
-      a.slot_count = r.count;
-      a.boundary_rows = r.max_rows;
-      DPX_RETURN_IF_ERROR((launch_directions<Ops, kLocal>(r.config, a, boundary_groups(p, r.max_rows, r.max_passes), stream)));
-    }
+    // The shapes of a chunk write disjoint words: side by side (widest first, as above), then the
+    // walk after all of them.
+    std::int32_t* claims = p.tb_claims.as<std::int32_t>();
+    DPX_CUDA_TRY(cudaMemsetAsync(claims, 0, chunk.ranges.size() * sizeof(std::int32_t), stream));
+    SideStreams side(p.side, stream);
+    DPX_RETURN_IF_ERROR(side.fork());
+    auto launch_chunk = [&]() -> Status {
+      for (std::size_t k = 0; k < chunk.ranges.size(); ++k) {
+        const SlotRange& r = chunk.ranges[chunk.ranges.size() - 1 - k];
+        a.slots = p.tb_slots.device.as<const Slot>() + r.first;
+        a.slot_count = r.count;
+        a.boundary_rows = r.max_rows;
+        const std::int64_t groups = boundary_groups(p, r.max_rows, r.max_passes);
+        const cudaStream_t s = side.pick(k, r.max_passes > 1);
+        a.next_slot = claims + k;
+        const bool packed = traceback_packed(r.config);
+        a.table = packed ? p.table16.data() : p.table32.data();
+        a.table_bytes = packed ? p.table16_bytes : p.table32_bytes;
+        if (!packed) {
+          DPX_RETURN_IF_ERROR((launch_directions<Ops, SingleScorer, kLocal>(r.config, a, groups, s)));
+        } else if (p.traceback.scorer == ScorerKind::kPaired) {
+          DPX_RETURN_IF_ERROR((launch_directions<Ops, PairedScorer, kLocal>(r.config, a, groups, s)));
+        } else {
+          DPX_RETURN_IF_ERROR((launch_directions<Ops, TwoLookupScorer, kLocal>(r.config, a, groups, s)));
+        }
+      }
+      return Status::ok();
+    };
+    const Status launched = launch_chunk();
+    const Status joined = side.join();
+    DPX_RETURN_IF_ERROR(launched);
+    DPX_RETURN_IF_ERROR(joined);
     w.slots = p.tb_slots.device.as<const Slot>() + chunk.first;
     w.slot_count = chunk.count;
     DPX_RETURN_IF_ERROR(launch_walk(w, stream));

@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstdint>
+#include <type_traits>
 
 #include "dpx/align.h"
 #include "sw_cell.h"
@@ -38,18 +39,24 @@ struct PairedScorer {
 struct TwoLookupScorer {
   static constexpr int kCopies = 16;
   struct Column {
-    std::uint32_t a, b;  // letter * kCopies
+    std::uint32_t a, b;  // byte offsets of the letters' entries: letter * kCopies * 2
   };
   struct Row {
-    const std::int16_t *a, *b;
+    const unsigned char *a, *b;
   };
   const std::int16_t* table;  // already offset to this thread's copy
   int d;
-  DPX_HD Row row(int qa, int qb) const { return Row{table + qa * d * kCopies, table + qb * d * kCopies}; }
-  DPX_HD Column column(int a, int b) const {
-    return Column{static_cast<std::uint32_t>(a * kCopies), static_cast<std::uint32_t>(b * kCopies)};
+  DPX_HD Row row(int qa, int qb) const {
+    const unsigned char* t = reinterpret_cast<const unsigned char*>(table);
+    return Row{t + qa * d * kCopies * 2, t + qb * d * kCopies * 2};
   }
-  DPX_HD std::uint32_t sub(Row r, Column c) const { return ops::lanes::pack(r.a[c.a], r.b[c.b]); }
+  DPX_HD Column column(int a, int b) const {
+    return Column{static_cast<std::uint32_t>(a * kCopies * 2), static_cast<std::uint32_t>(b * kCopies * 2)};
+  }
+  // Byte offsets, so that an address is one add (no scaling) before the load.
+  DPX_HD std::uint32_t sub(Row r, Column c) const {
+    return ops::lanes::pack(*reinterpret_cast<const std::int16_t*>(r.a + c.a), *reinterpret_cast<const std::int16_t*>(r.b + c.b));
+  }
 };
 
 // Lanes32: one alignment, a D x D int32 table.
@@ -105,6 +112,7 @@ struct Strip {
   using V = typename L::V;
   static constexpr int kLanes = L::kLanes;
   static_assert(R % 2 == 0, "strips hold an even number of columns");
+  using Directions = std::conditional_t<kLanes == 1, CodeWord, DirectionPlanes>;
 
   V h[R];  // H of the last row done, per column
   V f[R];  // F of the next row, per column
@@ -139,36 +147,31 @@ DPX_UNROLL
   }
 
   // Row i (1-based) of the strip. h_left = H[i][c0-1], e_in = E[i][c0]. Leaves H[i][c0+R-1] in
-  // h[R-1] and returns E[i][c0+R]. With a `codes` word (Lanes32, R <= 8) also stores the 4-bit
-  // direction code of column c at bits 4c..4c+3.
+  // h[R-1] and returns E[i][c0+R]. With `rec` also records the row's traceback directions.
   DPX_HD V row(std::int32_t i, V h_left, V e_in, typename Scorer::Row qrow, const Scorer& sc, const Edges<L>& edges,
-               std::uint32_t* codes) {
+               Directions* rec) {
     V d = diag;
     V e = e_in;
     V row_max = d;
-    std::uint32_t word = 0;
 DPX_UNROLL
     for (int c = 0; c < R; ++c) {
       const V up = h[c];
       const V s = sc.sub(qrow, col[c]);
       V v;
-      if constexpr (kLanes == 1) {
-        if (codes != nullptr) {
-          std::uint32_t code;
-          v = cell_with_direction<Ops, kLocal>(d, s, e, f[c], edges.open, edges.extend, &code);
-          word |= code << (4 * c);
-        } else {
-          v = cell<L, kLocal>(d, s, e, f[c], edges.g);
-        }
-      } else {
+      if (rec == nullptr) {
         v = cell<L, kLocal>(d, s, e, f[c], edges.g);
+      } else if constexpr (kLanes == 1) {
+        std::uint32_t code;
+        v = cell_with_direction<Ops, kLocal>(d, s, e, f[c], edges.open, edges.extend, &code);
+        rec->code |= code << (4 * c);
+      } else {
+        v = cell16_with_direction<Ops, kLocal>(d, s, e, f[c], edges.g, c, *rec);
       }
       d = up;
       h[c] = v;
       if (kLocal && c % 2 == 1) row_max = c == 1 ? L::max(h[0], h[1]) : L::max3(row_max, h[c - 1], h[c]);
     }
     diag = h_left;
-    if (codes != nullptr) *codes = word;
     if (kLocal) track_local(i, row_max);
     return e;
   }

@@ -197,6 +197,15 @@ struct Plain {
     return lanes::pack(*first_lo ? lanes::slo(a) : lanes::slo(b),
                        *first_hi ? lanes::shi(a) : lanes::shi(b));
   }
+  // bmax_s16x2 that records what it kept: lo_bit (hi_bit) ORed into *bits when the low (high)
+  // lane kept a.
+  static DPX_HD std::uint32_t bmax_s16x2_bits(std::uint32_t a, std::uint32_t b, std::uint32_t* bits, std::uint32_t lo_bit,
+                                              std::uint32_t hi_bit) {
+    bool hi, lo;
+    const std::uint32_t r = bmax_s16x2(a, b, &hi, &lo);
+    *bits |= (lo ? lo_bit : 0u) | (hi ? hi_bit : 0u);
+    return r;
+  }
 
   // --- byte SIMD (not DPX): four u8 lanes of a word ---------------------------------------------
   static DPX_HD std::uint32_t max_u8x4(std::uint32_t a, std::uint32_t b) {
@@ -244,6 +253,8 @@ __device__ __forceinline__ std::uint32_t sad_u8x4(std::uint32_t a, std::uint32_t
 // may give both the same register (a loop-carried best = bmax(best, v) gets exactly that), and then
 // both predicates compare the result with itself and always say "a kept". Same instructions
 // otherwise, so ptxas still emits one VIMNMX.S16x2 with its two predicate outputs.
+// `a` must not be a constant: with a = 0 ptxas swaps the operands (the constant goes second) and
+// the predicates then say whether b was kept (seen on the H200 with CUDA 13.0).
 __device__ __forceinline__ std::uint32_t bmax_s16x2(std::uint32_t a, std::uint32_t b, bool* first_hi, bool* first_lo) {
 #if __CUDA_ARCH__ >= 900
   std::uint32_t r, hi, lo;
@@ -263,6 +274,32 @@ __device__ __forceinline__ std::uint32_t bmax_s16x2(std::uint32_t a, std::uint32
   return r;
 #else
   return __vibmax_s16x2(a, b, first_hi, first_lo);  // the header's emulation reads its inputs first
+#endif
+}
+// The same with the predicates ORing their bits straight into *bits (one predicated OR each, where
+// going through bools costs a select and an add).
+__device__ __forceinline__ std::uint32_t bmax_s16x2_bits(std::uint32_t a, std::uint32_t b, std::uint32_t* bits,
+                                                        std::uint32_t lo_bit, std::uint32_t hi_bit) {
+#if __CUDA_ARCH__ >= 900
+  std::uint32_t r, x = *bits;
+  asm("{.reg .pred ph, pl;\n\t"
+      ".reg .s16 r0, r1, a0, a1;\n\t"
+      "max.s16x2 %0, %2, %3;\n\t"
+      "mov.b32 {r0, r1}, %0;\n\t"
+      "mov.b32 {a0, a1}, %2;\n\t"
+      "setp.eq.s16 pl, r0, a0;\n\t"
+      "setp.eq.s16 ph, r1, a1;\n\t"
+      "@pl or.b32 %1, %1, %4;\n\t"
+      "@ph or.b32 %1, %1, %5;}"
+      : "=&r"(r), "+r"(x)
+      : "r"(a), "r"(b), "r"(lo_bit), "r"(hi_bit));
+  *bits = x;
+  return r;
+#else
+  bool hi, lo;
+  const std::uint32_t r = bmax_s16x2(a, b, &hi, &lo);
+  *bits |= (lo ? lo_bit : 0u) | (hi ? hi_bit : 0u);
+  return r;
 #endif
 }
 }  // namespace simd
@@ -371,6 +408,10 @@ struct Dpx {
   }
   static DPX_HD std::uint32_t bmax_s16x2(std::uint32_t a, std::uint32_t b, bool* first_hi, bool* first_lo) {
     return DPX_PICK(simd::bmax_s16x2(a, b, first_hi, first_lo), Plain::bmax_s16x2(a, b, first_hi, first_lo));
+  }
+  static DPX_HD std::uint32_t bmax_s16x2_bits(std::uint32_t a, std::uint32_t b, std::uint32_t* bits, std::uint32_t lo_bit,
+                                              std::uint32_t hi_bit) {
+    return DPX_PICK(simd::bmax_s16x2_bits(a, b, bits, lo_bit, hi_bit), Plain::bmax_s16x2_bits(a, b, bits, lo_bit, hi_bit));
   }
   static DPX_HD std::uint32_t max_u8x4(std::uint32_t a, std::uint32_t b) {
     return DPX_PICK(__vmaxu4(a, b), Plain::max_u8x4(a, b));

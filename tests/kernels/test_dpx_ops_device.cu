@@ -16,7 +16,7 @@ using dpx::ops::Dpx;
 using dpx::ops::Plain;
 using dpx::ops::PlainOps;
 
-constexpr int kOpCount = 37;
+constexpr int kOpCount = 38;
 
 // Applies operation `op` of policy Ops; the predicate bits go to bit 0 (first/lo) and bit 1 (hi).
 template <typename Ops>
@@ -64,6 +64,12 @@ __host__ __device__ std::uint32_t apply(int op, std::uint32_t a, std::uint32_t b
     case 34: r = Ops::sad_u8x4(a, b, c); break;
     case 35: r = Ops::sad_u32(a, b, c); break;
     case 36: r = Ops::add_s16x2(a, b); break;
+    case 37: {  // the kept lanes ORed into bits that already hold c's bits 2 and 3
+      std::uint32_t bits = c & 12u;
+      r = Ops::bmax_s16x2_bits(a, b, &bits, 1u, 2u);
+      *preds = bits;
+      return r;
+    }
   }
   *preds = (p0 ? 1u : 0u) | (p1 ? 2u : 0u);
   return r;

@@ -1,6 +1,7 @@
 #include "sw_simulator.h"
 
 #include <algorithm>
+#include <limits>
 #include <utility>
 
 #include "align_common.h"
@@ -259,62 +260,82 @@ void simulate_scores(Context& ctx, const PairLengths& len) {
       ctx, reruns, single.data(), 0, nullptr, nullptr);
 }
 
-// What walk_back reads on the device, from the simulated direction words.
-template <int G, int R>
+// What walk_back reads on the device, from the simulated direction words of lane `lane` of a slot.
+template <int C>
 struct HostWalk {
   const std::uint32_t* dirs;
   const std::uint8_t* q;
   const std::uint8_t* t;
-  std::int32_t n;
+  std::int32_t rows;  // the slot's longest query
+  int lane;
   int wildcard;
   std::string* ops;  // last to first
   std::uint32_t code(std::int32_t i, std::int32_t j) const {
-    int shift = 0;
-    // The word is read in its own statement: GCC evaluates a shift's right operand first.
-    const std::uint32_t word = dirs[direction_word<G, R>(n, i, j, &shift)];
-    return (word >> shift) & 15u;
+    return direction_code<kTracebackConfigs[C].group, kTracebackConfigs[C].columns, traceback_packed(C)>(dirs, rows, lane,
+                                                                                                          i, j);
   }
   bool same(std::int32_t i, std::int32_t j) const { return letters_match(q[i - 1], t[j - 1], wildcard); }
   void emit(char op, std::int32_t count) { ops->append(static_cast<std::size_t>(count), op); }
 };
 
-template <int G, int R>
-std::string walk_pair(Context& ctx, std::int32_t pair, const std::uint32_t* dirs) {
+template <int C>
+std::string walk_lane(Context& ctx, const Slot& slot, int lane, const std::uint32_t* dirs) {
+  const std::int32_t pair = lane == 0 ? slot.a : slot.b, partner = lane == 0 ? slot.b : slot.a;
   const LaneJob j = job_for(ctx, pair);
   std::vector<std::uint8_t> q(j.n), t(j.m);
   for (std::int32_t x = 0; x < j.n; ++x) q[x] = ctx.matrix.encode(j.query[x]);
   for (std::int32_t x = 0; x < j.m; ++x) t[x] = ctx.matrix.encode(j.target[x]);
   std::int32_t* f = &ctx.fields[static_cast<std::size_t>(pair) * 5];
   std::string ops;
-  HostWalk<G, R> w{dirs, q.data(), t.data(), j.n, ctx.matrix.wildcard(), &ops};
+  HostWalk<C> w{dirs, q.data(), t.data(), std::max(j.n, job_for(ctx, partner).n), lane, ctx.matrix.wildcard(), &ops};
   if (!(ctx.options.mode == AlignMode::kLocal && f[0] == 0)) walk_back(ctx.options.mode, f[2], f[4], w, &f[1], &f[3]);
   return cigar_from_reversed_ops(ops.data(), ops.size());
 }
 
+// The direction launch of one range of traceback shape C, then the walks of its slots.
+template <bool kLocal, int C>
+void simulate_traceback_range(Context& ctx, const TracebackPlan& plan, const SlotRange& r, std::uint32_t* dirs,
+                              std::vector<std::string>* cigars) {
+  constexpr StripConfig c = kTracebackConfigs[C];
+  const std::vector<Slot> slots(plan.slots.begin() + r.first, plan.slots.begin() + r.first + r.count);
+  constexpr std::int32_t kNoLimit = std::numeric_limits<std::int32_t>::max();  // the plan keeps packed pairs in 16 bits
+  if constexpr (!traceback_packed(C)) {
+    ctx.stats.wide_pairs += static_cast<int>(slots.size());
+    const std::vector<std::int32_t> single = single_table(ctx.matrix);
+    simulate_slots<Lanes32<Ops>, SingleScorer, kLocal, true, c.group, c.columns>(ctx, slots, single.data(), kNoLimit,
+                                                                                 dirs, &plan.word_offset);
+  } else if (plan.scorer == ScorerKind::kPaired) {
+    const std::vector<std::uint32_t> paired = paired_table(ctx.matrix);
+    simulate_slots<Lanes16<Ops>, PairedScorer, kLocal, true, c.group, c.columns>(ctx, slots, paired.data(), kNoLimit,
+                                                                                 dirs, &plan.word_offset);
+  } else {
+    const std::vector<std::int16_t> two = two_lookup_table(ctx.matrix);
+    simulate_slots<Lanes16<Ops>, TwoLookupScorer, kLocal, true, c.group, c.columns>(ctx, slots, two.data(), kNoLimit,
+                                                                                    dirs, &plan.word_offset);
+  }
+  for (const Slot& s : slots) {
+    for (int lane = 0; lane < 2; ++lane) {
+      const std::int32_t pair = lane == 0 ? s.a : s.b;
+      if (pair >= 0) (*cigars)[pair] = walk_lane<C>(ctx, s, lane, dirs + plan.word_offset[pair]);
+    }
+  }
+}
+
+template <bool kLocal, int... C>
+void simulate_traceback_shape(Context& ctx, const TracebackPlan& plan, const SlotRange& r, std::uint32_t* dirs,
+                              std::vector<std::string>* cigars, std::integer_sequence<int, C...>) {
+  ((r.config == C ? simulate_traceback_range<kLocal, C>(ctx, plan, r, dirs, cigars) : void()), ...);
+}
+
 template <bool kLocal>
 void simulate_traceback(Context& ctx, const PairLengths& len, std::vector<std::string>* cigars) {
-  const TracebackPlan plan = plan_traceback(len, traceback_budget_words(len));
-  const std::vector<std::int32_t> single = single_table(ctx.matrix);
+  const TracebackPlan plan = plan_traceback(len, ctx.pairing, ctx.matrix, ctx.options, traceback_budget_words(std::uint64_t(1) << 30));
   for (const TracebackChunk& chunk : plan.chunks) {
     ++ctx.stats.traceback_chunks;
     std::vector<std::uint32_t> dirs(chunk.words, 0xA5A5A5A5u);  // poisoned: unwritten words would show
-    for (const SlotRange& r : chunk.ranges) {
-      const std::vector<Slot> slots(plan.slots.begin() + r.first, plan.slots.begin() + r.first + r.count);
-      if (r.config == 0) {
-        simulate_slots<Lanes32<Ops>, SingleScorer, kLocal, true, kTracebackConfigs[0].group, kTracebackConfigs[0].columns>(
-            ctx, slots, single.data(), 0, dirs.data(), &plan.word_offset);
-      } else {
-        simulate_slots<Lanes32<Ops>, SingleScorer, kLocal, true, kTracebackConfigs[1].group, kTracebackConfigs[1].columns>(
-            ctx, slots, single.data(), 0, dirs.data(), &plan.word_offset);
-      }
-    }
-    for (std::int32_t x = chunk.first; x < chunk.first + chunk.count; ++x) {
-      const std::int32_t pair = plan.slots[x].a;
-      const std::uint32_t* pd = dirs.data() + plan.word_offset[pair];
-      (*cigars)[pair] = plan.config[pair] == 0
-                            ? walk_pair<kTracebackConfigs[0].group, kTracebackConfigs[0].columns>(ctx, pair, pd)
-                            : walk_pair<kTracebackConfigs[1].group, kTracebackConfigs[1].columns>(ctx, pair, pd);
-    }
+    for (const SlotRange& r : chunk.ranges)
+      simulate_traceback_shape<kLocal>(ctx, plan, r, dirs.data(), cigars,
+                                       std::make_integer_sequence<int, kTracebackConfigCount>());
   }
 }
 

@@ -3,6 +3,10 @@
 // the 32-bit rerun, pairs planned in 32 bits, the traceback layout and walk.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <utility>
+#include <vector>
+
 #include "align_reference.h"
 #include "dpx/align.h"
 #include "sw_plan.h"
@@ -188,7 +192,15 @@ TEST(SwSimulation, Traceback) {
     }
     const auto stats = expect_same_as_cpu(q, t, Pairing::kPairwise, m, align_options(mode, 8, 2, true));
     EXPECT_GT(stats.multipass_slots, 0);
+    EXPECT_GT(stats.two_pair_slots, 0);  // the packed lanes
     expect_same_as_cpu(one, t, Pairing::kOneToMany, m, align_options(mode, 3, 3, true));
+    // gaps too dear for 16 bits: the 32-bit shapes, in the same chunk as packed slots
+    SequenceBatch dear_q = q, dear_t = t;
+    dear_q.add(std::string(300, 'W'));
+    dear_t.add(std::string(20, 'W'));
+    const auto wide = expect_same_as_cpu(dear_q, dear_t, Pairing::kPairwise, m, align_options(mode, 200, 150, true));
+    EXPECT_GT(wide.two_pair_slots, 0);
+    EXPECT_GT(wide.wide_pairs, 0);
   }
   // the simulated CIGARs also re-score to their scores (a CPU/simulation agreement on a wrong
   // CIGAR would otherwise pass)
@@ -235,32 +247,57 @@ TEST(SwPlan, SlotsCoverEveryPairOnce) {
 }
 
 TEST(SwPlan, TracebackChunksStayWithinTheirBudget) {
+  const ScoreMatrix m = builtin_matrix("blosum62");
+  const AlignOptions o = align_options(AlignMode::kLocal, 11, 1, true);
   dpx::align::PairLengths len;
   for (int k = 0; k < 300; ++k) {
-    len.n.push_back(k % 50 == 7 ? 0 : 100 + k * 3);
-    len.m.push_back(k % 3 == 0 ? 40 : 300 + k);
+    len.n.push_back(k % 50 == 7 ? 0 : k % 40 == 3 ? 3500 : 100 + k * 3);  // 3,500 x 3,500: beyond 16 bits
+    len.m.push_back(k % 3 == 0 ? 40 : k % 40 == 3 ? 3500 : 300 + k);
   }
-  const std::uint64_t budget = 200000;
-  const auto plan = dpx::align::plan_traceback(len, budget);
+  const std::uint64_t budget = 400000;
+  const auto plan = dpx::align::plan_traceback(len, Pairing::kPairwise, m, o, budget);
   EXPECT_GT(plan.chunks.size(), 3u);
   std::vector<int> seen(len.n.size(), 0);
   for (int p : plan.trivial) ++seen[p];
+  int packed_pairs = 0;
   for (const auto& c : plan.chunks) {
-    EXPECT_LE(c.words, budget);
+    EXPECT_TRUE(c.words <= budget || c.count == 1);  // a slot larger than the budget has its own chunk
+    std::vector<std::pair<std::uint64_t, std::uint64_t>> spans;  // the chunk's slots must not overlap
     for (int x = c.first; x < c.first + c.count; ++x) {
-      const int p = plan.slots[x].a;
-      ++seen[p];
-      const auto& cfg = dpx::align::kTracebackConfigs[plan.config[p]];
-      EXPECT_LE(plan.word_offset[p] + dpx::align::traceback_words(len.n[p], len.m[p], cfg), c.words);
+      const dpx::align::Slot s = plan.slots[x];
+      const int config = plan.config[s.a];
+      std::int32_t rows = 0, cols = 0;
+      for (int p : {s.a, s.b}) {
+        if (p < 0) continue;
+        ++seen[p];
+        EXPECT_EQ(plan.config[p], config);
+        EXPECT_EQ(plan.word_offset[p], plan.word_offset[s.a]);  // a packed slot's pairs share its words
+        EXPECT_EQ(dpx::align::traceback_packed(config), dpx::align::fits_16_bits(len.n[p], len.m[p], m, o)) << p;
+        rows = std::max(rows, len.n[p]);
+        cols = std::max(cols, len.m[p]);
+      }
+      EXPECT_TRUE(dpx::align::traceback_packed(config) || s.b < 0);
+      packed_pairs += dpx::align::traceback_packed(config) ? 1 + (s.b >= 0) : 0;
+      EXPECT_EQ(plan.word_offset[s.a] % 4, 0u);  // the packed stores write 16 bytes at once
+      spans.emplace_back(plan.word_offset[s.a], plan.word_offset[s.a] + dpx::align::traceback_words(rows, cols, config));
+      EXPECT_LE(spans.back().second, c.words);
     }
+    std::sort(spans.begin(), spans.end());
+    for (std::size_t k = 1; k < spans.size(); ++k) EXPECT_LE(spans[k - 1].second, spans[k].first);
   }
   for (std::size_t k = 0; k < seen.size(); ++k) EXPECT_EQ(seen[k], 1) << k;
+  EXPECT_GT(packed_pairs, 200);
   // a pair larger than the budget gets a chunk of its own
   dpx::align::PairLengths big;
   big.n = {5000, 10};
   big.m = {5000, 10};
-  const auto own = dpx::align::plan_traceback(big, 1000);
+  const auto own = dpx::align::plan_traceback(big, Pairing::kPairwise, m, o, 1000);
   EXPECT_EQ(own.chunks.size(), 2u);
+  // the default budget: a quarter of the free memory, within 1 and 4 GiB
+  const std::uint64_t gib = std::uint64_t(1) << 30;
+  EXPECT_EQ(dpx::align::traceback_budget_words(gib), gib / 4);
+  EXPECT_EQ(dpx::align::traceback_budget_words(8 * gib), 2 * gib / 4);
+  EXPECT_EQ(dpx::align::traceback_budget_words(140 * gib), 4 * gib / 4);
 }
 
 TEST(SwPlan, SixteenBitBounds) {
