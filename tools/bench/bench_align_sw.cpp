@@ -122,7 +122,7 @@ int run_case(const Options& opts, Report& report, const Case& c, cudaStream_t st
     std::fprintf(stderr, "align: %s: a launch failed while timing\n", c.section.c_str());
     return 1;
   }
-  const char* how = c.traceback ? "32-bit cells + 4-bit directions, walk on the GPU"
+  const char* how = c.traceback ? "s16x2, 2 pairs/group, 4 direction bit planes, walk on the GPU"
                                 : c.pairing == Pairing::kOneToMany ? "s16x2, 2 targets/group, paired table"
                                                                    : "s16x2, 2 pairs/group, two lookups";
   report.add({c.section, "dpx", us[0], gcups(cells, us[0]), "GCUPS", std::string(how) + "; " + ratio(us[1], us[0]) + " plain"});

@@ -154,8 +154,10 @@ Status align_cpu(const SequenceBatch& queries, const SequenceBatch& targets, Pai
 // The GPU runs every pair in packed 16-bit lanes (two alignments per instruction) while its scores
 // are guaranteed to fit, or — for local alignment — until they come near the int16 limit, and
 // recomputes such pairs in 32 bits; the result never depends on which path ran. Traceback runs in
-// 32 bits and stores 4 bits per cell on the device, n * m / 2 bytes per pair; batches are split so
-// this workspace stays within max(1 GiB, the largest single pair) — at most 2 GiB at the limit.
+// the packed lanes where the pair's values are guaranteed to fit 16 bits, else in 32 bits, and
+// stores 4 bits per cell on the device, n * m / 2 bytes per pair (a little more for the packed
+// shapes' padding); batches are split so this workspace stays within a quarter of the free device
+// memory, clamped to 1-4 GiB, or the largest single pair or pair of pairs — about 2 GiB at the limit.
 
 // Device-side results of one call, in pair order.
 class DeviceAlignResults {
