@@ -24,9 +24,7 @@ struct GroupThread {
   static constexpr int kWidth = G * R;
   static_assert(!kDirections || R <= (kLanes == 1 ? 8 : 16),
                 "directions: one word of 8 codes (32 bits) or bit planes of 16 columns (packed) per strip");
-  // Direction words a thread stores per step: the code word, or the four plane words.
-  static constexpr int kDirectionWords = kLanes == 1 ? 1 : 4;
-  struct alignas(16) PlaneWords {  // the packed store: one 16-byte write
+  struct alignas(16) PlaneWords {  // the packed store of a step: its four plane words in one write
     std::uint32_t w[4];
   };
 
@@ -128,19 +126,13 @@ DPX_UNROLL
 };
 
 // Where cell (i, j) (1-based) of a slot with n rows (its longest query) lies in the layout
-// GroupThread::step writes: the index of its (pass, step, thread) entry, of kDirectionWords words,
-// and its column within the thread's strip.
+// GroupThread::step writes: the index of its (pass, step, thread) entry (one word in 32 bits, four
+// packed) and its column within the thread's strip.
 template <int G, int R>
 DPX_HD std::uint64_t direction_entry(std::int32_t n, std::int32_t i, std::int32_t j, int* column) {
   const std::int32_t col = j - 1, pass = col / (G * R), t = (col % (G * R)) / R;
   *column = col % R;
   return (static_cast<std::uint64_t>(pass) * (n + G - 1) + (i - 1 + t)) * G + t;
-}
-
-// The 4-bit code of column c of lane `lane` in one entry's words (kDirectionWords of them).
-template <bool kPacked>
-DPX_HD std::uint32_t code_in_entry(const std::uint32_t* entry, int c, int lane) {
-  return kPacked ? code_from_planes(entry, c + 16 * lane) : (entry[0] >> (4 * c)) & 15u;
 }
 
 // The 4-bit code of cell (i, j) of lane `lane` of a slot (n rows) of a G x R shape, packed or not,
@@ -149,7 +141,8 @@ template <int G, int R, bool kPacked>
 DPX_HD std::uint32_t direction_code(const std::uint32_t* dirs, std::int32_t n, int lane, std::int32_t i, std::int32_t j) {
   int c;
   const std::uint64_t x = direction_entry<G, R>(n, i, j, &c);
-  return code_in_entry<kPacked>(dirs + (kPacked ? 4 : 1) * x, c, lane);
+  if (!kPacked) return (dirs[x] >> (4 * c)) & 15u;
+  return code_from_planes(dirs + 4 * x, c + 16 * lane);
 }
 
 }  // namespace align
