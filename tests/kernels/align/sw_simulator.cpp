@@ -292,50 +292,65 @@ std::string walk_lane(Context& ctx, const Slot& slot, int lane, const std::uint3
   return cigar_from_reversed_ops(ops.data(), ops.size());
 }
 
-// The direction launch of one range of traceback shape C, then the walks of its slots.
+template <int... C>
+std::string walk_shape(Context& ctx, int config, const Slot& slot, int lane, const std::uint32_t* dirs,
+                       std::integer_sequence<int, C...>) {
+  std::string cigar;
+  ((config == C ? (void)(cigar = walk_lane<C>(ctx, slot, lane, dirs)) : void()), ...);
+  return cigar;
+}
+
+// The scorer tables of every traceback shape, built once per simulated call.
+struct TracebackTables {
+  std::vector<std::int32_t> single;
+  std::vector<std::uint32_t> paired;
+  std::vector<std::int16_t> two;
+};
+
+// The direction launch of one range of traceback shape C.
 template <bool kLocal, int C>
-void simulate_traceback_range(Context& ctx, const TracebackPlan& plan, const SlotRange& r, std::uint32_t* dirs,
-                              std::vector<std::string>* cigars) {
+void simulate_directions(Context& ctx, const TracebackPlan& plan, const SlotRange& r, const TracebackTables& tables,
+                         std::uint32_t* dirs) {
   constexpr StripConfig c = kTracebackConfigs[C];
   const std::vector<Slot> slots(plan.slots.begin() + r.first, plan.slots.begin() + r.first + r.count);
   constexpr std::int32_t kNoLimit = std::numeric_limits<std::int32_t>::max();  // the plan keeps packed pairs in 16 bits
   if constexpr (!traceback_packed(C)) {
     ctx.stats.wide_pairs += static_cast<int>(slots.size());
-    const std::vector<std::int32_t> single = single_table(ctx.matrix);
-    simulate_slots<Lanes32<Ops>, SingleScorer, kLocal, true, c.group, c.columns>(ctx, slots, single.data(), kNoLimit,
+    simulate_slots<Lanes32<Ops>, SingleScorer, kLocal, true, c.group, c.columns>(ctx, slots, tables.single.data(), kNoLimit,
                                                                                  dirs, &plan.word_offset);
   } else if (plan.scorer == ScorerKind::kPaired) {
-    const std::vector<std::uint32_t> paired = paired_table(ctx.matrix);
-    simulate_slots<Lanes16<Ops>, PairedScorer, kLocal, true, c.group, c.columns>(ctx, slots, paired.data(), kNoLimit,
+    simulate_slots<Lanes16<Ops>, PairedScorer, kLocal, true, c.group, c.columns>(ctx, slots, tables.paired.data(), kNoLimit,
                                                                                  dirs, &plan.word_offset);
   } else {
-    const std::vector<std::int16_t> two = two_lookup_table(ctx.matrix);
-    simulate_slots<Lanes16<Ops>, TwoLookupScorer, kLocal, true, c.group, c.columns>(ctx, slots, two.data(), kNoLimit,
-                                                                                    dirs, &plan.word_offset);
-  }
-  for (const Slot& s : slots) {
-    for (int lane = 0; lane < 2; ++lane) {
-      const std::int32_t pair = lane == 0 ? s.a : s.b;
-      if (pair >= 0) (*cigars)[pair] = walk_lane<C>(ctx, s, lane, dirs + plan.word_offset[pair]);
-    }
+    simulate_slots<Lanes16<Ops>, TwoLookupScorer, kLocal, true, c.group, c.columns>(ctx, slots, tables.two.data(),
+                                                                                    kNoLimit, dirs, &plan.word_offset);
   }
 }
 
 template <bool kLocal, int... C>
-void simulate_traceback_shape(Context& ctx, const TracebackPlan& plan, const SlotRange& r, std::uint32_t* dirs,
-                              std::vector<std::string>* cigars, std::integer_sequence<int, C...>) {
-  ((r.config == C ? simulate_traceback_range<kLocal, C>(ctx, plan, r, dirs, cigars) : void()), ...);
+void simulate_directions_shape(Context& ctx, const TracebackPlan& plan, const SlotRange& r, const TracebackTables& tables,
+                               std::uint32_t* dirs, std::integer_sequence<int, C...>) {
+  ((r.config == C ? simulate_directions<kLocal, C>(ctx, plan, r, tables, dirs) : void()), ...);
 }
 
+// As run_plan_mode does it: per chunk every shape's directions, then the walk of every slot lane.
 template <bool kLocal>
 void simulate_traceback(Context& ctx, const PairLengths& len, std::vector<std::string>* cigars) {
   const TracebackPlan plan = plan_traceback(len, ctx.pairing, ctx.matrix, ctx.options, traceback_budget_words(std::uint64_t(1) << 30));
+  const TracebackTables tables{single_table(ctx.matrix), paired_table(ctx.matrix), two_lookup_table(ctx.matrix)};
+  constexpr auto kShapes = std::make_integer_sequence<int, kTracebackConfigCount>();
   for (const TracebackChunk& chunk : plan.chunks) {
     ++ctx.stats.traceback_chunks;
     std::vector<std::uint32_t> dirs(chunk.words, 0xA5A5A5A5u);  // poisoned: unwritten words would show
-    for (const SlotRange& r : chunk.ranges)
-      simulate_traceback_shape<kLocal>(ctx, plan, r, dirs.data(), cigars,
-                                       std::make_integer_sequence<int, kTracebackConfigCount>());
+    for (const SlotRange& r : chunk.ranges) simulate_directions_shape<kLocal>(ctx, plan, r, tables, dirs.data(), kShapes);
+    for (std::int32_t x = chunk.first; x < chunk.first + chunk.count; ++x) {
+      const Slot& s = plan.slots[x];
+      for (int lane = 0; lane < 2; ++lane) {
+        const std::int32_t pair = lane == 0 ? s.a : s.b;
+        if (pair >= 0)
+          (*cigars)[pair] = walk_shape(ctx, plan.config[pair], s, lane, dirs.data() + plan.word_offset[pair], kShapes);
+      }
+    }
   }
 }
 
