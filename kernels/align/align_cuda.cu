@@ -47,15 +47,6 @@ Status upload(Mirrored<T>* dst, std::vector<T> src, cudaStream_t stream) {
   return Status::ok();
 }
 
-// Column-store bytes for one launch whose pairs take several passes: enough for all its groups up
-// to 256 MiB, and never less than one block of 32-thread groups.
-std::uint64_t boundary_need(std::int64_t slots, std::int32_t rows, std::int32_t passes) {
-  if (passes <= 1 || slots <= 0) return 0;
-  const std::uint64_t row_bytes = std::uint64_t(rows) * 8;
-  const std::uint64_t want = std::min<std::uint64_t>(std::uint64_t(slots) * row_bytes, std::uint64_t(256) << 20);
-  return std::max<std::uint64_t>(want, std::uint64_t(align::kKernelThreads / 32) * row_bytes);
-}
-
 // The workspaces a plan's layout needs: column stores for pairs that take passes (and for the
 // 32-bit reruns), the scan's query rows, the side streams. Grown, never shrunk, so a reused plan
 // stops allocating.
@@ -63,19 +54,25 @@ Status size_workspaces(AlignPlan::Impl& p) {
   std::uint64_t boundary = 0;
   if (!p.options.traceback) {
     for (const align::SlotRange& r : p.score.ranges16) {
-      boundary = std::max(boundary, boundary_need(r.count, align::column_store_rows(p.score.scan, r.max_rows), r.max_passes));
+      const int group = (p.score.scan ? align::kScanConfigs : align::kScore16Configs)[r.config].group;
+      boundary = std::max(boundary, align::boundary_need(r.count, align::column_store_rows(p.score.scan, r.max_rows),
+                                                         r.max_passes, group));
     }
     if (p.score.scan) {
       DPX_RETURN_IF_ERROR(reserve(&p.query_rows, std::uint64_t(align::scan_row_entries(p.query_length)) * sizeof(std::uint32_t)));
     }
     const align::SlotRange& w = p.score.range32;
-    boundary = std::max(boundary, boundary_need(w.count, w.max_rows, w.max_passes));
+    const int group32 = align::kScore32Config.group;
+    boundary = std::max(boundary, align::boundary_need(w.count, w.max_rows, w.max_passes, group32));
     const std::int32_t rerun_passes = (p.score.max_cols_local16 + align::kScore32Config.width() - 1) / align::kScore32Config.width();
     if (p.options.mode == AlignMode::kLocal)
-      boundary = std::max(boundary, boundary_need(p.score.local16_pairs, p.score.max_rows_local16, rerun_passes));
+      boundary = std::max(boundary, align::boundary_need(p.score.local16_pairs, p.score.max_rows_local16, rerun_passes, group32));
   } else {
-    for (const align::TracebackChunk& c : p.traceback.chunks)
-      for (const align::SlotRange& r : c.ranges) boundary = std::max(boundary, boundary_need(r.count, r.max_rows, r.max_passes));
+    for (const align::TracebackChunk& c : p.traceback.chunks) {
+      std::uint64_t chunk = 0;
+      for (const align::SlotRange& r : c.ranges) chunk += align::traceback_store_bytes(r);
+      boundary = std::max(boundary, chunk);
+    }
   }
   p.boundary_bytes = std::max<std::uint64_t>(boundary, p.boundary.size());
   DPX_RETURN_IF_ERROR(reserve(&p.boundary, boundary));

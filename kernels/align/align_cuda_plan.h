@@ -63,7 +63,8 @@ struct AlignPlan::Impl {
   DeviceBuffer boundary;            // per-group column stores of pairs that take several passes
   std::uint64_t boundary_bytes = 0;
   // The strip shapes of a batch run side by side on these, so one launch's last blocks overlap the
-  // next launch instead of leaving SMs idle; launches that use the boundary store share side[0].
+  // next launch instead of leaving SMs idle; score launches that use the boundary store share
+  // side[0] (a traceback chunk gives each launch a store of its own: traceback_store_bytes).
   std::vector<Stream> side;
   Mirrored<align::Slot> tb_slots;
   Mirrored<std::uint8_t> tb_config;

@@ -135,14 +135,11 @@ DPX_HD std::uint64_t direction_entry(std::int32_t n, std::int32_t i, std::int32_
   return (static_cast<std::uint64_t>(pass) * (n + G - 1) + (i - 1 + t)) * G + t;
 }
 
-// The 4-bit code of cell (i, j) of lane `lane` of a slot (n rows) of a G x R shape, packed or not,
-// from its direction words.
-template <int G, int R, bool kPacked>
-DPX_HD std::uint32_t direction_code(const std::uint32_t* dirs, std::int32_t n, int lane, std::int32_t i, std::int32_t j) {
-  int c;
-  const std::uint64_t x = direction_entry<G, R>(n, i, j, &c);
-  if (!kPacked) return (dirs[x] >> (4 * c)) & 15u;
-  return code_from_planes(dirs + 4 * x, c + 16 * lane);
+// The 4-bit code of column c of a thread's strip for lane `lane`, from its (pass, step, thread)
+// entry: one word of 8 codes in 32 bits, four plane words packed.
+template <bool kPacked>
+DPX_HD std::uint32_t entry_code(const std::uint32_t* words, int c, int lane) {
+  return kPacked ? code_from_planes(words, c + 16 * lane) : (words[0] >> (4 * c)) & 15u;
 }
 
 }  // namespace align

@@ -351,7 +351,7 @@ Status launch_directions(int config, const SwLaunchArgs& a, std::int64_t boundar
                                                           std::make_integer_sequence<int, kShapes>());
 }
 
-// One thread per pair of a.slots (both lanes of a packed slot).
+// A warp per pair of a.slots (both lanes of a packed slot), reading its directions through a window.
 Status launch_walk(const WalkArgs& a, cudaStream_t stream);
 // Writes the host-computed fields of pairs with an empty side.
 Status launch_scatter_fields(const std::int32_t* pairs, const std::int32_t* values, std::int32_t count,

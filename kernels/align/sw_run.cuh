@@ -4,6 +4,7 @@
 
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <limits>
 
@@ -57,10 +58,25 @@ class SideStreams {
   cudaStream_t main_;
 };
 
-// Groups a launch may use given the boundary workspace (unlimited when its pairs take one pass).
-inline std::int64_t boundary_groups(const AlignPlan::Impl& p, std::int32_t max_rows, std::int32_t max_passes) {
+// Column-store bytes for one launch of groups of `group` threads whose pairs take several passes:
+// enough for all its slots up to 256 MiB, and never less than one block of its groups.
+inline std::uint64_t boundary_need(std::int64_t slots, std::int32_t rows, std::int32_t passes, int group) {
+  if (passes <= 1 || slots <= 0) return 0;
+  const std::uint64_t row_bytes = std::uint64_t(rows) * 8;
+  const std::uint64_t want = std::min<std::uint64_t>(std::uint64_t(slots) * row_bytes, std::uint64_t(256) << 20);
+  return std::max<std::uint64_t>(want, std::uint64_t(kKernelThreads / group) * row_bytes);
+}
+
+// A traceback chunk's launches each have a column store of their own, one after another in the
+// workspace, so that those whose pairs take passes can still run side by side.
+inline std::uint64_t traceback_store_bytes(const SlotRange& r) {
+  return (boundary_need(r.count, r.max_rows, r.max_passes, kTracebackConfigs[r.config].group) + 15) / 16 * 16;
+}
+
+// Groups a launch may use given `bytes` of column store (unlimited when its pairs take one pass).
+inline std::int64_t boundary_groups(std::uint64_t bytes, std::int32_t max_rows, std::int32_t max_passes) {
   if (max_passes <= 1) return std::numeric_limits<std::int64_t>::max();
-  return static_cast<std::int64_t>(p.boundary_bytes / (std::uint64_t(max_rows > 0 ? max_rows : 1) * 8));
+  return static_cast<std::int64_t>(bytes / (std::uint64_t(max_rows > 0 ? max_rows : 1) * 8));
 }
 
 template <class Ops, bool kLocal>
@@ -107,7 +123,7 @@ Status run_plan_mode(const AlignPlan::Impl& p, const DeviceSequenceBatch& querie
         a.slots = p.slots16.device.as<const Slot>() + r.first;
         a.slot_count = r.count;
         a.boundary_rows = column_store_rows(p.score.scan, r.max_rows);
-        const std::int64_t groups = boundary_groups(p, a.boundary_rows, r.max_passes);
+        const std::int64_t groups = boundary_groups(p.boundary_bytes, a.boundary_rows, r.max_passes);
         const cudaStream_t s = side.pick(k, r.max_passes > 1);
         if (p.score.scan) {
           DPX_RETURN_IF_ERROR(launch_scan<Ops>(r.config, a, groups, s));
@@ -123,7 +139,7 @@ Status run_plan_mode(const AlignPlan::Impl& p, const DeviceSequenceBatch& querie
       a.slots = p.slots32.device.as<const Slot>();
       a.slot_count = p.score.range32.count;
       a.boundary_rows = p.score.range32.max_rows;
-      const std::int64_t groups = boundary_groups(p, p.score.range32.max_rows, p.score.range32.max_passes);
+      const std::int64_t groups = boundary_groups(p.boundary_bytes, p.score.range32.max_rows, p.score.range32.max_passes);
       return launch_score32<Ops, kLocal>(a, a.slot_count, groups, side.pick(0, p.score.range32.max_passes > 1));
     };
     const Status launched = launch_all();
@@ -135,7 +151,7 @@ Status run_plan_mode(const AlignPlan::Impl& p, const DeviceSequenceBatch& querie
       a.slot_count = 0;
       a.slot_count_device = a.overflow_count;
       a.boundary_rows = p.score.max_rows_local16;
-      const std::int64_t groups = boundary_groups(p, p.score.max_rows_local16,
+      const std::int64_t groups = boundary_groups(p.boundary_bytes, p.score.max_rows_local16,
                                                   (p.score.max_cols_local16 + kScore32Config.width() - 1) / kScore32Config.width());
       DPX_RETURN_IF_ERROR((launch_score32<Ops, kLocal>(a, p.score.local16_pairs, groups, stream)));
     }
@@ -164,13 +180,17 @@ Status run_plan_mode(const AlignPlan::Impl& p, const DeviceSequenceBatch& querie
     SideStreams side(p.side, stream);
     DPX_RETURN_IF_ERROR(side.fork());
     auto launch_chunk = [&]() -> Status {
+      std::uint64_t store = 0;  // where the next launch's column store starts
       for (std::size_t k = 0; k < chunk.ranges.size(); ++k) {
         const SlotRange& r = chunk.ranges[chunk.ranges.size() - 1 - k];
         a.slots = p.tb_slots.device.as<const Slot>() + r.first;
         a.slot_count = r.count;
+        a.boundary = p.boundary.as<unsigned char>() + store;
         a.boundary_rows = r.max_rows;
-        const std::int64_t groups = boundary_groups(p, r.max_rows, r.max_passes);
-        const cudaStream_t s = side.pick(k, r.max_passes > 1);
+        const std::uint64_t store_bytes = traceback_store_bytes(r);
+        store += store_bytes;
+        const std::int64_t groups = boundary_groups(store_bytes, r.max_rows, r.max_passes);
+        const cudaStream_t s = side.pick(k, false);
         a.next_slot = claims + k;
         const bool packed = traceback_packed(r.config);
         a.table = packed ? p.table16.data() : p.table32.data();

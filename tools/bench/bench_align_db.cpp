@@ -10,7 +10,8 @@
 // CUDASW++4.0: DPX_ANCHOR_CUDASW4 = the folder holding its `align` and `makedb` (anchors/cudasw4
 // build.sh); its DPX-s16 kernels, database built by makedb (that time reported apart), --uploadFull.
 // Ours: the database uploaded once, one plan for it, set_query per query, scores downloaded per query
-// (as a search needs them); the first query's scores are checked against the CPU on a sample.
+// (as a search needs them: each while the next query runs); the first query's scores are checked
+// against the CPU on a sample.
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
@@ -116,7 +117,9 @@ void add_cudasw_row(Report& report, const std::string& section, const std::strin
   report.add({section, "cudasw4-dpx", s * 1e6, g, "GCUPS", note});
 }
 
-// Ours: every query against the resident database; seconds for all queries (plan, upload of the
+// Ours: every query against the resident database, as `dpx-align search` runs it: query k + 1's
+// plan, upload and kernels are queued before query k's scores come back on a second stream, so the
+// download and the host's work overlap the next scan. Seconds for all queries (plan, upload of the
 // query, kernels, scores back), or 0 on a failure.
 double run_ours(const cli::NamedSequences& q, const Database& db, const ScoreMatrix& m, bool plain, bool check,
                 cudaStream_t stream) {
@@ -125,38 +128,47 @@ double run_ours(const cli::NamedSequences& q, const Database& db, const ScoreMat
   SequenceBatch first;
   first.add(q.letters.view(0));
   AlignPlan plan;
-  DeviceSequenceBatch dt, dq;
-  DeviceAlignResults results;
+  DeviceSequenceBatch dt, dq[2];
+  DeviceAlignResults results[2];
+  Stream copies;
   std::vector<std::int32_t> scores;
-  if (!dt.upload(db.seqs.letters, stream).is_ok() || !plan.create(first, db.seqs.letters, Pairing::kOneToMany, m, o, stream).is_ok())
+  if (!copies.create().is_ok() || !dt.upload(db.seqs.letters, stream).is_ok() ||
+      !plan.create(first, db.seqs.letters, Pairing::kOneToMany, m, o, stream).is_ok())
     return 0;
   if (cudaStreamSynchronize(stream) != cudaSuccess) return 0;
-  const auto t0 = std::chrono::steady_clock::now();
-  for (std::size_t k = 0; k < q.letters.size(); ++k) {
-    SequenceBatch one;
+  // Query k's scores, on `copies` (which waited for its run); the first query's checked on a sample.
+  auto collect = [&](std::size_t k) -> Status {
+    DPX_RETURN_IF_ERROR(results[k % 2].download_scores(&scores, copies.get()));
+    if (!check || k != 0) return Status::ok();
+    SequenceBatch one, sample;
     one.add(q.letters.view(k));
-    const Status s = [&]() -> Status {
+    for (std::size_t t = 0; t < kChecked && t < db.seqs.letters.size(); ++t) sample.add(db.seqs.letters.view(t));
+    std::vector<AlignResult> cpu;
+    DPX_RETURN_IF_ERROR(align_cpu(one, sample, Pairing::kOneToMany, m, o, &cpu));
+    for (std::size_t t = 0; t < cpu.size(); ++t)
+      if (cpu[t].score != scores[t])
+        return Status(StatusCode::kInternal, "target " + std::to_string(t) + ": gpu " + std::to_string(scores[t]) +
+                                                 ", cpu " + std::to_string(cpu[t].score));
+    return Status::ok();
+  };
+  const auto t0 = std::chrono::steady_clock::now();
+  const Status s = [&]() -> Status {
+    for (std::size_t k = 0; k < q.letters.size(); ++k) {
+      SequenceBatch one;
+      one.add(q.letters.view(k));
       DPX_RETURN_IF_ERROR(plan.set_query(one, stream));
-      DPX_RETURN_IF_ERROR(dq.upload(one, stream));
-      DPX_RETURN_IF_ERROR(variants::run_align_plan(plain ? OpsPolicy::kPlain : OpsPolicy::kDpx, plan, dq, dt, &results, stream));
-      return results.download_scores(&scores, stream);
-    }();
-    if (!s.is_ok()) {
-      std::fprintf(stderr, "align db: %s: %s\n", db.label.c_str(), s.message().c_str());
-      return 0;
+      DPX_RETURN_IF_ERROR(dq[k % 2].upload(one, stream));
+      DPX_RETURN_IF_ERROR(variants::run_align_plan(plain ? OpsPolicy::kPlain : OpsPolicy::kDpx, plan, dq[k % 2], dt,
+                                                   &results[k % 2], stream));
+      if (k > 0) DPX_RETURN_IF_ERROR(collect(k - 1));
+      DPX_RETURN_IF_ERROR(stream_wait(copies.get(), stream));
     }
-    if (check && k == 0) {
-      SequenceBatch sample;
-      for (std::size_t t = 0; t < kChecked && t < db.seqs.letters.size(); ++t) sample.add(db.seqs.letters.view(t));
-      std::vector<AlignResult> cpu;
-      if (!align_cpu(one, sample, Pairing::kOneToMany, m, o, &cpu).is_ok()) return 0;
-      for (std::size_t t = 0; t < cpu.size(); ++t) {
-        if (cpu[t].score != scores[t]) {
-          std::fprintf(stderr, "align db: %s target %zu: gpu %d, cpu %d\n", db.label.c_str(), t, scores[t], cpu[t].score);
-          return 0;
-        }
-      }
-    }
+    DPX_RETURN_IF_ERROR(collect(q.letters.size() - 1));
+    return copies.synchronize();
+  }();
+  if (!s.is_ok()) {
+    std::fprintf(stderr, "align db: %s: %s\n", db.label.c_str(), s.message().c_str());
+    return 0;
   }
   return seconds_since(t0);
 }

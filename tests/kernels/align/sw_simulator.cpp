@@ -11,6 +11,7 @@
 #include "sw_scan.h"
 #include "sw_tables.h"
 #include "sw_walk.h"
+#include "sw_walk_window.h"
 
 namespace dpx {
 namespace test {
@@ -260,21 +261,21 @@ void simulate_scores(Context& ctx, const PairLengths& len) {
       ctx, reruns, single.data(), 0, nullptr, nullptr);
 }
 
-// What walk_back reads on the device, from the simulated direction words of lane `lane` of a slot.
+// A pair's letters as matrix indices.
+struct HostLetters {
+  const std::uint8_t *q, *t;
+  int query(std::int32_t x) const { return q[x]; }
+  int target(std::int32_t x) const { return t[x]; }
+};
+
+// What walk_back reads on the device, through the same window, from the simulated direction words
+// of lane `lane` of a slot.
 template <int C>
 struct HostWalk {
-  const std::uint32_t* dirs;
-  const std::uint8_t* q;
-  const std::uint8_t* t;
-  std::int32_t rows;  // the slot's longest query
-  int lane;
-  int wildcard;
+  WindowedDirections<kTracebackConfigs[C].group, kTracebackConfigs[C].columns, traceback_packed(C), HostLetters> dirs;
   std::string* ops;  // last to first
-  std::uint32_t code(std::int32_t i, std::int32_t j) const {
-    return direction_code<kTracebackConfigs[C].group, kTracebackConfigs[C].columns, traceback_packed(C)>(dirs, rows, lane,
-                                                                                                          i, j);
-  }
-  bool same(std::int32_t i, std::int32_t j) const { return letters_match(q[i - 1], t[j - 1], wildcard); }
+  std::uint32_t code(std::int32_t i, std::int32_t j) { return dirs.code(i, j); }
+  bool same(std::int32_t i, std::int32_t j) const { return dirs.same(i, j); }
   void emit(char op, std::int32_t count) { ops->append(static_cast<std::size_t>(count), op); }
 };
 
@@ -287,7 +288,10 @@ std::string walk_lane(Context& ctx, const Slot& slot, int lane, const std::uint3
   for (std::int32_t x = 0; x < j.m; ++x) t[x] = ctx.matrix.encode(j.target[x]);
   std::int32_t* f = &ctx.fields[static_cast<std::size_t>(pair) * 5];
   std::string ops;
-  HostWalk<C> w{dirs, q.data(), t.data(), std::max(j.n, job_for(ctx, partner).n), lane, ctx.matrix.wildcard(), &ops};
+  WalkWindowCells window;
+  HostWalk<C> w{{&window, dirs, std::max(j.n, job_for(ctx, partner).n), lane, HostLetters{q.data(), t.data()},
+                 ctx.matrix.wildcard()},
+                &ops};
   if (!(ctx.options.mode == AlignMode::kLocal && f[0] == 0)) walk_back(ctx.options.mode, f[2], f[4], w, &f[1], &f[3]);
   return cigar_from_reversed_ops(ops.data(), ops.size());
 }
@@ -330,6 +334,7 @@ void simulate_directions(Context& ctx, const TracebackPlan& plan, const SlotRang
 template <bool kLocal, int... C>
 void simulate_directions_shape(Context& ctx, const TracebackPlan& plan, const SlotRange& r, const TracebackTables& tables,
                                std::uint32_t* dirs, std::integer_sequence<int, C...>) {
+  ctx.stats.traceback_shapes |= 1u << r.config;
   ((r.config == C ? simulate_directions<kLocal, C>(ctx, plan, r, tables, dirs) : void()), ...);
 }
 

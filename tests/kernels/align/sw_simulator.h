@@ -18,6 +18,7 @@ struct SimulationStats {
   int multipass_slots = 0;  // slots whose target took more than one pass
   int traceback_chunks = 0;
   int scan_launches = 0;    // launches of the database scan (score-only plans)
+  unsigned traceback_shapes = 0;  // bit c: traceback shape kTracebackConfigs[c] ran
 };
 
 Status simulate_gpu(const SequenceBatch& queries, const SequenceBatch& targets, Pairing pairing,

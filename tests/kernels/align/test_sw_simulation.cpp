@@ -202,6 +202,16 @@ TEST(SwSimulation, Traceback) {
     EXPECT_GT(wide.two_pair_slots, 0);
     EXPECT_GT(wide.wide_pairs, 0);
   }
+  // every packed shape (the walk reads each layout through its window)
+  SequenceBatch shaped_q, shaped_t;
+  for (auto [n, mm] : {std::pair{700, 700}, {300, 700}, {40, 600}, {500, 200}, {20, 100}}) {
+    shaped_q.add(dpx::test::random_sequence(rng, n, m.letters()));
+    shaped_t.add(dpx::test::random_sequence(rng, mm, m.letters()));
+  }
+  const auto shaped = expect_same_as_cpu(shaped_q, shaped_t, Pairing::kPairwise, m,
+                                         align_options(AlignMode::kLocal, 10, 1, true));
+  for (int c = dpx::align::kTracebackPackedFirst; c < dpx::align::kTracebackConfigCount; ++c)
+    EXPECT_TRUE(shaped.traceback_shapes & (1u << c)) << "shape " << c;
   // the simulated CIGARs also re-score to their scores (a CPU/simulation agreement on a wrong
   // CIGAR would otherwise pass)
   SequenceBatch q, t;
