@@ -92,7 +92,7 @@ Status scan_dispatch(int config, const SwLaunchArgs& a, std::int64_t boundary_gr
   Status s(StatusCode::kInvalidArgument, "align: no scan shape " + std::to_string(config));
   ((config == C ? (void)(s = launch_groups(device::sw_scan_kernel<Ops, kScanConfigs[C].group, kScanConfigs[C].columns,
                                                                   (C >= kScanSinglePassCount)>,
-                                           kScanConfigs[C].group, a, a.slot_count, boundary_groups, stream))
+                                           kScanConfigs[C].group, kKernelThreads, a, a.slot_count, boundary_groups, stream))
                 : (void)0),
    ...);
   return s;
