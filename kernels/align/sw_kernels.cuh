@@ -29,6 +29,11 @@ constexpr int kKernelThreads = 256;
 // blocks hand them to the next launch sooner (4,096 vs 1,000 pairs: 442 -> 573 GCUPS; 64 threads
 // gave no more).
 constexpr int block_threads(bool directions, int lanes) { return directions && lanes == 2 ? 128 : kKernelThreads; }
+// Blocks an SM must hold at once (__launch_bounds__): the packed traceback keeps 512 threads
+// resident, i.e. at most 128 registers a thread; the others leave ptxas free.
+constexpr int min_resident_blocks(bool directions, int lanes) {
+  return directions && lanes == 2 ? 512 / block_threads(directions, lanes) : 1;
+}
 
 // What one launch reads and writes; all pointers are device pointers.
 // The two device batches of a call and how pairs index them.
@@ -263,7 +268,7 @@ __device__ __forceinline__ const std::uint8_t* load_tables(const SwLaunchArgs& a
 }
 
 template <class Ops, class L, class Scorer, bool kLocal, bool kDirections, int G, int R>
-__global__ void __launch_bounds__(block_threads(kDirections, L::kLanes), kDirections && L::kLanes == 2 ? 4 : 1)
+__global__ void __launch_bounds__(block_threads(kDirections, L::kLanes), min_resident_blocks(kDirections, L::kLanes))
     sw_kernel(SwLaunchArgs a) {
   extern __shared__ __align__(16) unsigned char smem[];
   const std::uint8_t* code = load_tables(a, smem);
