@@ -67,13 +67,7 @@ Status size_workspaces(AlignPlan::Impl& p) {
     const std::int32_t rerun_passes = (p.score.max_cols_local16 + align::kScore32Config.width() - 1) / align::kScore32Config.width();
     if (p.options.mode == AlignMode::kLocal)
       boundary = std::max(boundary, align::boundary_need(p.score.local16_pairs, p.score.max_rows_local16, rerun_passes, group32));
-  } else {
-    for (const align::TracebackChunk& c : p.traceback.chunks) {
-      std::uint64_t chunk = 0;
-      for (const align::SlotRange& r : c.ranges) chunk += align::traceback_store_bytes(r);
-      boundary = std::max(boundary, chunk);
-    }
-  }
+  }  // the traceback's column stores lie in its direction words
   p.boundary_bytes = std::max<std::uint64_t>(boundary, p.boundary.size());
   DPX_RETURN_IF_ERROR(reserve(&p.boundary, boundary));
   std::size_t launches = p.score.ranges16.size() + (p.score.range32.count > 0);
@@ -124,6 +118,8 @@ Status plan_queries(AlignPlan::Impl& p, cudaStream_t stream) {
     DPX_RETURN_IF_ERROR(upload(&p.tb_slots, p.traceback.slots, stream));
     DPX_RETURN_IF_ERROR(upload(&p.tb_config, p.traceback.config, stream));
     DPX_RETURN_IF_ERROR(upload(&p.tb_offset, p.traceback.word_offset, stream));
+    DPX_RETURN_IF_ERROR(upload(&p.tb_items, p.traceback.items, stream));
+    DPX_RETURN_IF_ERROR(reserve(&p.tb_sync, std::max<std::size_t>(p.traceback.items.size(), 1) * sizeof(align::PassSync)));
     DPX_RETURN_IF_ERROR(reserve(&p.tb_dirs, std::max<std::uint64_t>(p.traceback.max_chunk_words, 4) * sizeof(std::uint32_t)));
     DPX_RETURN_IF_ERROR(reserve(&p.tb_claims, align::kTracebackConfigCount * sizeof(std::int32_t)));
   }

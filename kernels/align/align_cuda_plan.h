@@ -64,13 +64,15 @@ struct AlignPlan::Impl {
   std::uint64_t boundary_bytes = 0;
   // The strip shapes of a batch run side by side on these, so one launch's last blocks overlap the
   // next launch instead of leaving SMs idle; score launches that use the boundary store share
-  // side[0] (a traceback chunk gives each launch a store of its own: traceback_store_bytes).
+  // side[0] (a traceback slot's column stores follow its direction words).
   std::vector<Stream> side;
   Mirrored<align::Slot> tb_slots;
   Mirrored<std::uint8_t> tb_config;
   Mirrored<std::uint64_t> tb_offset, ops_offset;
   DeviceBuffer tb_dirs;
-  DeviceBuffer tb_claims;  // per launch of a traceback chunk: its slot claim counter
+  DeviceBuffer tb_claims;  // per launch of a traceback chunk: its item claim counter
+  Mirrored<align::PassItem> tb_items;
+  DeviceBuffer tb_sync;    // per pass item: align::PassSync
   std::uint64_t ops_total = 0;
 };
 

@@ -11,16 +11,27 @@
 
 #include <cstdint>
 
+#include "sw_plan.h"
 #include "sw_strip.h"
 
 namespace dpx {
 namespace align {
 
-template <class Ops, class L, class Scorer, bool kLocal, bool kDirections, int G, int R>
+// Direction words of a slot of `rows` rows in `passes` passes of a shape of `group` threads, each
+// storing `thread_words` words a step (the layout direction_entry reads); its column stores follow.
+DPX_HD std::uint64_t slot_direction_words(std::int32_t rows, std::int32_t passes, int group, int thread_words) {
+  return std::uint64_t(thread_words) * std::uint64_t(passes) * std::uint64_t(rows + group - 1) * std::uint64_t(group);
+}
+
+template <class Ops, class L_, class Scorer, bool kLocal, bool kDirections_, int G, int R>
 struct GroupThread {
+  using L = L_;
+  static constexpr bool kLocalMode = kLocal;
+  static constexpr bool kDirections = kDirections_;
   using V = typename L::V;
   using StripT = Strip<Ops, L, Scorer, kLocal, R>;
   static constexpr int kLanes = L::kLanes;
+  static constexpr int kGroup = G;
   static constexpr int kWidth = G * R;
   static_assert(!kDirections || R <= (kLanes == 1 ? 8 : 16),
                 "directions: one word of 8 codes (32 bits) or bit planes of 16 columns (packed) per strip");
@@ -35,15 +46,18 @@ struct GroupThread {
   struct Boundary {  // H and E of a pass's last column, one per row
     V h, e;
   };
+  static_assert(sizeof(Boundary) == kColumnStoreEntryWords * sizeof(std::uint32_t), "column-store entry");
 
   int t = 0;  // index in the group
   LaneJob jobs[kLanes];
   std::int32_t rows = 0, passes = 0, pass = 0;
   const std::uint8_t* code = nullptr;  // letter -> matrix index
   int pad = 0;                         // the padding letter's index
-  Boundary* boundary = nullptr;        // this group's column store (rows entries), when passes > 1
+  const Boundary* boundary_in = nullptr;  // the previous pass's last column (rows entries)
+  Boundary* boundary_out = nullptr;       // this pass's, for the next one
   std::uint32_t* dirs = nullptr;       // kDirections: this slot's direction words
   StripT strip;
+  Candidate kept[kLanes];              // the best of the passes before this one (see begin_pass)
   V h_out, e_out;                      // to the right neighbour
   std::uint32_t letters_out = 0;
 
@@ -51,6 +65,7 @@ struct GroupThread {
   DPX_HD void begin_slot(int thread, const LaneJob (&jobs_in)[kLanes], const Edges<L>& edges) {
     t = thread;
     rows = 0;
+    pass = 0;
     std::int32_t cols = 0;
 DPX_UNROLL
     for (int k = 0; k < kLanes; ++k) {
@@ -60,9 +75,21 @@ DPX_UNROLL
     }
     passes = (cols + kWidth - 1) / kWidth;
     strip.reset_found(jobs, edges);
+DPX_UNROLL
+    for (int k = 0; k < kLanes; ++k) kept[k] = strip.found[k];
   }
 
+  // Each pass finds its own best cell and `kept` the best of those before it: a cell equal to an
+  // earlier pass's best but on a smaller row wins, as in the CPU's row-major order (a running
+  // best carried into the next pass would lose it). The traceback runs one pass a slot and warp
+  // (PassItem) and merges the passes' results the same way, with `better`.
   DPX_HD void begin_pass(int p, const Scorer& sc, const Edges<L>& edges) {
+    if (!kDirections && p > pass) {
+DPX_UNROLL
+      for (int k = 0; k < kLanes; ++k)
+        if (better(strip.found[k], kept[k])) kept[k] = strip.found[k];
+      strip.reset_found(jobs, edges);
+    }
     pass = p;
     const std::int32_t first = p * kWidth + t * R;
     std::uint8_t letters[kLanes][R];
@@ -77,6 +104,17 @@ DPX_UNROLL
     letters_out = 0;
   }
 
+  // What the thread found for lane k over the passes it ran.
+  DPX_HD Candidate result(int k) const {
+    return kDirections || better(strip.found[k], kept[k]) ? strip.found[k] : kept[k];
+  }
+
+  // kDirections: the column store that pass p leaves for pass p + 1, after the slot's direction words.
+  DPX_HD Boundary* column_store(int p) const {
+    const std::uint64_t words = slot_direction_words(rows, passes, G, kLanes == 1 ? 1 : 4);
+    return reinterpret_cast<Boundary*>(dirs + words) + std::uint64_t(p) * std::uint64_t(rows);
+  }
+
   // Thread 0's inputs for row i of the current pass (also valid, and unused, past the last row).
   DPX_HD Feed feed(std::int32_t i, const Edges<L>& edges) const {
     Feed f;
@@ -87,8 +125,8 @@ DPX_UNROLL
       f.h = edges.left(i);
       f.e = edges.e_after(f.h);
     } else {
-      f.h = boundary[i - 1].h;
-      f.e = boundary[i - 1].e;
+      f.h = boundary_in[i - 1].h;
+      f.e = boundary_in[i - 1].e;
     }
     return f;
   }
@@ -110,7 +148,7 @@ DPX_UNROLL
     h_out = strip.h[R - 1];
     if (!kLocal) strip.capture_last_row(i, jobs, edges.global);
     if (kDirections) store_directions((static_cast<std::uint64_t>(pass) * (rows + G - 1) + s) * G + t, rec);
-    if (t == G - 1 && pass + 1 < passes) boundary[i - 1] = Boundary{h_out, e_out};
+    if (t == G - 1 && pass + 1 < passes) boundary_out[i - 1] = Boundary{h_out, e_out};
   }
 
   // Steps of a pass for a group (or a warp of groups) whose longest slot has `most_rows` rows.

@@ -14,7 +14,7 @@ namespace align {
   EXTERN template Status launch_score32<ops::Dpx, LOCAL>(const SwLaunchArgs&, std::int32_t, std::int64_t, cudaStream_t); \
   DPX_ALIGN_DIRECTIONS(EXTERN, SingleScorer, LOCAL)
 #define DPX_ALIGN_DIRECTIONS(EXTERN, SCORER, LOCAL) \
-  EXTERN template Status launch_directions<ops::Dpx, SCORER, LOCAL>(int, const SwLaunchArgs&, std::int64_t, cudaStream_t);
+  EXTERN template Status launch_directions<ops::Dpx, SCORER, LOCAL>(int, const SwLaunchArgs&, cudaStream_t);
 
 #define DPX_ALIGN_SCAN(EXTERN) \
   EXTERN template Status launch_scan<ops::Dpx>(int, const SwLaunchArgs&, std::int64_t, cudaStream_t);

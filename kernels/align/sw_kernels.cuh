@@ -9,6 +9,7 @@
 #include <cuda_runtime.h>
 
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -30,9 +31,10 @@ constexpr int kKernelThreads = 256;
 // gave no more).
 constexpr int block_threads(bool directions, int lanes) { return directions && lanes == 2 ? 128 : kKernelThreads; }
 // Blocks an SM must hold at once (__launch_bounds__): the packed traceback keeps 512 threads
-// resident, i.e. at most 128 registers a thread; the others leave ptxas free.
-constexpr int min_resident_blocks(bool directions, int lanes) {
-  return directions && lanes == 2 ? 512 / block_threads(directions, lanes) : 1;
+// resident (at most 128 registers a thread), 640 in strips of 12 columns (at most 96: their
+// warps wait on each other's chains; more of them hide it); the others leave ptxas free.
+constexpr int min_resident_blocks(bool directions, int lanes, int columns) {
+  return directions && lanes == 2 ? (columns <= 12 ? 640 : 512) / block_threads(directions, lanes) : 1;
 }
 
 // What one launch reads and writes; all pointers are device pointers.
@@ -57,6 +59,14 @@ __device__ __forceinline__ bool pair_lengths(const BatchView& b, std::int32_t pa
   return *n == planned_n && *m == b.planned[2 * pair + 1];
 }
 
+// What a traceback pass leaves for the passes of its slot after it (PassItem): how many rows of
+// its column store are written, kPassDone once its result is in `found` too.
+struct PassSync {
+  Candidate found[2];
+  std::int32_t rows;
+};
+constexpr std::int32_t kPassDone = 0x7FFFFFFF;
+
 struct SwLaunchArgs {
   BatchView batch;
   const void* table;         // the scorer's table, copied to shared memory
@@ -78,7 +88,11 @@ struct SwLaunchArgs {
   std::uint32_t* dirs;                    // traceback: direction words
   const std::uint64_t* dir_offset;        // per pair
   std::int32_t* next_slot;                // zeroed claim counter: warps take batches as they finish
+  const PassItem* items;                  // traceback: the launch's pass items (slots relative to a.slots)
+  std::int32_t item_count;
+  PassSync* pass_sync;                     // traceback: per item, zeroed
 };
+
 
 // What the traceback walker reads and writes.
 struct WalkArgs {
@@ -172,21 +186,93 @@ __device__ __forceinline__ void write_lane(const SwLaunchArgs& a, std::int32_t p
   for (int x = 0; x < 5; ++x) a.fields[static_cast<std::uint64_t>(pair) * 5 + x] = f[x];
 }
 
+// The best candidate of lane k over the group's threads, in every thread of the group.
+template <class G_>
+__device__ __forceinline__ Candidate group_best(const G_& g, int k, int group_size) {
+  Candidate c = g.result(k);
+  for (int off = 1; off < group_size; off <<= 1) {
+    const Candidate o{__shfl_xor_sync(0xFFFFFFFFu, c.score, off, group_size),
+                      __shfl_xor_sync(0xFFFFFFFFu, c.i, off, group_size),
+                      __shfl_xor_sync(0xFFFFFFFFu, c.j, off, group_size)};
+    if (better(o, c)) c = o;
+  }
+  return c;
+}
+
 // Best candidate of each lane over the group, then written out by its thread 0.
 template <class G_>
 __device__ __forceinline__ void finish_slot(const SwLaunchArgs& a, G_& g, int group_size, bool local,
                                             bool packed) {
 #pragma unroll
   for (int k = 0; k < G_::kLanes; ++k) {
-    Candidate c = g.strip.found[k];
-    for (int off = 1; off < group_size; off <<= 1) {
-      const Candidate o{__shfl_xor_sync(0xFFFFFFFFu, c.score, off, group_size),
-                        __shfl_xor_sync(0xFFFFFFFFu, c.i, off, group_size),
-                        __shfl_xor_sync(0xFFFFFFFFu, c.j, off, group_size)};
-      if (better(o, c)) c = o;
-    }
+    const Candidate c = group_best(g, k, group_size);
     if (g.t == 0) write_lane(a, g.jobs[k].pair, c, local, packed);
   }
+}
+
+__device__ __forceinline__ std::int32_t load_acquire(const std::int32_t* p) {
+  std::int32_t v;
+  asm volatile("ld.acquire.gpu.global.s32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+  return v;
+}
+__device__ __forceinline__ void store_release(std::int32_t* p, std::int32_t v) {
+  asm volatile("st.release.gpu.global.s32 [%0], %1;" : : "l"(p), "r"(v) : "memory");
+}
+__device__ __forceinline__ void wait_at_least(const std::int32_t* p, std::int32_t v) {
+  while (load_acquire(p) < v) __nanosleep(64);
+}
+
+// A pass run alone by its warp (all passes of a slot in turn): nothing to wait for or publish.
+struct SoloPass {
+  __device__ void need(std::int32_t) const {}
+  __device__ void written(std::int32_t) const {}
+};
+
+// A traceback pass beside the others of its slot: before reading thread 0's inputs up to a row it
+// waits until the previous pass has written them; its last thread, which writes this pass's
+// column store, publishes how many rows are there (release: the entries are visible first).
+struct ChainedPass {
+  const std::int32_t* in;  // the previous pass's PassSync::rows, or null for the first pass
+  std::int32_t* out;       // this pass's, or null for the last (or in a thread that writes nothing)
+  std::int32_t rows;
+  __device__ void need(std::int32_t row) const {
+    if (in != nullptr) wait_at_least(in, row < rows ? row : rows);
+  }
+  __device__ void written(std::int32_t row) const {
+    if (out != nullptr && row > 0) store_release(out, row < rows ? row : rows);
+  }
+};
+
+// The steps of pass p of a warp's groups, whose longest slot has most_rows rows.
+template <class GT, class Scorer, class E, class Chain>
+__device__ __forceinline__ void sweep_pass(GT& g, int p, int most_rows, const Scorer& sc, const E& edges,
+                                           const Chain& chain) {
+  using V = typename GT::V;
+  constexpr int G = GT::kGroup;
+  const int t = g.t;
+  g.begin_pass(p, sc, edges);
+  // thread k holds thread 0's inputs for row (chunk start + k + 1); the next chunk is in flight
+  chain.need(2 * G);
+  typename GT::Feed cur = g.feed(t + 1, edges), next = g.feed(G + t + 1, edges);
+  const int steps = GT::steps(most_rows);
+  for (int s = 0; s < steps; ++s) {
+    const int in_chunk = s % G;
+    if (s > 0 && in_chunk == 0) {
+      chain.written(s - G + 1);  // thread G - 1 has stored rows up to s - G + 1
+      chain.need(s + 2 * G);
+      cur = next;
+      next = g.feed(s + G + t + 1, edges);
+    }
+    typename GT::Feed fed;
+    fed.letters = shfl_from(cur.letters, in_chunk, G);
+    fed.h = shfl_from(cur.h, in_chunk, G);
+    fed.e = shfl_from(cur.e, in_chunk, G);
+    const V h_in = __shfl_up_sync(0xFFFFFFFFu, g.h_out, 1, G);
+    const V e_in = __shfl_up_sync(0xFFFFFFFFu, g.e_out, 1, G);
+    const std::uint32_t letters_in = __shfl_up_sync(0xFFFFFFFFu, g.letters_out, 1, G);
+    g.step(s, h_in, e_in, letters_in, fed, sc, edges);
+  }
+  __syncwarp();  // the boundary column written in this pass is read in the next
 }
 
 // The first slot of a warp's next batch: `fixed` (its static share), or with a claim counter the
@@ -200,10 +286,9 @@ __device__ __forceinline__ std::int32_t next_batch(std::int32_t* counter, std::i
 }
 
 // Every slot of the launch, group by group, warps looping over the slots (persistent grid).
-template <class Ops, class L, class Scorer, bool kLocal, bool kDirections, int G, int R>
+template <class Ops, class L, class Scorer, bool kLocal, int G, int R>
 __device__ void run_slots(const SwLaunchArgs& a, const Scorer& sc, const std::uint8_t* code) {
-  using GT = GroupThread<Ops, L, Scorer, kLocal, kDirections, G, R>;
-  using V = typename L::V;
+  using GT = GroupThread<Ops, L, Scorer, kLocal, false, G, R>;
   constexpr int kGroupsPerWarp = 32 / G;
   const int lane = threadIdx.x & 31, t = lane % G;
   const int warp = static_cast<int>((blockIdx.x * blockDim.x + threadIdx.x) >> 5);
@@ -213,8 +298,9 @@ __device__ void run_slots(const SwLaunchArgs& a, const Scorer& sc, const std::ui
   GT g;
   g.code = code;
   g.pad = a.d - 1;
-  g.boundary = static_cast<typename GT::Boundary*>(a.boundary) +
-               static_cast<std::uint64_t>(warp * kGroupsPerWarp + lane / G) * a.boundary_rows;
+  g.boundary_out = static_cast<typename GT::Boundary*>(a.boundary) +
+                   static_cast<std::uint64_t>(warp * kGroupsPerWarp + lane / G) * a.boundary_rows;
+  g.boundary_in = g.boundary_out;  // read a chunk ahead of where the pass overwrites it
   // The first round static; then, with a.next_slot, each warp takes the next batch when it is done
   // (slots come longest first, so the last ones fill in around the long ones instead of waiting
   // behind a fixed share).
@@ -224,34 +310,68 @@ __device__ void run_slots(const SwLaunchArgs& a, const Scorer& sc, const std::ui
     LaneJob jobs[GT::kLanes];
     load_jobs(a, index < slot_count ? a.slots[index] : Slot{-1, -1}, jobs);
     g.begin_slot(t, jobs, edges);
-    if (kDirections) {  // the slot's words (both pairs of a packed slot hold its offset)
-      const std::int32_t owner = jobs[0].pair >= 0 ? jobs[0].pair : jobs[GT::kLanes - 1].pair;
-      g.dirs = owner >= 0 ? a.dirs + a.dir_offset[owner] : nullptr;
-    }
     const int most_rows = warp_max(g.rows), most_passes = warp_max(g.passes);
-    for (int p = 0; p < most_passes; ++p) {
-      g.begin_pass(p, sc, edges);
-      // thread k holds thread 0's inputs for row (chunk start + k + 1); the next chunk is in flight
-      typename GT::Feed cur = g.feed(t + 1, edges), next = g.feed(G + t + 1, edges);
-      const int steps = GT::steps(most_rows);
-      for (int s = 0; s < steps; ++s) {
-        const int in_chunk = s % G;
-        if (s > 0 && in_chunk == 0) {
-          cur = next;
-          next = g.feed(s + G + t + 1, edges);
-        }
-        typename GT::Feed fed;
-        fed.letters = shfl_from(cur.letters, in_chunk, G);
-        fed.h = shfl_from(cur.h, in_chunk, G);
-        fed.e = shfl_from(cur.e, in_chunk, G);
-        const V h_in = __shfl_up_sync(0xFFFFFFFFu, g.h_out, 1, G);
-        const V e_in = __shfl_up_sync(0xFFFFFFFFu, g.e_out, 1, G);
-        const std::uint32_t letters_in = __shfl_up_sync(0xFFFFFFFFu, g.letters_out, 1, G);
-        g.step(s, h_in, e_in, letters_in, fed, sc, edges);
-      }
-      __syncwarp();  // the boundary column written in this pass is read in the next
-    }
+    for (int p = 0; p < most_passes; ++p) sweep_pass(g, p, most_rows, sc, edges, SoloPass{});
     finish_slot(a, g, G, kLocal, L::kLanes == 2);
+  }
+}
+
+// The traceback: every pass item of the launch, each by one warp. Warps claim items one at a time
+// from the start, so a pass is only ever claimed after the one it reads, by a warp already
+// running: a wait never waits on a warp that is not resident. The passes of a long slot run side
+// by side a few chunks of rows apart instead of one after another on one warp, whose length set
+// the end of the launch.
+template <class Ops, class L, class Scorer, bool kLocal, int G, int R>
+__device__ void run_pass_items(const SwLaunchArgs& a, const Scorer& sc, const std::uint8_t* code) {
+  using GT = GroupThread<Ops, L, Scorer, kLocal, true, G, R>;
+  const int lane = threadIdx.x & 31, t = lane % G;
+  const Edges<L> edges(a.mode, a.open, a.extend);
+  GT g;
+  g.code = code;
+  g.pad = a.d - 1;
+  for (;;) {
+    std::int32_t x = 0;
+    if (lane == 0) x = atomicAdd(a.next_slot, 1);
+    x = __shfl_sync(0xFFFFFFFFu, x, 0);
+    if (x >= a.item_count) return;
+    const PassItem item = a.items[x];
+    const std::int32_t index = item.first_slot + lane / G;
+    LaneJob jobs[GT::kLanes];
+    load_jobs(a, index < a.slot_count ? a.slots[index] : Slot{-1, -1}, jobs);
+    g.begin_slot(t, jobs, edges);
+    // the slot's words (both pairs of a packed slot hold its offset), then its column stores
+    const std::int32_t owner = jobs[0].pair >= 0 ? jobs[0].pair : jobs[GT::kLanes - 1].pair;
+    g.dirs = owner >= 0 ? a.dirs + a.dir_offset[owner] : nullptr;
+    const int most_rows = warp_max(g.rows), most_passes = warp_max(g.passes);
+    const int p = item.pass;
+    if (p > 0 && p >= most_passes) continue;  // pairs refused since the plan: fewer passes
+    // only the 32-thread shapes take passes (PassItem): then the warp is one group
+    const bool last = p + 1 >= most_passes;
+    ChainedPass chain{nullptr, nullptr, g.rows};
+    if (p > 0) {
+      g.boundary_in = g.column_store(p - 1);
+      chain.in = &a.pass_sync[x - 1].rows;
+    }
+    if (!last) {
+      g.boundary_out = g.column_store(p);
+      if (t == G - 1) chain.out = &a.pass_sync[x].rows;
+    }
+    sweep_pass(g, p, most_rows, sc, edges, chain);
+#pragma unroll
+    for (int k = 0; k < GT::kLanes; ++k) {
+      Candidate c = group_best(g, k, G);
+      if (!last) {
+        if (t == G - 1) a.pass_sync[x].found[k] = c;
+      } else if (t == 0) {  // the slot's result: the best over its passes, in the CPU's order
+        for (int q = 1; q <= p; ++q) {
+          const PassSync& before = a.pass_sync[x - q];
+          wait_at_least(&before.rows, kPassDone);
+          if (better(before.found[k], c)) c = before.found[k];
+        }
+        write_lane(a, g.jobs[k].pair, c, kLocal, L::kLanes == 2);
+      }
+    }
+    if (!last && t == G - 1) store_release(&a.pass_sync[x].rows, kPassDone);
   }
 }
 
@@ -268,12 +388,16 @@ __device__ __forceinline__ const std::uint8_t* load_tables(const SwLaunchArgs& a
 }
 
 template <class Ops, class L, class Scorer, bool kLocal, bool kDirections, int G, int R>
-__global__ void __launch_bounds__(block_threads(kDirections, L::kLanes), min_resident_blocks(kDirections, L::kLanes))
+__global__ void __launch_bounds__(block_threads(kDirections, L::kLanes), min_resident_blocks(kDirections, L::kLanes, R))
     sw_kernel(SwLaunchArgs a) {
   extern __shared__ __align__(16) unsigned char smem[];
   const std::uint8_t* code = load_tables(a, smem);
   const Scorer sc = make_scorer<Scorer>(smem, a.d, threadIdx.x & 31);
-  run_slots<Ops, L, Scorer, kLocal, kDirections, G, R>(a, sc, code);
+  if constexpr (kDirections) {
+    run_pass_items<Ops, L, Scorer, kLocal, G, R>(a, sc, code);
+  } else {
+    run_slots<Ops, L, Scorer, kLocal, G, R>(a, sc, code);
+  }
 }
 
 
@@ -338,28 +462,28 @@ Status launch_score32(const SwLaunchArgs& a, std::int32_t grid_slots, std::int64
 
 namespace detail {
 template <class Ops, class Scorer, bool kLocal, int... C>
-Status directions_dispatch(int config, const SwLaunchArgs& a, std::int64_t boundary_groups, cudaStream_t stream,
-                           std::integer_sequence<int, C...>) {
+Status directions_dispatch(int config, const SwLaunchArgs& a, cudaStream_t stream, std::integer_sequence<int, C...>) {
   Status s(StatusCode::kInvalidArgument, "align: no traceback shape " + std::to_string(config));
   constexpr int kFirst = std::is_same<Scorer, SingleScorer>::value ? 0 : kTracebackPackedFirst;
+  // a warp an item; the column stores lie in the direction words (no limit from a workspace)
   ((config == kFirst + C
         ? (void)(s = launch_strips<Ops, std::conditional_t<kFirst == 0, Lanes32<Ops>, Lanes16<Ops>>, Scorer, kLocal, true,
                                    kTracebackConfigs[kFirst + C].group, kTracebackConfigs[kFirst + C].columns>(
-                     a, a.slot_count, boundary_groups, stream))
+                     a, a.item_count * (32 / kTracebackConfigs[kFirst + C].group),
+                     std::numeric_limits<std::int64_t>::max(), stream))
         : (void)0),
    ...);
   return s;
 }
 }  // namespace detail
 
-// Traceback direction words, strip shape kTracebackConfigs[config]: the 32-bit shapes (Scorer =
-// SingleScorer) or the packed ones (PairedScorer / TwoLookupScorer).
+// Traceback direction words over a.items, strip shape kTracebackConfigs[config]: the 32-bit
+// shapes (Scorer = SingleScorer) or the packed ones (PairedScorer / TwoLookupScorer).
 template <class Ops, class Scorer, bool kLocal>
-Status launch_directions(int config, const SwLaunchArgs& a, std::int64_t boundary_groups, cudaStream_t stream) {
+Status launch_directions(int config, const SwLaunchArgs& a, cudaStream_t stream) {
   constexpr int kShapes = std::is_same<Scorer, SingleScorer>::value ? kTracebackPackedFirst
                                                                     : kTracebackConfigCount - kTracebackPackedFirst;
-  return detail::directions_dispatch<Ops, Scorer, kLocal>(config, a, boundary_groups, stream,
-                                                          std::make_integer_sequence<int, kShapes>());
+  return detail::directions_dispatch<Ops, Scorer, kLocal>(config, a, stream, std::make_integer_sequence<int, kShapes>());
 }
 
 // A warp per pair of a.slots (both lanes of a packed slot), reading its directions through a window.

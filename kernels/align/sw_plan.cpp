@@ -4,6 +4,7 @@
 #include <tuple>
 
 #include "align_common.h"
+#include "sw_group.h"
 
 namespace dpx {
 namespace align {
@@ -44,6 +45,21 @@ SlotRange add_slots(const std::vector<Slot>& units, int config, const StripConfi
   }
   r.count = static_cast<std::int32_t>(slots->size()) - r.first;
   return r;
+}
+
+// The pass items of range r: for each warp's batch of 32 / G slots, one item per pass of its
+// widest slot. Passes come only with the 32-thread shapes (plan_traceback gives the narrower ones
+// only targets they hold), so a batch that takes passes is one slot.
+void add_pass_items(const SlotRange& r, const StripConfig& c, const PairLengths& len, const std::vector<Slot>& slots,
+                    std::vector<PassItem>* items) {
+  const int batch = 32 / c.group;
+  for (std::int32_t x = r.first; x < r.first + r.count; x += batch) {
+    std::int32_t passes = 1;
+    for (std::int32_t y = x; y < std::min(x + batch, r.first + r.count); ++y)
+      for (std::int32_t p : {slots[y].a, slots[y].b})
+        if (p >= 0) passes = std::max(passes, passes_of(len.m[p], c));
+    for (std::int32_t p = 0; p < passes; ++p) items->push_back(PassItem{x - r.first, p});
+  }
 }
 
 }  // namespace
@@ -139,8 +155,23 @@ ScorePlan plan_scores(const PairLengths& len, Pairing pairing, const ScoreMatrix
 
 std::uint64_t traceback_words(std::int32_t n, std::int32_t m, int config) {
   const StripConfig& c = kTracebackConfigs[config];
-  return std::uint64_t(traceback_thread_words(config)) * std::uint64_t(passes_of(m, c)) *
-         std::uint64_t(n + c.group - 1) * std::uint64_t(c.group);
+  const std::int32_t passes = passes_of(m, c);
+  return slot_direction_words(n, passes, c.group, traceback_thread_words(config)) +
+         std::uint64_t(passes - 1) * std::uint64_t(n) * kColumnStoreEntryWords;
+}
+
+int packed_traceback_config(std::int32_t m) {
+  int best = -1;
+  for (int c = kTracebackPackedFirst; c < kTracebackConfigCount; ++c) {
+    const StripConfig& s = kTracebackConfigs[c];
+    if (s.group < 32) {
+      if (s.width() >= m) return c;
+      continue;
+    }
+    const auto work = [&](int x) { return passes_of(m, kTracebackConfigs[x]) * kTracebackConfigs[x].columns; };
+    if (best < 0 || work(c) <= work(best)) best = c;
+  }
+  return best;
 }
 
 std::uint64_t traceback_budget_words(std::uint64_t free_bytes) {
@@ -163,10 +194,7 @@ TracebackPlan plan_traceback(const PairLengths& len, Pairing pairing, const Scor
       continue;
     }
     int c = len.m[k] <= kTracebackConfigs[0].width() ? 0 : 1;
-    if (fits_16_bits(len.n[k], len.m[k], matrix, o)) {
-      c = kTracebackPackedFirst;
-      while (c + 1 < kTracebackConfigCount && kTracebackConfigs[c].width() < len.m[k]) ++c;
-    }
+    if (fits_16_bits(len.n[k], len.m[k], matrix, o)) c = packed_traceback_config(len.m[k]);
     plan.config[k] = static_cast<std::uint8_t>(c);
     by_config[c].push_back(k);
   }
@@ -180,7 +208,8 @@ TracebackPlan plan_traceback(const PairLengths& len, Pairing pairing, const Scor
   // Slots start on 16-byte boundaries: the packed shapes store four words at once.
   std::size_t x = 0;
   while (x < order.size()) {
-    TracebackChunk chunk{{}, static_cast<std::int32_t>(plan.slots.size()), 0, 0};
+    TracebackChunk chunk{};
+    chunk.first = static_cast<std::int32_t>(plan.slots.size());
     std::vector<Slot> members[kTracebackConfigCount];
     while (x < order.size()) {
       const Slot s = order[x];
@@ -195,9 +224,17 @@ TracebackPlan plan_traceback(const PairLengths& len, Pairing pairing, const Scor
       members[c].push_back(s);
       ++x;
     }
-    for (int c = 0; c < kTracebackConfigCount; ++c)
-      if (!members[c].empty()) chunk.ranges.push_back(add_slots(members[c], c, kTracebackConfigs[c], len, &plan.slots));
+    chunk.items_first = static_cast<std::int32_t>(plan.items.size());
+    for (int c = 0; c < kTracebackConfigCount; ++c) {
+      if (members[c].empty()) continue;
+      const SlotRange r = add_slots(members[c], c, kTracebackConfigs[c], len, &plan.slots);
+      chunk.ranges.push_back(r);
+      chunk.first_item.push_back(static_cast<std::int32_t>(plan.items.size()));
+      add_pass_items(r, kTracebackConfigs[c], len, plan.slots, &plan.items);
+      chunk.item_count.push_back(static_cast<std::int32_t>(plan.items.size()) - chunk.first_item.back());
+    }
     chunk.count = static_cast<std::int32_t>(plan.slots.size()) - chunk.first;
+    chunk.items = static_cast<std::int32_t>(plan.items.size()) - chunk.items_first;
     plan.max_chunk_words = std::max(plan.max_chunk_words, chunk.words);
     plan.chunks.push_back(std::move(chunk));
   }

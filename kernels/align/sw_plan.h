@@ -40,14 +40,21 @@ int scan_config(std::int32_t m);
 constexpr StripConfig kScore32Config = {32, 16};
 // Traceback shapes. First the 32-bit ones (one pair a group; a direction word holds the 4-bit codes
 // of 8 columns) for pairs whose values may leave 16 bits, then the packed ones (two pairs a group in
-// the 16-bit lanes; four bit-plane words per step and thread, sw_group.h), narrowest first, the
-// widest also taking longer targets in passes.
-constexpr StripConfig kTracebackConfigs[] = {{8, 8}, {32, 8}, {8, 16}, {16, 16}, {32, 16}};
+// the 16-bit lanes; four bit-plane words per step and thread, sw_group.h), narrowest first: the
+// group shapes for short targets, then the 32-thread ones, which also take longer targets in passes
+// (packed_traceback_config).
+constexpr StripConfig kTracebackConfigs[] = {{8, 8}, {32, 8}, {8, 16}, {16, 16}, {32, 12}, {32, 16}};
 constexpr int kTracebackConfigCount = sizeof(kTracebackConfigs) / sizeof(kTracebackConfigs[0]);
 constexpr int kTracebackPackedFirst = 2;
 constexpr bool traceback_packed(int config) { return config >= kTracebackPackedFirst; }
+// The packed traceback shape for a target of m letters: the narrowest group shape that holds it,
+// else the 32-thread shape with the least work, passes x columns a thread (384 or 512 columns a
+// pass: a 700-letter target takes two passes of 384, not two of 512), the wider on a tie.
+int packed_traceback_config(std::int32_t m);
 // Direction words a (pass, step, thread) of a shape stores.
 constexpr int traceback_thread_words(int config) { return traceback_packed(config) ? 4 : 1; }
+// Words of a column-store entry: H and E of one row (GroupThread::Boundary).
+constexpr int kColumnStoreEntryWords = 2;
 
 // Largest D (alphabet + padding letter) for the paired one-to-many table (D^3 words of shared memory).
 constexpr int kPairedMaxTableSide = 25;
@@ -83,15 +90,29 @@ struct ScorePlan {
   std::int32_t overflow_limit = 0;    // local 16-bit: a lane above this is rerun in 32 bits
 };
 
+// A traceback launch's unit of work: one pass of the slots a warp takes (32 / G consecutive slots;
+// only the 32-thread shapes take passes, so a slot with passes is a warp's alone). A slot's passes
+// follow each other in the list and run on different warps side by side: each but the last leaves
+// its last column in a column store after the slot's direction words, and the next pass reads it
+// as it is written.
+struct PassItem {
+  std::int32_t first_slot;  // its range's slots from here (TracebackChunk::ranges)
+  std::int32_t pass;
+};
+
 struct TracebackChunk {
   std::vector<SlotRange> ranges;   // into TracebackPlan::slots, one per strip shape present
+  std::vector<std::int32_t> first_item;  // per range: its pass items in TracebackPlan::items
+  std::vector<std::int32_t> item_count;
   std::int32_t first, count;       // its slots
-  std::uint64_t words;             // direction words it needs
+  std::int32_t items_first, items; // its pass items
+  std::uint64_t words;             // direction words (and column stores) it needs
 };
 
 struct TracebackPlan {
   ScorerKind scorer = ScorerKind::kTwoLookup;  // the packed shapes' table
   std::vector<Slot> slots;                 // grouped by strip shape; two pairs in a packed slot
+  std::vector<PassItem> items;             // per chunk and range, in slot order, a slot's passes together
   std::vector<std::uint64_t> word_offset;  // per pair: its slot's first direction word within its chunk
   std::vector<std::uint8_t> config;        // per pair: index into kTracebackConfigs
   std::vector<TracebackChunk> chunks;
@@ -121,7 +142,8 @@ ScorePlan plan_scores(const PairLengths& lengths, Pairing pairing, const ScoreMa
 std::vector<std::int32_t> order_by_target_length(const PairLengths& lengths);
 
 // Direction words a slot of shape kTracebackConfigs[config] needs: n rows (the longest query of
-// the slot), m columns (the longest target).
+// the slot), m columns (the longest target); then its column stores, n entries of (H, E) for each
+// pass but the last.
 std::uint64_t traceback_words(std::int32_t n, std::int32_t m, int config);
 
 // Pairs whose values fit 16 bits (fits_16_bits) run in the packed shapes, the others in 32 bits.

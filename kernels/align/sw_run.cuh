@@ -67,12 +67,6 @@ inline std::uint64_t boundary_need(std::int64_t slots, std::int32_t rows, std::i
   return std::max<std::uint64_t>(want, std::uint64_t(kKernelThreads / group) * row_bytes);
 }
 
-// A traceback chunk's launches each have a column store of their own, one after another in the
-// workspace, so that those whose pairs take passes can still run side by side.
-inline std::uint64_t traceback_store_bytes(const SlotRange& r) {
-  return (boundary_need(r.count, r.max_rows, r.max_passes, kTracebackConfigs[r.config].group) + 15) / 16 * 16;
-}
-
 // Groups a launch may use given `bytes` of column store (unlimited when its pairs take one pass).
 inline std::int64_t boundary_groups(std::uint64_t bytes, std::int32_t max_rows, std::int32_t max_passes) {
   if (max_passes <= 1) return std::numeric_limits<std::int64_t>::max();
@@ -177,30 +171,30 @@ Status run_plan_mode(const AlignPlan::Impl& p, const DeviceSequenceBatch& querie
     // walk after all of them.
     std::int32_t* claims = p.tb_claims.as<std::int32_t>();
     DPX_CUDA_TRY(cudaMemsetAsync(claims, 0, chunk.ranges.size() * sizeof(std::int32_t), stream));
+    PassSync* sync = p.tb_sync.as<PassSync>() + chunk.items_first;
+    DPX_CUDA_TRY(cudaMemsetAsync(sync, 0, std::size_t(chunk.items) * sizeof(PassSync), stream));
     SideStreams side(p.side, stream);
     DPX_RETURN_IF_ERROR(side.fork());
     auto launch_chunk = [&]() -> Status {
-      std::uint64_t store = 0;  // where the next launch's column store starts
       for (std::size_t k = 0; k < chunk.ranges.size(); ++k) {
-        const SlotRange& r = chunk.ranges[chunk.ranges.size() - 1 - k];
+        const std::size_t x = chunk.ranges.size() - 1 - k;
+        const SlotRange& r = chunk.ranges[x];
         a.slots = p.tb_slots.device.as<const Slot>() + r.first;
         a.slot_count = r.count;
-        a.boundary = p.boundary.as<unsigned char>() + store;
-        a.boundary_rows = r.max_rows;
-        const std::uint64_t store_bytes = traceback_store_bytes(r);
-        store += store_bytes;
-        const std::int64_t groups = boundary_groups(store_bytes, r.max_rows, r.max_passes);
+        a.items = p.tb_items.device.as<const PassItem>() + chunk.first_item[x];
+        a.item_count = chunk.item_count[x];
+        a.pass_sync = sync + (chunk.first_item[x] - chunk.items_first);
         const cudaStream_t s = side.pick(k, false);
         a.next_slot = claims + k;
         const bool packed = traceback_packed(r.config);
         a.table = packed ? p.table16.data() : p.table32.data();
         a.table_bytes = packed ? p.table16_bytes : p.table32_bytes;
         if (!packed) {
-          DPX_RETURN_IF_ERROR((launch_directions<Ops, SingleScorer, kLocal>(r.config, a, groups, s)));
+          DPX_RETURN_IF_ERROR((launch_directions<Ops, SingleScorer, kLocal>(r.config, a, s)));
         } else if (p.traceback.scorer == ScorerKind::kPaired) {
-          DPX_RETURN_IF_ERROR((launch_directions<Ops, PairedScorer, kLocal>(r.config, a, groups, s)));
+          DPX_RETURN_IF_ERROR((launch_directions<Ops, PairedScorer, kLocal>(r.config, a, s)));
         } else {
-          DPX_RETURN_IF_ERROR((launch_directions<Ops, TwoLookupScorer, kLocal>(r.config, a, groups, s)));
+          DPX_RETURN_IF_ERROR((launch_directions<Ops, TwoLookupScorer, kLocal>(r.config, a, s)));
         }
       }
       return Status::ok();

@@ -1,5 +1,6 @@
 #include "sw_simulator.h"
 
+#include <array>
 #include <algorithm>
 #include <limits>
 #include <utility>
@@ -59,75 +60,142 @@ SingleScorer scorer_for_lane<SingleScorer>(const void* table, int d, int) {
   return SingleScorer{static_cast<const std::int32_t*>(table), d};
 }
 
-// One launch over `slots`, warp by warp, as run_slots does it.
-template <class L, class Scorer, bool kLocal, bool kDirections, int G, int R>
-void simulate_slots(Context& ctx, const std::vector<Slot>& slots, const void* table, std::int32_t overflow_limit,
-                    std::uint32_t* dirs, const std::vector<std::uint64_t>* dir_offset) {
-  using GT = GroupThread<Ops, L, Scorer, kLocal, kDirections, G, R>;
-  constexpr int kGroupsPerWarp = 32 / G;
+// The 32 simulated threads of a warp on the batch of slots from `first`, set up as load_jobs and
+// begin_slot set them up on the device.
+template <class GT, class Scorer>
+struct SimWarp {
+  std::vector<GT> th = std::vector<GT>(32);
+  std::vector<Scorer> sc;
+  int most_rows = 0, most_passes = 0;
+};
+
+template <class GT, class Scorer>
+SimWarp<GT, Scorer> start_warp(Context& ctx, const std::vector<Slot>& slots, std::int32_t first, const void* table,
+                               const Edges<typename GT::L>& edges, std::uint32_t* dirs,
+                               const std::vector<std::uint64_t>* dir_offset) {
+  constexpr int G = GT::kGroup;
   const int d = ctx.matrix.size() + 1;
-  const Edges<L> edges(ctx.options.mode, ctx.options.gap_open, ctx.options.gap_extend);
   const std::int32_t count = static_cast<std::int32_t>(slots.size());
-  for (std::int32_t first = 0; first < count; first += kGroupsPerWarp) {
-    std::vector<GT> th(32);
-    std::vector<Scorer> sc;
-    std::vector<std::vector<typename GT::Boundary>> boundary(kGroupsPerWarp);
+  SimWarp<GT, Scorer> w;
+  for (int lane = 0; lane < 32; ++lane) {
+    const std::int32_t index = first + lane / G;
+    const Slot slot = index < count ? slots[index] : Slot{-1, -1};
+    LaneJob jobs[GT::kLanes];
+    for (int k = 0; k < GT::kLanes; ++k) jobs[k] = job_for(ctx, k == 0 ? slot.a : slot.b);
+    w.sc.push_back(scorer_for_lane<Scorer>(table, d, lane));
+    GT& g = w.th[lane];
+    g.code = ctx.matrix.code_table();
+    g.pad = d - 1;
+    g.begin_slot(lane % G, jobs, edges);
+    if (GT::kDirections && jobs[0].pair >= 0) g.dirs = dirs + (*dir_offset)[jobs[0].pair];
+    w.most_rows = std::max(w.most_rows, g.rows);
+    w.most_passes = std::max(w.most_passes, g.passes);
+  }
+  return w;
+}
+
+// Pass p of the warp's groups, as sweep_pass runs it.
+template <class GT, class Scorer>
+void sweep(SimWarp<GT, Scorer>& w, int p, const Edges<typename GT::L>& edges) {
+  constexpr int G = GT::kGroup;
+  for (int lane = 0; lane < 32; ++lane) w.th[lane].begin_pass(p, w.sc[lane], edges);
+  for (int s = 0; s < GT::steps(w.most_rows); ++s) {
+    // what the shuffles read: every lane's outputs of the last step
+    typename GT::V h[32], e[32];
+    std::uint32_t letters[32];
     for (int lane = 0; lane < 32; ++lane) {
-      const std::int32_t index = first + lane / G;
-      const Slot slot = index < count ? slots[index] : Slot{-1, -1};
-      LaneJob jobs[GT::kLanes];
-      for (int k = 0; k < GT::kLanes; ++k) jobs[k] = job_for(ctx, k == 0 ? slot.a : slot.b);
-      sc.push_back(scorer_for_lane<Scorer>(table, d, lane));
-      GT& g = th[lane];
-      g.code = ctx.matrix.code_table();
-      g.pad = d - 1;
-      g.begin_slot(lane % G, jobs, edges);
-      if (kDirections && jobs[0].pair >= 0) g.dirs = dirs + (*dir_offset)[jobs[0].pair];
-      if (lane % G == 0) {
-        ctx.stats.two_pair_slots += GT::kLanes == 2 && slot.b >= 0;
-        ctx.stats.multipass_slots += g.passes > 1;
-      }
+      h[lane] = w.th[lane].h_out;
+      e[lane] = w.th[lane].e_out;
+      letters[lane] = w.th[lane].letters_out;
     }
-    int most_rows = 0, most_passes = 0;
-    for (const GT& g : th) {
-      most_rows = std::max(most_rows, g.rows);
-      most_passes = std::max(most_passes, g.passes);
+    for (int lane = 0; lane < 32; ++lane) {
+      const int t = lane % G;
+      const int left = t == 0 ? lane : lane - 1;  // shfl_up leaves a group's first lane its own value
+      const typename GT::Feed fed = w.th[lane - t].feed(s + 1, edges);
+      w.th[lane].step(s, h[left], e[left], letters[left], fed, w.sc[lane], edges);
     }
+  }
+}
+
+// Lane k's best over the threads of `group`, as group_best reduces it.
+template <class GT, class Scorer>
+Candidate group_result(const SimWarp<GT, Scorer>& w, int group, int k) {
+  Candidate c = w.th[group * GT::kGroup].result(k);
+  for (int t = 1; t < GT::kGroup; ++t)
+    if (better(w.th[group * GT::kGroup + t].result(k), c)) c = w.th[group * GT::kGroup + t].result(k);
+  return c;
+}
+
+// As write_lane: the fields, or a packed local lane above the limit to the 32-bit reruns.
+template <class GT>
+void write_result(Context& ctx, std::int32_t pair, const Candidate& c, std::int32_t overflow_limit) {
+  if (pair < 0) return;
+  if (GT::kLanes == 2 && GT::kLocalMode && c.score > overflow_limit) {
+    ctx.overflow.push_back(Slot{pair, -1});
+    return;
+  }
+  result_fields(ctx.options.mode, ctx.options.score_only, c.score, c.i, c.j, &ctx.fields[static_cast<std::size_t>(pair) * 5]);
+}
+
+// One score launch over `slots`, warp by warp, as run_slots does it.
+template <class L, class Scorer, bool kLocal, int G, int R>
+void simulate_slots(Context& ctx, const std::vector<Slot>& slots, const void* table, std::int32_t overflow_limit) {
+  using GT = GroupThread<Ops, L, Scorer, kLocal, false, G, R>;
+  constexpr int kGroupsPerWarp = 32 / G;
+  const Edges<L> edges(ctx.options.mode, ctx.options.gap_open, ctx.options.gap_extend);
+  for (std::int32_t first = 0; first < static_cast<std::int32_t>(slots.size()); first += kGroupsPerWarp) {
+    SimWarp<GT, Scorer> w = start_warp<GT, Scorer>(ctx, slots, first, table, edges, nullptr, nullptr);
+    for (int lane = 0; lane < 32; lane += G) {
+      ctx.stats.two_pair_slots += GT::kLanes == 2 && w.th[lane].jobs[1].pair >= 0;
+      ctx.stats.multipass_slots += w.th[lane].passes > 1;
+    }
+    std::vector<std::vector<typename GT::Boundary>> boundary(kGroupsPerWarp);
     for (int group = 0; group < kGroupsPerWarp; ++group) {
-      boundary[group].assign(static_cast<std::size_t>(std::max(most_rows, 1)), typename GT::Boundary{});
-      for (int t = 0; t < G; ++t) th[group * G + t].boundary = boundary[group].data();
+      boundary[group].assign(static_cast<std::size_t>(std::max(w.most_rows, 1)), typename GT::Boundary{});
+      for (int t = 0; t < G; ++t) w.th[group * G + t].boundary_in = w.th[group * G + t].boundary_out = boundary[group].data();
     }
-    for (int p = 0; p < most_passes; ++p) {
-      for (int lane = 0; lane < 32; ++lane) th[lane].begin_pass(p, sc[lane], edges);
-      for (int s = 0; s < GT::steps(most_rows); ++s) {
-        // what the shuffles read: every lane's outputs of the last step
-        typename GT::V h[32], e[32];
-        std::uint32_t letters[32];
-        for (int lane = 0; lane < 32; ++lane) {
-          h[lane] = th[lane].h_out;
-          e[lane] = th[lane].e_out;
-          letters[lane] = th[lane].letters_out;
-        }
-        for (int lane = 0; lane < 32; ++lane) {
-          const int t = lane % G;
-          const int left = t == 0 ? lane : lane - 1;  // shfl_up leaves a group's first lane its own value
-          const typename GT::Feed fed = th[lane - t].feed(s + 1, edges);
-          th[lane].step(s, h[left], e[left], letters[left], fed, sc[lane], edges);
-        }
+    for (int p = 0; p < w.most_passes; ++p) sweep(w, p, edges);
+    for (int group = 0; group < kGroupsPerWarp; ++group)
+      for (int k = 0; k < GT::kLanes; ++k) write_result<GT>(ctx, w.th[group * G].jobs[k].pair, group_result(w, group, k), overflow_limit);
+  }
+}
+
+// One traceback launch over `items` of `slots`, item by item in claim order, as run_pass_items
+// does it: each pass by a warp of its own, reading the column store the previous pass left in the
+// direction words, the passes' results merged at the last one.
+template <class L, class Scorer, bool kLocal, int G, int R>
+void simulate_pass_items(Context& ctx, const std::vector<Slot>& slots, const std::vector<PassItem>& items,
+                         const void* table, std::uint32_t* dirs, const std::vector<std::uint64_t>& dir_offset) {
+  using GT = GroupThread<Ops, L, Scorer, kLocal, true, G, R>;
+  constexpr int kGroupsPerWarp = 32 / G;
+  const Edges<L> edges(ctx.options.mode, ctx.options.gap_open, ctx.options.gap_extend);
+  std::vector<std::array<Candidate, GT::kLanes>> found(items.size());  // PassSync::found
+  for (std::size_t x = 0; x < items.size(); ++x) {
+    const int p = items[x].pass;
+    SimWarp<GT, Scorer> w = start_warp<GT, Scorer>(ctx, slots, items[x].first_slot, table, edges, dirs, &dir_offset);
+    if (p > 0 && p >= w.most_passes) continue;
+    const bool last = p + 1 >= w.most_passes;
+    if (p == 0) {
+      for (int lane = 0; lane < 32; lane += G) {
+        ctx.stats.two_pair_slots += GT::kLanes == 2 && w.th[lane].jobs[1].pair >= 0;
+        ctx.stats.multipass_slots += w.th[lane].passes > 1;
       }
     }
+    for (GT& g : w.th) {
+      if (p > 0) g.boundary_in = g.column_store(p - 1);
+      if (!last) g.boundary_out = g.column_store(p);
+    }
+    sweep(w, p, edges);
     for (int group = 0; group < kGroupsPerWarp; ++group) {
       for (int k = 0; k < GT::kLanes; ++k) {
-        Candidate c = th[group * G].strip.found[k];
-        for (int t = 1; t < G; ++t)
-          if (better(th[group * G + t].strip.found[k], c)) c = th[group * G + t].strip.found[k];
-        const std::int32_t pair = th[group * G].jobs[k].pair;
-        if (pair < 0) continue;
-        if (GT::kLanes == 2 && kLocal && c.score > overflow_limit) {
-          ctx.overflow.push_back(Slot{pair, -1});
+        Candidate c = group_result(w, group, k);
+        if (!last) {
+          found[x][k] = c;
           continue;
         }
-        result_fields(ctx.options.mode, ctx.options.score_only, c.score, c.i, c.j, &ctx.fields[static_cast<std::size_t>(pair) * 5]);
+        for (int q = 1; q <= p; ++q)
+          if (better(found[x - q][k], c)) c = found[x - q][k];
+        write_result<GT>(ctx, w.th[group * G].jobs[k].pair, c, std::numeric_limits<std::int32_t>::max());
       }
     }
   }
@@ -226,8 +294,8 @@ void simulate_scan(Context& ctx, int config, const std::vector<Slot>& slots, con
 template <class Scorer, bool kLocal, int... C>
 void simulate_score16(Context& ctx, int config, const std::vector<Slot>& slots, const void* table, std::int32_t limit,
                       std::integer_sequence<int, C...>) {
-  ((config == C ? simulate_slots<Lanes16<Ops>, Scorer, kLocal, false, kScore16Configs[C].group,
-                                 kScore16Configs[C].columns>(ctx, slots, table, limit, nullptr, nullptr)
+  ((config == C ? simulate_slots<Lanes16<Ops>, Scorer, kLocal, kScore16Configs[C].group, kScore16Configs[C].columns>(
+                      ctx, slots, table, limit)
                 : void()),
    ...);
 }
@@ -253,12 +321,12 @@ void simulate_scores(Context& ctx, const PairLengths& len) {
     }
   }
   ctx.stats.wide_pairs += plan.range32.count;
-  simulate_slots<Lanes32<Ops>, SingleScorer, kLocal, false, kScore32Config.group, kScore32Config.columns>(
-      ctx, plan.slots32, single.data(), 0, nullptr, nullptr);
+  simulate_slots<Lanes32<Ops>, SingleScorer, kLocal, kScore32Config.group, kScore32Config.columns>(
+      ctx, plan.slots32, single.data(), 0);
   ctx.stats.reruns += static_cast<int>(ctx.overflow.size());
   const std::vector<Slot> reruns = ctx.overflow;
-  simulate_slots<Lanes32<Ops>, SingleScorer, kLocal, false, kScore32Config.group, kScore32Config.columns>(
-      ctx, reruns, single.data(), 0, nullptr, nullptr);
+  simulate_slots<Lanes32<Ops>, SingleScorer, kLocal, kScore32Config.group, kScore32Config.columns>(
+      ctx, reruns, single.data(), 0);
 }
 
 // A pair's letters as matrix indices.
@@ -311,31 +379,33 @@ struct TracebackTables {
   std::vector<std::int16_t> two;
 };
 
-// The direction launch of one range of traceback shape C.
+// The direction launch of range `x` of a chunk, traceback shape C.
 template <bool kLocal, int C>
-void simulate_directions(Context& ctx, const TracebackPlan& plan, const SlotRange& r, const TracebackTables& tables,
-                         std::uint32_t* dirs) {
+void simulate_directions(Context& ctx, const TracebackPlan& plan, const TracebackChunk& chunk, std::size_t x,
+                         const TracebackTables& tables, std::uint32_t* dirs) {
   constexpr StripConfig c = kTracebackConfigs[C];
+  const SlotRange& r = chunk.ranges[x];
   const std::vector<Slot> slots(plan.slots.begin() + r.first, plan.slots.begin() + r.first + r.count);
-  constexpr std::int32_t kNoLimit = std::numeric_limits<std::int32_t>::max();  // the plan keeps packed pairs in 16 bits
+  const std::vector<PassItem> items(plan.items.begin() + chunk.first_item[x],
+                                    plan.items.begin() + chunk.first_item[x] + chunk.item_count[x]);
   if constexpr (!traceback_packed(C)) {
     ctx.stats.wide_pairs += static_cast<int>(slots.size());
-    simulate_slots<Lanes32<Ops>, SingleScorer, kLocal, true, c.group, c.columns>(ctx, slots, tables.single.data(), kNoLimit,
-                                                                                 dirs, &plan.word_offset);
+    simulate_pass_items<Lanes32<Ops>, SingleScorer, kLocal, c.group, c.columns>(ctx, slots, items, tables.single.data(),
+                                                                                dirs, plan.word_offset);
   } else if (plan.scorer == ScorerKind::kPaired) {
-    simulate_slots<Lanes16<Ops>, PairedScorer, kLocal, true, c.group, c.columns>(ctx, slots, tables.paired.data(), kNoLimit,
-                                                                                 dirs, &plan.word_offset);
+    simulate_pass_items<Lanes16<Ops>, PairedScorer, kLocal, c.group, c.columns>(ctx, slots, items, tables.paired.data(),
+                                                                                dirs, plan.word_offset);
   } else {
-    simulate_slots<Lanes16<Ops>, TwoLookupScorer, kLocal, true, c.group, c.columns>(ctx, slots, tables.two.data(),
-                                                                                    kNoLimit, dirs, &plan.word_offset);
+    simulate_pass_items<Lanes16<Ops>, TwoLookupScorer, kLocal, c.group, c.columns>(ctx, slots, items, tables.two.data(),
+                                                                                   dirs, plan.word_offset);
   }
 }
 
 template <bool kLocal, int... C>
-void simulate_directions_shape(Context& ctx, const TracebackPlan& plan, const SlotRange& r, const TracebackTables& tables,
-                               std::uint32_t* dirs, std::integer_sequence<int, C...>) {
-  ctx.stats.traceback_shapes |= 1u << r.config;
-  ((r.config == C ? simulate_directions<kLocal, C>(ctx, plan, r, tables, dirs) : void()), ...);
+void simulate_directions_shape(Context& ctx, const TracebackPlan& plan, const TracebackChunk& chunk, std::size_t x,
+                               const TracebackTables& tables, std::uint32_t* dirs, std::integer_sequence<int, C...>) {
+  ctx.stats.traceback_shapes |= 1u << chunk.ranges[x].config;
+  ((chunk.ranges[x].config == C ? simulate_directions<kLocal, C>(ctx, plan, chunk, x, tables, dirs) : void()), ...);
 }
 
 // As run_plan_mode does it: per chunk every shape's directions, then the walk of every slot lane.
@@ -347,7 +417,8 @@ void simulate_traceback(Context& ctx, const PairLengths& len, std::vector<std::s
   for (const TracebackChunk& chunk : plan.chunks) {
     ++ctx.stats.traceback_chunks;
     std::vector<std::uint32_t> dirs(chunk.words, 0xA5A5A5A5u);  // poisoned: unwritten words would show
-    for (const SlotRange& r : chunk.ranges) simulate_directions_shape<kLocal>(ctx, plan, r, tables, dirs.data(), kShapes);
+    for (std::size_t x = 0; x < chunk.ranges.size(); ++x)
+      simulate_directions_shape<kLocal>(ctx, plan, chunk, x, tables, dirs.data(), kShapes);
     for (std::int32_t x = chunk.first; x < chunk.first + chunk.count; ++x) {
       const Slot& s = plan.slots[x];
       for (int lane = 0; lane < 2; ++lane) {

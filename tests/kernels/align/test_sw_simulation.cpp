@@ -204,7 +204,7 @@ TEST(SwSimulation, Traceback) {
   }
   // every packed shape (the walk reads each layout through its window)
   SequenceBatch shaped_q, shaped_t;
-  for (auto [n, mm] : {std::pair{700, 700}, {300, 700}, {40, 600}, {500, 200}, {20, 100}}) {
+  for (auto [n, mm] : {std::pair{700, 700}, {300, 700}, {40, 600}, {500, 200}, {20, 100}, {90, 450}, {33, 1000}}) {
     shaped_q.add(dpx::test::random_sequence(rng, n, m.letters()));
     shaped_t.add(dpx::test::random_sequence(rng, mm, m.letters()));
   }
@@ -222,6 +222,30 @@ TEST(SwSimulation, Traceback) {
                                       align_options(AlignMode::kLocal, 8, 8, true), &sim, nullptr).is_ok());
   EXPECT_EQ(sim[0].score, 28);
   EXPECT_EQ(sim[0].cigar, "2=1I2=");
+}
+
+// Equal best scores in different passes of one thread's strip: the end is the smaller query row
+// (the CPU's row-major order), even where the later pass holds it. The 22 of "WW" lies at row 500,
+// column 2 (pass 0); that of "CCA" at row 100, columns 1,025-1,027: thread 0 of a later pass in
+// every strip shape (1,024 columns a pass at the widest).
+TEST(SwSimulation, EqualBestScoresAcrossPasses) {
+  const ScoreMatrix m = builtin_matrix("blosum62");
+  std::string query(600, 'G'), target(1100, 'P');
+  query.replace(97, 3, "CCA");
+  query.replace(498, 2, "WW");
+  target.replace(0, 2, "WW");
+  target.replace(1024, 3, "CCA");
+  for (bool traceback : {false, true}) {
+    SequenceBatch q, t;
+    for (int k = 0; k < 3; ++k) {  // a slot of two pairs and one of one
+      q.add(query);
+      t.add(target);
+    }
+    expect_same_as_cpu(q, t, Pairing::kPairwise, m, align_options(AlignMode::kLocal, 11, 1, traceback));
+    SequenceBatch one;
+    one.add(query);
+    expect_same_as_cpu(one, t, Pairing::kOneToMany, m, align_options(AlignMode::kLocal, 11, 1, traceback));
+  }
 }
 
 TEST(SwPlan, SlotsCoverEveryPairOnce) {
@@ -253,6 +277,23 @@ TEST(SwPlan, SlotsCoverEveryPairOnce) {
     for (std::size_t k = 0; k < seen.size(); ++k) EXPECT_EQ(seen[k], 1) << k;
     // local pairs all start in packed lanes (a lane near the limit is rerun in 32 bits)
     EXPECT_EQ(plan.slots32.empty(), mode == AlignMode::kLocal);
+  }
+}
+
+// The narrowest group shape that holds the target, else the 32-thread shape with the least work
+// (passes x columns a thread), the wider on a tie.
+TEST(SwPlan, PackedTracebackShapes) {
+  using dpx::align::kTracebackConfigs;
+  const std::vector<std::pair<int, std::pair<int, int>>> want = {
+      {1, {8, 16}},      {128, {8, 16}},    {129, {16, 16}},   {256, {16, 16}}, {257, {32, 12}},
+      {384, {32, 12}},   {385, {32, 16}},   {512, {32, 16}},   {513, {32, 12}}, {768, {32, 12}},
+      {769, {32, 16}},   {1024, {32, 16}},  {1025, {32, 12}},  {1152, {32, 12}}, {1153, {32, 16}},
+      {1536, {32, 16}},  {1537, {32, 12}}};
+  for (const auto& [m, shape] : want) {
+    const int c = dpx::align::packed_traceback_config(m);
+    ASSERT_TRUE(dpx::align::traceback_packed(c)) << m;
+    EXPECT_EQ(kTracebackConfigs[c].group, shape.first) << m;
+    EXPECT_EQ(kTracebackConfigs[c].columns, shape.second) << m;
   }
 }
 
@@ -294,6 +335,31 @@ TEST(SwPlan, TracebackChunksStayWithinTheirBudget) {
     }
     std::sort(spans.begin(), spans.end());
     for (std::size_t k = 1; k < spans.size(); ++k) EXPECT_LE(spans[k - 1].second, spans[k].first);
+    // each range's pass items: every warp batch of its slots, every pass of the batch's widest
+    // slot, in order; only the 32-thread shapes take passes (a batch of one slot)
+    ASSERT_EQ(c.first_item.size(), c.ranges.size());
+    std::int32_t next_item = c.items_first;
+    for (std::size_t x = 0; x < c.ranges.size(); ++x) {
+      const auto& r = c.ranges[x];
+      const auto& shape = dpx::align::kTracebackConfigs[r.config];
+      EXPECT_EQ(c.first_item[x], next_item);
+      std::int32_t item = c.first_item[x];
+      for (int first = 0; first < r.count; first += 32 / shape.group) {
+        int passes = 1;
+        for (int y = first; y < std::min(first + 32 / shape.group, r.count); ++y)
+          for (int p : {plan.slots[r.first + y].a, plan.slots[r.first + y].b})
+            if (p >= 0) passes = std::max(passes, (len.m[p] + shape.width() - 1) / shape.width());
+        EXPECT_TRUE(passes == 1 || shape.group == 32);
+        for (int pass = 0; pass < passes; ++pass, ++item) {
+          ASSERT_LT(item, c.first_item[x] + c.item_count[x]);
+          EXPECT_EQ(plan.items[item].first_slot, first);
+          EXPECT_EQ(plan.items[item].pass, pass);
+        }
+      }
+      EXPECT_EQ(item, c.first_item[x] + c.item_count[x]);
+      next_item = item;
+    }
+    EXPECT_EQ(next_item, c.items_first + c.items);
   }
   for (std::size_t k = 0; k < seen.size(); ++k) EXPECT_EQ(seen[k], 1) << k;
   EXPECT_GT(packed_pairs, 200);
