@@ -167,8 +167,9 @@ Status run_plan_mode(const AlignPlan::Impl& p, const DeviceSequenceBatch& querie
   w.ops_offset = p.ops_offset.device.as<const std::uint64_t>();
   w.op_count = DeviceAlignResultsAccess::op_counts(*out).as<std::int32_t>();
   for (const TracebackChunk& chunk : p.traceback.chunks) {
-    // The shapes of a chunk write disjoint words: side by side (widest first, as above), then the
-    // walk after all of them.
+    // The shapes of a chunk write disjoint words: side by side (widest first, as above), each
+    // followed on its stream by the walk of its pairs, which then runs beside the later shapes'
+    // directions instead of after all of them.
     std::int32_t* claims = p.tb_claims.as<std::int32_t>();
     DPX_CUDA_TRY(cudaMemsetAsync(claims, 0, chunk.ranges.size() * sizeof(std::int32_t), stream));
     PassSync* sync = p.tb_sync.as<PassSync>() + chunk.items_first;
@@ -196,6 +197,9 @@ Status run_plan_mode(const AlignPlan::Impl& p, const DeviceSequenceBatch& querie
         } else {
           DPX_RETURN_IF_ERROR((launch_directions<Ops, TwoLookupScorer, kLocal>(r.config, a, s)));
         }
+        w.slots = a.slots;
+        w.slot_count = r.count;
+        DPX_RETURN_IF_ERROR(launch_walk(w, s));
       }
       return Status::ok();
     };
@@ -203,9 +207,6 @@ Status run_plan_mode(const AlignPlan::Impl& p, const DeviceSequenceBatch& querie
     const Status joined = side.join();
     DPX_RETURN_IF_ERROR(launched);
     DPX_RETURN_IF_ERROR(joined);
-    w.slots = p.tb_slots.device.as<const Slot>() + chunk.first;
-    w.slot_count = chunk.count;
-    DPX_RETURN_IF_ERROR(launch_walk(w, stream));
   }
   return Status::ok();
 }

@@ -408,7 +408,9 @@ void simulate_directions_shape(Context& ctx, const TracebackPlan& plan, const Tr
   ((chunk.ranges[x].config == C ? simulate_directions<kLocal, C>(ctx, plan, chunk, x, tables, dirs) : void()), ...);
 }
 
-// As run_plan_mode does it: per chunk every shape's directions, then the walk of every slot lane.
+// Per chunk every shape's directions, then the walk of every slot lane (run_plan_mode walks a
+// shape's pairs after its own directions, beside the other shapes: a shape writing into another's
+// words would show here).
 template <bool kLocal>
 void simulate_traceback(Context& ctx, const PairLengths& len, std::vector<std::string>* cigars) {
   const TracebackPlan plan = plan_traceback(len, ctx.pairing, ctx.matrix, ctx.options, traceback_budget_words(std::uint64_t(1) << 30));
