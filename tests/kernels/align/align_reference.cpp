@@ -113,6 +113,15 @@ AlignOptions align_options(AlignMode mode, int open, int extend, bool traceback)
   return o;
 }
 
+QueryTarget equal_best_scores_across_passes() {
+  QueryTarget p{std::string(600, 'G'), std::string(1100, 'P')};
+  p.query.replace(97, 3, "CCA");
+  p.query.replace(498, 2, "WW");
+  p.target.replace(0, 2, "WW");
+  p.target.replace(1024, 3, "CCA");
+  return p;
+}
+
 std::string describe(const AlignResult& r) {
   return "score=" + std::to_string(r.score) + " q=[" + std::to_string(r.query_begin) + "," + std::to_string(r.query_end) +
          ") t=[" + std::to_string(r.target_begin) + "," + std::to_string(r.target_end) + ") cigar=" + r.cigar;

@@ -41,6 +41,14 @@ ScoreMatrix builtin_matrix(const char* name);
 
 AlignOptions align_options(AlignMode mode, int open, int extend, bool traceback);
 
+// A local pair (BLOSUM62, gap 11/1) whose best score, 22, lies twice: at query row 500, target
+// column 2 ("WW") and at row 100, columns 1,025-1,027 ("CCA"), a later pass of the same strip
+// thread in every alignment kernel's shape. The end is the smaller row, the later pass's cell.
+struct QueryTarget {
+  std::string query, target;
+};
+QueryTarget equal_best_scores_across_passes();
+
 // "score=.. q=[b,e) t=[b,e) cigar" for messages.
 std::string describe(const AlignResult& r);
 

@@ -136,6 +136,24 @@ TEST(AlignCuda, LongPairsAndScoresBeyondSixteenBits) {
   }
 }
 
+// Equal best scores in different passes (on the device, passes of a traceback slot are different
+// warps, merged at the last): the end is the smaller query row, as on the CPU.
+TEST(AlignCuda, EqualBestScoresAcrossPasses) {
+  DPX_REQUIRE_GPU();
+  const ScoreMatrix m = builtin_matrix("blosum62");
+  const dpx::test::QueryTarget pair = dpx::test::equal_best_scores_across_passes();
+  SequenceBatch q, t, one;
+  for (int k = 0; k < 3; ++k) {
+    q.add(pair.query);
+    t.add(pair.target);
+  }
+  one.add(pair.query);
+  for (bool traceback : {false, true}) {
+    expect_gpu_equals_cpu(q, t, Pairing::kPairwise, m, align_options(AlignMode::kLocal, 11, 1, traceback));
+    expect_gpu_equals_cpu(one, t, Pairing::kOneToMany, m, align_options(AlignMode::kLocal, 11, 1, traceback));
+  }
+}
+
 // A user matrix at the top of the score range: 127 per match overflows the 16-bit lanes after 258
 // letters, so most of these local pairs come back for the 32-bit rerun, one to many and pairwise.
 TEST(AlignCuda, HighScoringMatrixOverflowsIntoTheRerun) {

@@ -225,25 +225,18 @@ TEST(SwSimulation, Traceback) {
 }
 
 // Equal best scores in different passes of one thread's strip: the end is the smaller query row
-// (the CPU's row-major order), even where the later pass holds it. The 22 of "WW" lies at row 500,
-// column 2 (pass 0); that of "CCA" at row 100, columns 1,025-1,027: thread 0 of a later pass in
-// every strip shape (1,024 columns a pass at the widest).
+// (the CPU's row-major order), even where the later pass holds it.
 TEST(SwSimulation, EqualBestScoresAcrossPasses) {
   const ScoreMatrix m = builtin_matrix("blosum62");
-  std::string query(600, 'G'), target(1100, 'P');
-  query.replace(97, 3, "CCA");
-  query.replace(498, 2, "WW");
-  target.replace(0, 2, "WW");
-  target.replace(1024, 3, "CCA");
+  const dpx::test::QueryTarget pair = dpx::test::equal_best_scores_across_passes();
   for (bool traceback : {false, true}) {
-    SequenceBatch q, t;
+    SequenceBatch q, t, one;
     for (int k = 0; k < 3; ++k) {  // a slot of two pairs and one of one
-      q.add(query);
-      t.add(target);
+      q.add(pair.query);
+      t.add(pair.target);
     }
+    one.add(pair.query);
     expect_same_as_cpu(q, t, Pairing::kPairwise, m, align_options(AlignMode::kLocal, 11, 1, traceback));
-    SequenceBatch one;
-    one.add(query);
     expect_same_as_cpu(one, t, Pairing::kOneToMany, m, align_options(AlignMode::kLocal, 11, 1, traceback));
   }
 }
