@@ -100,7 +100,7 @@ class PairAligner {
     if (traceback_ && !(p_.local() && end.score == 0)) {
       std::string ops;  // last to first
       Walk access{this, &ops};
-      walk_back(p_.mode, end.i, end.j, access, &r.query_begin, &r.target_begin);
+      walk_back(p_.mode, p_.open, p_.extend, end.score, end.i, end.j, access, &r.query_begin, &r.target_begin);
       r.cigar = cigar_from_reversed_ops(ops.data(), ops.size());
     }
     return r;
@@ -175,6 +175,9 @@ class PairAligner {
     std::uint32_t code(std::int32_t i, std::int32_t j) { return self->code(i, j); }
     bool same(std::int32_t i, std::int32_t j) const {
       return letters_match(self->p_.q[i - 1], self->p_.t[j - 1], self->p_.wildcard);
+    }
+    std::int32_t score(std::int32_t i, std::int32_t j) const {
+      return self->p_.scores[self->p_.q[i - 1] * ScoreMatrix::kMaxLetters + self->p_.t[j - 1]];
     }
     void emit(char op, std::int32_t count) { ops->append(static_cast<std::size_t>(count), op); }
   };

@@ -21,7 +21,6 @@ enum DirectionBits : std::uint32_t {
   kFromDiag = 0,   // H[i][j] = H[i-1][j-1] + s
   kFromE = 1,      // H[i][j] = E[i][j]: a gap in the query (D)
   kFromF = 2,      // H[i][j] = F[i][j]: a gap in the target (I)
-  kStop = 3,       // local: H[i][j] = 0, the alignment starts after this cell
   kSourceMask = 3,
   kExtendE = 4,    // E[i][j+1] extends E[i][j] (else it opens from H[i][j])
   kExtendF = 8,    // F[i+1][j] extends F[i][j]
@@ -95,18 +94,19 @@ DPX_HD typename L::V cell(typename L::V diag, typename L::V sub, typename L::V& 
 
 // The same cell in 32 bits, also reporting its direction code. The predicates of the bmax
 // operations are the directions: ties go to the first operand, which sets the documented tie order
-// (diagonal, then E, then F; extend before open; a local cell at 0 stops).
+// (diagonal, then E, then F; extend before open). Where a local alignment starts (H = 0) is not
+// recorded: the walk follows H back from the end and stops where it reaches 0 (sw_walk.h).
 template <class Ops, bool kLocal>
 DPX_HD std::int32_t cell_with_direction(std::int32_t diag, std::int32_t sub, std::int32_t& e, std::int32_t& f,
                                         std::int32_t open, std::int32_t extend, std::uint32_t* code) {
-  bool e_over_f, diag_wins, stop = false, extend_e, extend_f;
+  bool e_over_f, diag_wins, extend_e, extend_f;
   const std::int32_t gap = Ops::bmax_s32(e, f, &e_over_f);
   std::int32_t h = Ops::bmax_s32(diag + sub, gap, &diag_wins);
-  if (kLocal) h = Ops::bmax_s32(0, h, &stop);
+  if (kLocal) h = Ops::max3_s32(h, 0, 0);
   const std::int32_t h_open = h - open;
   e = Ops::bmax_s32(e - extend, h_open, &extend_e);
   f = Ops::bmax_s32(f - extend, h_open, &extend_f);
-  const std::uint32_t source = stop ? kStop : diag_wins ? kFromDiag : e_over_f ? kFromE : kFromF;
+  const std::uint32_t source = diag_wins ? kFromDiag : e_over_f ? kFromE : kFromF;
   *code = source | (extend_e ? kExtendE : 0u) | (extend_f ? kExtendF : 0u);
   return h;
 }
@@ -121,12 +121,12 @@ struct CodeWord {
 // lane at bit c, of the high lane at bit 16 + c (R <= 16): one predicated OR a predicate, where
 // assembling 4-bit codes would take several instructions a cell.
 struct DirectionPlanes {
-  std::uint32_t stop = 0, diag = 0, e_over_f = 0, extend_e = 0, extend_f = 0;
-  // The four words a step stores: the source code's two bits (kSourceMask: stop 3, diagonal 0,
-  // E 1, F 2), then extend E and extend F.
+  std::uint32_t diag = 0, e_over_f = 0, extend_e = 0, extend_f = 0;
+  // The four words a step stores: the source code's two bits (kSourceMask: diagonal 0, E 1, F 2),
+  // then extend E and extend F.
   DPX_HD void words(std::uint32_t out[4]) const {
-    out[0] = stop | (~diag & e_over_f);
-    out[1] = stop | (~diag & ~e_over_f);
+    out[0] = ~diag & e_over_f;
+    out[1] = ~diag & ~e_over_f;
     out[2] = extend_e;
     out[3] = extend_f;
   }
@@ -149,13 +149,10 @@ DPX_HD std::uint32_t cell16_with_direction(std::uint32_t diag, std::uint32_t sub
   const std::uint32_t lo = 1u << c, hi = 1u << (16 + c);
   const std::uint32_t gap = Ops::bmax_s16x2_bits(e, f, &p.e_over_f, lo, hi);
   std::uint32_t h = Ops::bmax_s16x2_bits(L::add(diag, sub), gap, &p.diag, lo, hi);
-  std::uint32_t h_open = L::add(h, g.neg_open);
-  if (kLocal) {
-    // The floor at 0, taken as max(-open, H - open): 0 >= H is -open >= H - open (the
-    // predicate-producing max may not take the constant 0, dpx_ops.cuh).
-    h_open = Ops::bmax_s16x2_bits(g.neg_open, h_open, &p.stop, lo, hi);
-    h = L::max(h, 0u);
-  }
+  // Local: H - open from H floored at 0, as max(H - open, -open) beside the floor itself, so the
+  // next E does not wait for it (no predicate: the walk finds the start from H, sw_walk.h).
+  const std::uint32_t h_open = kLocal ? L::addmax(h, g.neg_open, g.neg_open) : L::add(h, g.neg_open);
+  if (kLocal) h = L::max(h, 0u);
   e = Ops::bmax_s16x2_bits(L::add(e, g.neg_extend), h_open, &p.extend_e, lo, hi);
   f = Ops::bmax_s16x2_bits(L::add(f, g.neg_extend), h_open, &p.extend_f, lo, hi);
   return h;

@@ -93,12 +93,14 @@ struct SwLaunchArgs {
   PassSync* pass_sync;                     // traceback: per item, zeroed
 };
 
-
 // What the traceback walker reads and writes.
 struct WalkArgs {
   BatchView batch;
   int wildcard;
   AlignMode mode;
+  std::int32_t open, extend;
+  const std::int32_t* scores;        // the D x D substitution table (single_table), for local walks
+  int side;                          // D
   const Slot* slots;
   std::int32_t slot_count;
   const std::uint8_t* config;        // per pair: kTracebackConfigs index

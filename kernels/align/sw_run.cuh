@@ -159,6 +159,10 @@ Status run_plan_mode(const AlignPlan::Impl& p, const DeviceSequenceBatch& querie
   w.batch = a.batch;
   w.wildcard = p.wildcard;
   w.mode = a.mode;
+  w.open = a.open;
+  w.extend = a.extend;
+  w.scores = p.table32.as<const std::int32_t>();
+  w.side = p.table_side;
   w.config = p.tb_config.device.as<const std::uint8_t>();
   w.dirs = a.dirs;
   w.dir_offset = a.dir_offset;

@@ -24,6 +24,7 @@ struct DeviceWalk {
   std::int32_t written;
   __device__ std::uint32_t code(std::int32_t i, std::int32_t j) { return dirs.code(i, j); }
   __device__ bool same(std::int32_t i, std::int32_t j) const { return dirs.same(i, j); }
+  __device__ std::int32_t score(std::int32_t i, std::int32_t j) const { return dirs.score(i, j); }
   __device__ void emit(char op, std::int32_t count) {
     for (std::int32_t k = static_cast<std::int32_t>(threadIdx.x % 32); k < count; k += 32) *(end - 1 - written - k) = op;
     written += count;
@@ -46,9 +47,11 @@ __device__ void walk_lane(const WalkArgs& a, const Slot& slot, int lane, WalkWin
   const std::int32_t rows = partner >= 0 && pair_lengths(b, partner, &partner_n, &partner_m) && partner_n > n ? partner_n : n;
   const std::uint64_t qi = b.one_to_many ? 0 : static_cast<std::uint64_t>(pair);
   const DeviceLetters letters{b.q_data + b.q_offsets[qi], b.t_data + b.t_offsets[pair], b.code};
-  DeviceWalk<C> w{{window, a.dirs + a.dir_offset[pair], rows, lane, letters, a.wildcard}, a.ops + a.ops_offset[pair] + n + m, 0};
+  DeviceWalk<C> w{{window, a.dirs + a.dir_offset[pair], rows, lane, letters, a.wildcard, a.scores, a.side},
+                  a.ops + a.ops_offset[pair] + n + m, 0};
   std::int32_t ends[2] = {f[2], f[4]}, begins[2] = {f[1], f[3]};
-  if (!(a.mode == AlignMode::kLocal && f[0] == 0)) walk_back(a.mode, ends[0], ends[1], w, &begins[0], &begins[1]);
+  if (!(a.mode == AlignMode::kLocal && f[0] == 0))
+    walk_back(a.mode, a.open, a.extend, f[0], ends[0], ends[1], w, &begins[0], &begins[1]);
   if (writer) {
     f[1] = begins[0];
     f[3] = begins[1];

@@ -13,14 +13,21 @@ namespace align {
 // Access provides:
 //   std::uint32_t code(i, j)  — direction code of cell (i, j), 1 <= i, 1 <= j;
 //   bool same(i, j)           — the letters query[i-1] and target[j-1] count as '=';
+//   std::int32_t score(i, j)  — their substitution score (read by local walks only);
 //   void emit(char op, count) — the next `count` operations, walking backwards.
+// Starts at the end cell (i, j) of score `score`. A local walk carries H back along its path
+// (minus the substitution on a diagonal step, plus extend or open on a gap letter) and stops
+// where H is 0: there the cell's recurrence took the floor, so the codes need no mark for it.
 // Returns the begin cell: the alignment covers query[*qb, end_i), target[*tb, end_j).
 template <class Access>
-DPX_HD void walk_back(AlignMode mode, std::int32_t i, std::int32_t j, Access& acc, std::int32_t* qb, std::int32_t* tb) {
+DPX_HD void walk_back(AlignMode mode, std::int32_t open, std::int32_t extend, std::int32_t score, std::int32_t i,
+                      std::int32_t j, Access& acc, std::int32_t* qb, std::int32_t* tb) {
   enum { kH, kE, kF } state = kH;
+  const bool local = mode == AlignMode::kLocal;
+  std::int32_t value = score;  // local: H in state kH, E or F in the gap states
   while (true) {
     if (state == kH && (i == 0 || j == 0)) {
-      if (mode != AlignMode::kLocal) {
+      if (!local) {
         acc.emit('I', i);  // the leading query gap, H[i][0] = -gap(i)
         i = 0;
         if (mode == AlignMode::kGlobal) {
@@ -31,27 +38,30 @@ DPX_HD void walk_back(AlignMode mode, std::int32_t i, std::int32_t j, Access& ac
       break;
     }
     if (state == kH) {
+      if (local && value == 0) break;
       const std::uint32_t source = acc.code(i, j) & kSourceMask;
-      if (source == kStop) break;
       if (source == kFromE) {
         state = kE;
       } else if (source == kFromF) {
         state = kF;
       } else {
         acc.emit(acc.same(i, j) ? '=' : 'X', 1);
+        if (local) value -= acc.score(i, j);
         --i;
         --j;
       }
     } else if (state == kE) {
       acc.emit('D', 1);
-      const bool extend = j >= 2 && (acc.code(i, j - 1) & kExtendE);
+      const bool extends = j >= 2 && (acc.code(i, j - 1) & kExtendE);
+      value += extends ? extend : open;
       --j;
-      state = extend ? kE : kH;
+      state = extends ? kE : kH;
     } else {
       acc.emit('I', 1);
-      const bool extend = i >= 2 && (acc.code(i - 1, j) & kExtendF);
+      const bool extends = i >= 2 && (acc.code(i - 1, j) & kExtendF);
+      value += extends ? extend : open;
       --i;
-      state = extend ? kF : kH;
+      state = extends ? kF : kH;
     }
   }
   *qb = i;

@@ -40,6 +40,8 @@ struct WindowedDirections {
   int lane;                   // the pair's lane in the slot
   Letters letters;
   int wildcard;
+  const std::int32_t* scores;  // the D x D substitution table (single_table, sw_tables.h)
+  int side;                    // D
   std::int32_t i0 = 0, j0 = 0;  // the window's corner (i0 = 0: none yet)
   std::int32_t strip0 = 0;      // the strip of its first column
 
@@ -51,6 +53,9 @@ struct WindowedDirections {
   // Called after code(i, j), so (i, j) is in the window.
   DPX_HD bool same(std::int32_t i, std::int32_t j) const {
     return letters_match(cells->query[i0 - i], cells->target[j0 - j], wildcard);
+  }
+  DPX_HD std::int32_t score(std::int32_t i, std::int32_t j) const {
+    return scores[cells->query[i0 - i] * side + cells->target[j0 - j]];
   }
 
  private:

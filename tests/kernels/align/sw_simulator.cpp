@@ -344,11 +344,12 @@ struct HostWalk {
   std::string* ops;  // last to first
   std::uint32_t code(std::int32_t i, std::int32_t j) { return dirs.code(i, j); }
   bool same(std::int32_t i, std::int32_t j) const { return dirs.same(i, j); }
+  std::int32_t score(std::int32_t i, std::int32_t j) const { return dirs.score(i, j); }
   void emit(char op, std::int32_t count) { ops->append(static_cast<std::size_t>(count), op); }
 };
 
 template <int C>
-std::string walk_lane(Context& ctx, const Slot& slot, int lane, const std::uint32_t* dirs) {
+std::string walk_lane(Context& ctx, const Slot& slot, int lane, const std::uint32_t* dirs, const std::int32_t* scores) {
   const std::int32_t pair = lane == 0 ? slot.a : slot.b, partner = lane == 0 ? slot.b : slot.a;
   const LaneJob j = job_for(ctx, pair);
   std::vector<std::uint8_t> q(j.n), t(j.m);
@@ -358,17 +359,18 @@ std::string walk_lane(Context& ctx, const Slot& slot, int lane, const std::uint3
   std::string ops;
   WalkWindowCells window;
   HostWalk<C> w{{&window, dirs, std::max(j.n, job_for(ctx, partner).n), lane, HostLetters{q.data(), t.data()},
-                 ctx.matrix.wildcard()},
+                 ctx.matrix.wildcard(), scores, ctx.matrix.size() + 1},
                 &ops};
-  if (!(ctx.options.mode == AlignMode::kLocal && f[0] == 0)) walk_back(ctx.options.mode, f[2], f[4], w, &f[1], &f[3]);
+  if (!(ctx.options.mode == AlignMode::kLocal && f[0] == 0))
+    walk_back(ctx.options.mode, ctx.options.gap_open, ctx.options.gap_extend, f[0], f[2], f[4], w, &f[1], &f[3]);
   return cigar_from_reversed_ops(ops.data(), ops.size());
 }
 
 template <int... C>
 std::string walk_shape(Context& ctx, int config, const Slot& slot, int lane, const std::uint32_t* dirs,
-                       std::integer_sequence<int, C...>) {
+                       const std::int32_t* scores, std::integer_sequence<int, C...>) {
   std::string cigar;
-  ((config == C ? (void)(cigar = walk_lane<C>(ctx, slot, lane, dirs)) : void()), ...);
+  ((config == C ? (void)(cigar = walk_lane<C>(ctx, slot, lane, dirs, scores)) : void()), ...);
   return cigar;
 }
 
@@ -426,7 +428,8 @@ void simulate_traceback(Context& ctx, const PairLengths& len, std::vector<std::s
       for (int lane = 0; lane < 2; ++lane) {
         const std::int32_t pair = lane == 0 ? s.a : s.b;
         if (pair >= 0)
-          (*cigars)[pair] = walk_shape(ctx, plan.config[pair], s, lane, dirs.data() + plan.word_offset[pair], kShapes);
+          (*cigars)[pair] = walk_shape(ctx, plan.config[pair], s, lane, dirs.data() + plan.word_offset[pair],
+                                       tables.single.data(), kShapes);
       }
     }
   }
