@@ -36,8 +36,9 @@ struct GroupThread {
   static_assert(!kDirections || R <= (kLanes == 1 ? 8 : 16),
                 "directions: one word of 8 codes (32 bits) or bit planes of 16 columns (packed) per strip");
   struct alignas(16) PlaneWords {  // the packed store of a step: its four plane words in one write
-    std::uint32_t w[4];
+    std::uint32_t w[traceback_thread_words(true)];
   };
+  static constexpr int kThreadWords = traceback_thread_words(kLanes == 2);  // what store_directions writes
 
   struct Feed {  // thread 0's inputs for one row
     std::uint32_t letters;
@@ -111,7 +112,7 @@ DPX_UNROLL
 
   // kDirections: the column store that pass p leaves for pass p + 1, after the slot's direction words.
   DPX_HD Boundary* column_store(int p) const {
-    const std::uint64_t words = slot_direction_words(rows, passes, G, kLanes == 1 ? 1 : 4);
+    const std::uint64_t words = slot_direction_words(rows, passes, G, kThreadWords);
     return reinterpret_cast<Boundary*>(dirs + words) + std::uint64_t(p) * std::uint64_t(rows);
   }
 

@@ -156,7 +156,7 @@ ScorePlan plan_scores(const PairLengths& len, Pairing pairing, const ScoreMatrix
 std::uint64_t traceback_words(std::int32_t n, std::int32_t m, int config) {
   const StripConfig& c = kTracebackConfigs[config];
   const std::int32_t passes = passes_of(m, c);
-  return slot_direction_words(n, passes, c.group, traceback_thread_words(config)) +
+  return slot_direction_words(n, passes, c.group, traceback_thread_words(traceback_packed(config))) +
          std::uint64_t(passes - 1) * std::uint64_t(n) * kColumnStoreEntryWords;
 }
 
@@ -228,10 +228,9 @@ TracebackPlan plan_traceback(const PairLengths& len, Pairing pairing, const Scor
     for (int c = 0; c < kTracebackConfigCount; ++c) {
       if (members[c].empty()) continue;
       const SlotRange r = add_slots(members[c], c, kTracebackConfigs[c], len, &plan.slots);
-      chunk.ranges.push_back(r);
-      chunk.first_item.push_back(static_cast<std::int32_t>(plan.items.size()));
+      const auto first_item = static_cast<std::int32_t>(plan.items.size());
       add_pass_items(r, kTracebackConfigs[c], len, plan.slots, &plan.items);
-      chunk.item_count.push_back(static_cast<std::int32_t>(plan.items.size()) - chunk.first_item.back());
+      chunk.ranges.push_back(TracebackRange{r, first_item, static_cast<std::int32_t>(plan.items.size()) - first_item});
     }
     chunk.count = static_cast<std::int32_t>(plan.slots.size()) - chunk.first;
     chunk.items = static_cast<std::int32_t>(plan.items.size()) - chunk.items_first;

@@ -51,8 +51,8 @@ constexpr bool traceback_packed(int config) { return config >= kTracebackPackedF
 // else the 32-thread shape with the least work, passes x columns a thread (384 or 512 columns a
 // pass: a 700-letter target takes two passes of 384, not two of 512), the wider on a tie.
 int packed_traceback_config(std::int32_t m);
-// Direction words a (pass, step, thread) of a shape stores.
-constexpr int traceback_thread_words(int config) { return traceback_packed(config) ? 4 : 1; }
+// Direction words a (pass, step, thread) stores: four bit planes packed, one word of codes in 32 bits.
+constexpr int traceback_thread_words(bool packed) { return packed ? 4 : 1; }
 // Words of a column-store entry: H and E of one row (GroupThread::Boundary).
 constexpr int kColumnStoreEntryWords = 2;
 
@@ -100,10 +100,14 @@ struct PassItem {
   std::int32_t pass;
 };
 
+// A chunk's slots of one strip shape, and their pass items.
+struct TracebackRange : SlotRange {
+  std::int32_t first_item = 0;  // in TracebackPlan::items
+  std::int32_t item_count = 0;
+};
+
 struct TracebackChunk {
-  std::vector<SlotRange> ranges;   // into TracebackPlan::slots, one per strip shape present
-  std::vector<std::int32_t> first_item;  // per range: its pass items in TracebackPlan::items
-  std::vector<std::int32_t> item_count;
+  std::vector<TracebackRange> ranges;  // into TracebackPlan::slots, one per strip shape present
   std::int32_t first, count;       // its slots
   std::int32_t items_first, items; // its pass items
   std::uint64_t words;             // direction words (and column stores) it needs

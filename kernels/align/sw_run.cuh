@@ -183,12 +183,12 @@ Status run_plan_mode(const AlignPlan::Impl& p, const DeviceSequenceBatch& querie
     auto launch_chunk = [&]() -> Status {
       for (std::size_t k = 0; k < chunk.ranges.size(); ++k) {
         const std::size_t x = chunk.ranges.size() - 1 - k;
-        const SlotRange& r = chunk.ranges[x];
+        const TracebackRange& r = chunk.ranges[x];
         a.slots = p.tb_slots.device.as<const Slot>() + r.first;
         a.slot_count = r.count;
-        a.items = p.tb_items.device.as<const PassItem>() + chunk.first_item[x];
-        a.item_count = chunk.item_count[x];
-        a.pass_sync = sync + (chunk.first_item[x] - chunk.items_first);
+        a.items = p.tb_items.device.as<const PassItem>() + r.first_item;
+        a.item_count = r.item_count;
+        a.pass_sync = sync + (r.first_item - chunk.items_first);
         const cudaStream_t s = side.pick(k, false);
         a.next_slot = claims + k;
         const bool packed = traceback_packed(r.config);

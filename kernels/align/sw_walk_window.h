@@ -27,7 +27,7 @@ struct WalkWindowCells {
 // Letters provides int query(x), int target(x): the matrix index of query[x], target[x] (0-based).
 template <int G, int R, bool kPacked, class Letters>
 struct WindowedDirections {
-  static constexpr int kWords = kPacked ? 4 : 1;                 // words of a (pass, step, thread) entry
+  static constexpr int kWords = traceback_thread_words(kPacked);  // words of a (pass, step, thread) entry
   static constexpr int kStrips = (kWalkWindow + 2 * R - 2) / R;  // strips a window row can touch
   static_assert(kStrips * kWords <= kWalkWindowRowWords, "a window row holds every entry it touches");
   struct alignas(4 * kWords) Entry {

@@ -386,10 +386,9 @@ template <bool kLocal, int C>
 void simulate_directions(Context& ctx, const TracebackPlan& plan, const TracebackChunk& chunk, std::size_t x,
                          const TracebackTables& tables, std::uint32_t* dirs) {
   constexpr StripConfig c = kTracebackConfigs[C];
-  const SlotRange& r = chunk.ranges[x];
+  const TracebackRange& r = chunk.ranges[x];
   const std::vector<Slot> slots(plan.slots.begin() + r.first, plan.slots.begin() + r.first + r.count);
-  const std::vector<PassItem> items(plan.items.begin() + chunk.first_item[x],
-                                    plan.items.begin() + chunk.first_item[x] + chunk.item_count[x]);
+  const std::vector<PassItem> items(plan.items.begin() + r.first_item, plan.items.begin() + r.first_item + r.item_count);
   if constexpr (!traceback_packed(C)) {
     ctx.stats.wide_pairs += static_cast<int>(slots.size());
     simulate_pass_items<Lanes32<Ops>, SingleScorer, kLocal, c.group, c.columns>(ctx, slots, items, tables.single.data(),

@@ -330,13 +330,12 @@ TEST(SwPlan, TracebackChunksStayWithinTheirBudget) {
     for (std::size_t k = 1; k < spans.size(); ++k) EXPECT_LE(spans[k - 1].second, spans[k].first);
     // each range's pass items: every warp batch of its slots, every pass of the batch's widest
     // slot, in order; only the 32-thread shapes take passes (a batch of one slot)
-    ASSERT_EQ(c.first_item.size(), c.ranges.size());
     std::int32_t next_item = c.items_first;
     for (std::size_t x = 0; x < c.ranges.size(); ++x) {
       const auto& r = c.ranges[x];
       const auto& shape = dpx::align::kTracebackConfigs[r.config];
-      EXPECT_EQ(c.first_item[x], next_item);
-      std::int32_t item = c.first_item[x];
+      EXPECT_EQ(r.first_item, next_item);
+      std::int32_t item = r.first_item;
       for (int first = 0; first < r.count; first += 32 / shape.group) {
         int passes = 1;
         for (int y = first; y < std::min(first + 32 / shape.group, r.count); ++y)
@@ -344,12 +343,12 @@ TEST(SwPlan, TracebackChunksStayWithinTheirBudget) {
             if (p >= 0) passes = std::max(passes, (len.m[p] + shape.width() - 1) / shape.width());
         EXPECT_TRUE(passes == 1 || shape.group == 32);
         for (int pass = 0; pass < passes; ++pass, ++item) {
-          ASSERT_LT(item, c.first_item[x] + c.item_count[x]);
+          ASSERT_LT(item, r.first_item + r.item_count);
           EXPECT_EQ(plan.items[item].first_slot, first);
           EXPECT_EQ(plan.items[item].pass, pass);
         }
       }
-      EXPECT_EQ(item, c.first_item[x] + c.item_count[x]);
+      EXPECT_EQ(item, r.first_item + r.item_count);
       next_item = item;
     }
     EXPECT_EQ(next_item, c.items_first + c.items);
