@@ -28,6 +28,8 @@ struct Problem {
   AlignMode mode;
   std::int32_t open, extend;
   bool local() const { return mode == AlignMode::kLocal; }
+  // The scores of query row i (1-based) against every letter.
+  const std::int8_t* score_row(std::int32_t i) const { return scores + q[i - 1] * ScoreMatrix::kMaxLetters; }
 };
 
 struct Cell {
@@ -42,7 +44,7 @@ void sweep(const Problem& p, std::int32_t r0, std::int32_t r1, std::int32_t jmax
            std::uint8_t* codes, Cell* best) {
   const GapCosts<L> g(p.open, p.extend);
   for (std::int32_t i = r0 + 1; i <= r1; ++i) {
-    const std::int8_t* srow = p.scores + p.q[i - 1] * ScoreMatrix::kMaxLetters;
+    const std::int8_t* srow = p.score_row(i);
     std::int32_t diag = h[0];
     h[0] = left_boundary(kLocal, i, p.open, p.extend);
     std::int32_t e = L::addmax(g.neg_inf, g.neg_extend, L::addmax(h[0], g.neg_open, g.floor));
@@ -177,7 +179,7 @@ class PairAligner {
       return letters_match(self->p_.q[i - 1], self->p_.t[j - 1], self->p_.wildcard);
     }
     std::int32_t score(std::int32_t i, std::int32_t j) const {
-      return self->p_.scores[self->p_.q[i - 1] * ScoreMatrix::kMaxLetters + self->p_.t[j - 1]];
+      return self->p_.score_row(i)[self->p_.t[j - 1]];
     }
     void emit(char op, std::int32_t count) { ops->append(static_cast<std::size_t>(count), op); }
   };
