@@ -95,10 +95,10 @@ class CudaEngine {
 }  // namespace
 
 PassFn pick_dpx_pass(SampleType type, int channels, const MorphParams& p, int rows_per_thread) {
-  if (rows_per_thread != 4) return nullptr;
+  const bool u16 = type == SampleType::kU16;
+  if (rows_per_thread != (u16 ? 2 : 4)) return nullptr;
   if (is_compound(p.op)) return pick_dpx_compound(type, channels, p);
-  return type == SampleType::kU16 ? pick_op<U16x2Lanes, ops::Dpx, 4>(channels, p)
-                                  : pick_op<U8WideLanes, ops::Dpx, 4>(channels, p);
+  return u16 ? pick_op<U16x2Lanes, ops::Dpx, 2>(channels, p) : pick_op<U8WideLanes, ops::Dpx, 4>(channels, p);
 }
 
 Status morph_cuda_run(const PlaneView& src, const MutablePlaneView& dst, const MorphParams& params,
@@ -147,7 +147,8 @@ namespace detail {
 
 Status morph_cuda_launch(const PlaneView& src, const MutablePlaneView& dst, const MorphParams& params,
                          cudaStream_t stream, DeviceBuffer* scratch) {
-  return morph::morph_cuda_run(src, dst, params, stream, scratch, kMorphDefaultSchedule, morph::pick_dpx_pass);
+  return morph::morph_cuda_run(src, dst, params, stream, scratch, morph_default_schedule(src.type),
+                               morph::pick_dpx_pass);
 }
 
 }  // namespace detail

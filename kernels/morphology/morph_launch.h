@@ -19,13 +19,17 @@ enum class MorphSchedule {
             // cases dpx-bench times only: Dpx policy, one channel, rect (else kUnsupported)
   kRegisters,  // no shared memory: a warp's input rows loaded into registers at once, the
                // horizontal halo by shuffles (morph_rows.cuh); 4 output rows a lane
-  kRegisters2,  // the same with 2 output rows a lane; built for kTile64's cases only
+  kRegisters2,  // the same with 2 output rows a lane: every case of u16 planes; of u8 planes
+                // only kTile64's cases
 };
 
-// The schedule dpx::morph_cuda() runs: the fastest on the H200 for every measured case
-// (4K GRAY8 3x3: registers 8.2-8.4 us, registers2 9.3-9.5, tile32 13.5-14.3, tile64 15.0-16.1,
-// split 14.6-16.3, stream 19.1-19.2; docs/perf-morph.md).
-constexpr MorphSchedule kMorphDefaultSchedule = MorphSchedule::kRegisters;
+// The schedule dpx::morph_cuda() runs for planes of `type`: the fastest on the H200 for every
+// measured case (4K GRAY8 3x3: registers 7.8-7.9 us, registers2 7.7-7.9, tile32 13.1-13.6; GRAY8
+// 5x5: registers 9.0-9.1, registers2 9.7; GRAY16 3x3: registers2 11.6-11.7, registers 12.2-12.3;
+// docs/perf-morph.md).
+constexpr MorphSchedule morph_default_schedule(SampleType type) {
+  return type == SampleType::kU16 ? MorphSchedule::kRegisters2 : MorphSchedule::kRegisters;
+}
 
 constexpr const char* morph_schedule_name(MorphSchedule schedule) {
   return schedule == MorphSchedule::kStream  ? "stream"
@@ -36,7 +40,7 @@ constexpr const char* morph_schedule_name(MorphSchedule schedule) {
                                                  : "registers2";
 }
 
-// Runs all iterations on `stream` with the DPX kernels and kMorphDefaultSchedule. Arguments must
+// Runs all iterations on `stream` with the DPX kernels and morph_default_schedule(). Arguments must
 // already have passed morph_validate().
 Status morph_cuda_launch(const PlaneView& src, const MutablePlaneView& dst, const MorphParams& params,
                          cudaStream_t stream, DeviceBuffer* scratch);

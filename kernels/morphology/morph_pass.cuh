@@ -1,7 +1,7 @@
 // The fused 3x3 / 5x5 pass (thin kernel, launch) and its compile-time dispatch as templates on the
 // lane format and the rows per thread, and the launcher both builds of it share: the library
-// instantiates the DPX lanes at four rows per thread (morph_cuda.cu), the internal variants
-// library the plain-op and byte-SIMD lanes and eight rows per thread (morph_variants.cu).
+// instantiates the DPX lanes at four rows per thread for u8 and two for u16 (morph_cuda.cu), the
+// internal variants library the others (morph_variants.cu).
 #pragma once
 
 #include <cuda_runtime.h>
@@ -73,7 +73,8 @@ PassFn pick_op(int channels, const MorphParams& p) {
 // `rows_per_thread`; nullptr where none is built.
 using PickPass = PassFn (*)(SampleType type, int channels, const MorphParams& p, int rows_per_thread);
 
-// The DPX passes at four rows per thread (what dpx::morph_cuda runs).
+// The DPX passes dpx::morph_cuda runs (morph_default_schedule()): u8 planes at four rows per
+// thread, u16 planes at two; nullptr for other rows per thread.
 PassFn pick_dpx_pass(SampleType type, int channels, const MorphParams& p, int rows_per_thread);
 
 // The DPX one-pass compound operations of the register schedule (morph_compound_cuda.cu), p.op

@@ -23,11 +23,9 @@ namespace dpx {
 namespace morph {
 namespace {
 
-// The multi-plane kernel runs the four-rows-per-thread schedules: morph_cuda()'s.
+// The multi-plane kernel runs the register schedule at four rows per thread for every sample type.
 constexpr int kRowsPerThread = 4;
-constexpr detail::MorphSchedule kSchedule = detail::kMorphDefaultSchedule;
-static_assert(kSchedule != detail::MorphSchedule::kTile64 && kSchedule != detail::MorphSchedule::kRegisters2,
-              "the multi-plane kernel runs four rows per thread");
+constexpr detail::MorphSchedule kSchedule = detail::MorphSchedule::kRegisters;
 constexpr bool kInRegisters = kSchedule == detail::MorphSchedule::kRegisters;
 
 struct PlaneTask {

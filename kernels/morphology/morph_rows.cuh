@@ -80,6 +80,43 @@ struct LaneRows {
 
   __device__ __forceinline__ void load(const TileArgs& a, int y_first, int xb, bool edge_lane, int edge_x,
                                        std::uint32_t neutral) {
+    // Most lanes' words lie wholly inside an aligned row or wholly outside it (the lanes past a
+    // row's end, the words before its start): loads down the pitch or the neutral sample, no test
+    // a row. The tests of the general path below cost more than the loads, and one lane taking it
+    // makes its warp run both.
+    const auto inside = [&](int x, int bytes) { return a.src_vector && x >= 0 && x + bytes <= a.row_bytes; };
+    const auto outside = [&](int x, int bytes) { return x + bytes <= 0 || x >= a.row_bytes; };
+    const bool body_in = inside(xb, Tile::kChunk);
+    bool edge_in[H];
+    bool plain = y_first >= 0 && y_first + kIn <= a.height && (body_in || outside(xb, Tile::kChunk));
+MORPH_UNROLL
+    for (int k = 0; k < H; ++k) {
+      const int x = edge_x + 4 * k;
+      edge_in[k] = edge_lane && inside(x, 4);
+      plain = plain && (!edge_lane || edge_in[k] || outside(x, 4));
+    }
+    if (plain) {
+      // The body as a branch, not a select a row: the loads land in place (a select costs a move
+      // a word); lanes inside and outside share a warp only at a row's ends.
+      const std::uint8_t* first = a.src + static_cast<std::size_t>(y_first) * a.src_pitch;
+      if (body_in) {
+        const std::uint8_t* row = first + xb;
+MORPH_UNROLL
+        for (int j = 0; j < kIn; ++j, row += a.src_pitch) body[j] = __ldg(reinterpret_cast<const uint4*>(row));
+      } else {
+MORPH_UNROLL
+        for (int j = 0; j < kIn; ++j) body[j] = make_uint4(neutral, neutral, neutral, neutral);
+      }
+      const std::uint8_t* row = first + edge_x;
+MORPH_UNROLL
+      for (int j = 0; j < kIn; ++j, row += a.src_pitch) {
+MORPH_UNROLL
+        for (int k = 0; k < H; ++k) {
+          edge[j][k] = edge_in[k] ? __ldg(reinterpret_cast<const unsigned*>(row + 4 * k)) : neutral;
+        }
+      }
+      return;
+    }
 MORPH_UNROLL
     for (int j = 0; j < kIn; ++j) {
       const int y = y_first + j;

@@ -78,12 +78,19 @@ MORPH_UNROLL
     stage_row<LA, C, Size, Shape, true>(
         w.lane, [&](int j, int i) { return wide.body[k + j][i]; }, [&](int j, int t) { return wide.edge[k + j][t]; },
         mid[k]);
-    const int y = w.y0 - R + k;
-    const bool inside = y >= 0 && y < a.height;
+  }
+  // Only a lane whose chunk or stage-A rows reach outside the plane replaces anything: a branch
+  // around the whole replacement, which a test a row would not avoid (the compiler predicates it).
+  if (w.xb < 0 || w.xb + Tile::kChunk > a.row_bytes || w.y0 - R < 0 || w.y0 - R + kMid > a.height) {
 MORPH_UNROLL
-    for (int i = 0; i < kBody; ++i) {
-      const std::uint32_t masked = LB::kNeutral == 0 ? mid[k][i] & ~outside[i] : mid[k][i] | outside[i];
-      mid[k][i] = inside ? masked : neutral_b[0];
+    for (int k = 0; k < kMid; ++k) {
+      const int y = w.y0 - R + k;
+      const bool inside = y >= 0 && y < a.height;
+MORPH_UNROLL
+      for (int i = 0; i < kBody; ++i) {
+        const std::uint32_t masked = LB::kNeutral == 0 ? mid[k][i] & ~outside[i] : mid[k][i] | outside[i];
+        mid[k][i] = inside ? masked : neutral_b[0];
+      }
     }
   }
 

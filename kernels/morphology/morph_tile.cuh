@@ -192,6 +192,7 @@ MORPH_UNROLL
 
 template <class L>
 __device__ void store_chunk(const TileArgs& a, int y, int xb, const std::uint32_t (&s)[4]) {
+  if (xb >= a.row_bytes) return;  // a lane past the row's end (the last warp of a row)
   std::uint8_t* out = a.dst + static_cast<std::size_t>(y) * a.dst_pitch + xb;
   if (a.dst_vector && xb + Tile::kChunk <= a.row_bytes) {
     *reinterpret_cast<uint4*>(out) = make_uint4(s[0], s[1], s[2], s[3]);

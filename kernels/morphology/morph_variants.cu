@@ -1,5 +1,6 @@
-// The morphology variants: the plain-op and byte-SIMD lanes at four rows per thread, and the DPX
-// lanes at eight (kTile64: one channel, rect), each through the library's launcher.
+// The morphology variants: the plain-op and byte-SIMD lanes at four rows per thread, the DPX lanes
+// of u16 planes at four (the band schedules), at eight (kTile64: one channel, rect) and those of u8
+// planes at two (kRegisters2: one channel, rect), each through the library's launcher.
 #include "dpx_ops.cuh"
 #include "morph_compound.h"  // is_compound
 #include "morph_lanes.cuh"
@@ -20,20 +21,23 @@ PassFn one_channel(const MorphParams& p) {
   return morph::dispatch<morph::SinglePass<L, kRows>::template At>(1, p);
 }
 
-template <int kRows>
-PassFn pick_dpx_rect(SampleType type, const MorphParams& p) {
+template <template <class, bool> class Lanes, int kRows>
+PassFn pick_dpx_rect(const MorphParams& p) {
   if (morph::is_compound(p.op)) return nullptr;  // two passes
-  const bool dilate = p.op == MorphOp::kDilate;
-  if (type == SampleType::kU16) {
-    return dilate ? one_channel<U16x2Lanes<ops::Dpx, true>, kRows>(p) : one_channel<U16x2Lanes<ops::Dpx, false>, kRows>(p);
-  }
-  return dilate ? one_channel<U8WideLanes<ops::Dpx, true>, kRows>(p) : one_channel<U8WideLanes<ops::Dpx, false>, kRows>(p);
+  return p.op == MorphOp::kDilate ? one_channel<Lanes<ops::Dpx, true>, kRows>(p)
+                                  : one_channel<Lanes<ops::Dpx, false>, kRows>(p);
 }
 
 PassFn pick_dpx(SampleType type, int channels, const MorphParams& p, int rows_per_thread) {
-  if (rows_per_thread == 4) return morph::pick_dpx_pass(type, channels, p, rows_per_thread);
+  if (const PassFn library = morph::pick_dpx_pass(type, channels, p, rows_per_thread)) return library;
+  const bool u16 = type == SampleType::kU16;
+  if (u16 && rows_per_thread == 4) {
+    return morph::is_compound(p.op) ? morph::pick_dpx_compound(type, channels, p)
+                                    : morph::pick_op<U16x2Lanes, ops::Dpx, 4>(channels, p);
+  }
   if (channels != 1 || p.shape != MorphShape::kRect) return nullptr;
-  return rows_per_thread == 8 ? pick_dpx_rect<8>(type, p) : pick_dpx_rect<2>(type, p);
+  if (rows_per_thread == 8) return u16 ? pick_dpx_rect<U16x2Lanes, 8>(p) : pick_dpx_rect<U8WideLanes, 8>(p);
+  return u16 || rows_per_thread != 2 ? nullptr : pick_dpx_rect<U8WideLanes, 2>(p);
 }
 
 PassFn pick_plain(SampleType type, int channels, const MorphParams& p, int rows_per_thread) {

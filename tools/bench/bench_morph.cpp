@@ -251,7 +251,7 @@ bool gpu_rows(const Options& opts, const MorphCase& c, const MorphParams& params
 
   using variants::MorphKernel;
   using detail::MorphSchedule;
-  const MorphSchedule default_schedule = detail::kMorphDefaultSchedule;
+  const MorphSchedule default_schedule = detail::morph_default_schedule(c.type);
   std::vector<std::pair<MorphKernel, MorphSchedule>> runs;
   if (c.fused()) {
     for (MorphSchedule s : {MorphSchedule::kStream, MorphSchedule::kSplit, MorphSchedule::kTile32, MorphSchedule::kTile64,
@@ -259,8 +259,8 @@ bool gpu_rows(const Options& opts, const MorphCase& c, const MorphParams& params
       const bool rect_only = s == MorphSchedule::kTile64 || s == MorphSchedule::kRegisters2;
       if (!rect_only || c.shape == MorphShape::kRect) runs.emplace_back(MorphKernel::kDpx, s);
     }
-    runs.emplace_back(MorphKernel::kPlain, default_schedule);
-    if (c.type == SampleType::kU8) runs.emplace_back(MorphKernel::kByteSimd, default_schedule);
+    runs.emplace_back(MorphKernel::kPlain, MorphSchedule::kRegisters);  // the variants' lanes run four rows a lane
+    if (c.type == SampleType::kU8) runs.emplace_back(MorphKernel::kByteSimd, MorphSchedule::kRegisters);
   } else {
     runs.emplace_back(MorphKernel::kDpx, default_schedule);  // the separable passes take neither
   }

@@ -157,8 +157,8 @@ TEST_P(MorphCudaOperations, MatchCpu) {
   for_each_frame(operation_geometries(c.params), c,
                  [&](const HostPlane& want, const HostPlane& src, const HostPlane& same, const HostPlane& other,
                      const MorphParams& p, const std::string& what) {
-                   expect_gpu_matches(want, src, same, p, k, detail::kMorphDefaultSchedule, nullptr, what);
-                   expect_gpu_matches(want, src, other, p, k, detail::kMorphDefaultSchedule, &scratch,
+                   expect_gpu_matches(want, src, same, p, k, detail::morph_default_schedule(c.type), nullptr, what);
+                   expect_gpu_matches(want, src, other, p, k, detail::morph_default_schedule(c.type), &scratch,
                                       what + " (other dst layout)");
                  });
 }
@@ -201,7 +201,7 @@ TEST(MorphCuda, LargeElementsOnFramesMatchCpu) {
       const HostPlane want = cpu_result(src, mc.params);
       const std::string what = describe(mc) + " " + std::to_string(c.g.width) + "x" + std::to_string(c.g.height);
       const MorphKernel k = MorphKernel::kDpx;
-      expect_gpu_matches(want, src, make_plane(c.g, c.channels, c.type), mc.params, k, detail::kMorphDefaultSchedule,
+      expect_gpu_matches(want, src, make_plane(c.g, c.channels, c.type), mc.params, k, detail::morph_default_schedule(c.type),
                          nullptr, what);
     }
   }
@@ -229,7 +229,7 @@ TEST(MorphCuda, CompoundOperationsMatchCpu) {
         const std::string what = describe(mc) + " " + std::to_string(g.width) + "x" + std::to_string(g.height);
         const HostPlane want = cpu_result(src, mc.params);
         for (const HostPlane& dst : {make_plane(g, mc.channels, mc.type), other_layout(g, mc.channels, mc.type)}) {
-          expect_gpu_matches(want, src, dst, mc.params, MorphKernel::kDpx, detail::kMorphDefaultSchedule, nullptr,
+          expect_gpu_matches(want, src, dst, mc.params, MorphKernel::kDpx, detail::morph_default_schedule(mc.type), nullptr,
                              what);
         }
       }
@@ -337,7 +337,7 @@ TEST(MorphCuda, ByteSimdRejectsU16) {
   DevicePlane d_src, d_dst;
   ASSERT_TRUE(d_src.upload(src, stream.get()).is_ok());
   ASSERT_TRUE(d_dst.upload(dst, stream.get()).is_ok());
-  const Status s = variants::morph_cuda(MorphKernel::kByteSimd, detail::kMorphDefaultSchedule, d_src.view(),
+  const Status s = variants::morph_cuda(MorphKernel::kByteSimd, detail::MorphSchedule::kRegisters, d_src.view(),
                                         d_dst.mutable_view(), MorphParams{}, stream.get(), nullptr);
   EXPECT_EQ(s.code(), StatusCode::kUnsupported);
   EXPECT_NE(s.message().find("u8"), std::string::npos) << s.message();

@@ -24,18 +24,20 @@ namespace {
 using morph::RowsLayout;
 using morph::TileArgs;
 
-constexpr int kRows = 4;  // output rows per lane, as the library builds the kernels
+// Output rows per lane, as the library builds the kernels: the compound operations' at four, the
+// single passes of u8 planes at four and of u16 planes at two (morph_default_schedule()).
+constexpr int kCompoundRows = 4;
 
 // Every block of the grid whose warps step `warp_bytes` along the rows, each warp in turn.
 template <class Body>
-void run_grid(const TileArgs& a, int warp_bytes, const Body& body) {
+void run_grid(const TileArgs& a, int warp_bytes, int rows, const Body& body) {
   const int blocks_x = (a.row_bytes + warp_bytes - 1) / warp_bytes;
-  const int block_rows = RowsLayout::kWarps * kRows;
+  const int block_rows = RowsLayout::kWarps * rows;
   const int blocks_y = (a.height + block_rows - 1) / block_rows;
   for (int by = 0; by < blocks_y; ++by) {
     for (int bx = 0; bx < blocks_x; ++bx) {
       for (int w = 0; w < RowsLayout::kWarps; ++w) {
-        if ((by * RowsLayout::kWarps + w) * kRows >= a.height) break;  // such warps return at once
+        if ((by * RowsLayout::kWarps + w) * rows >= a.height) break;  // such warps return at once
         EmulatedWarp::run(static_cast<unsigned>(w * RowsLayout::kLanes), [&] { body(bx, by); });
       }
     }
@@ -44,8 +46,9 @@ void run_grid(const TileArgs& a, int warp_bytes, const Body& body) {
 
 enum class Format { kU16, kU8Wide, kU8x4 };
 
-// p.op with the lanes `Lanes` (max for dilate, min for erode; both for the compound operations).
-template <template <class, bool> class Lanes>
+// p.op with the lanes `Lanes` (max for dilate, min for erode; both for the compound operations),
+// single passes at kRows rows a lane.
+template <template <class, bool> class Lanes, int kRows>
 void run_op(const TileArgs& a, int channels, const MorphParams& p) {
   using ops::Dpx;
   morph::with_square_element(channels, p.size, p.shape, [&](auto c, auto size, auto shape) {
@@ -53,12 +56,12 @@ void run_op(const TileArgs& a, int channels, const MorphParams& p) {
     constexpr MorphShape Shape = decltype(shape)::value;
     const bool compound = morph::with_compound_op(p.op, [&](auto op) {
       constexpr morph::CompoundKernel kKernel = morph::compound_kernel(decltype(op)::value);
-      run_grid(a, morph::compound_warp_bytes(kKernel), [&](int bx, int by) {
-        morph::compound_pass<Lanes, Dpx, C, Size, Shape, kRows, kKernel>(a, morph::stage_difference(op), bx, by);
+      run_grid(a, morph::compound_warp_bytes(kKernel), kCompoundRows, [&](int bx, int by) {
+        morph::compound_pass<Lanes, Dpx, C, Size, Shape, kCompoundRows, kKernel>(a, morph::stage_difference(op), bx, by);
       });
     });
     if (compound) return;
-    run_grid(a, RowsLayout::kWarpBytes, [&](int bx, int by) {
+    run_grid(a, RowsLayout::kWarpBytes, kRows, [&](int bx, int by) {
       if (p.op == MorphOp::kDilate) {
         morph::rows_pass<Lanes<Dpx, true>, C, Size, Shape, kRows>(a, bx, by);
       } else {
@@ -69,9 +72,9 @@ void run_op(const TileArgs& a, int channels, const MorphParams& p) {
 }
 
 void run_format(Format f, const TileArgs& a, int channels, const MorphParams& p) {
-  if (f == Format::kU16) run_op<morph::U16x2Lanes>(a, channels, p);
-  if (f == Format::kU8Wide) run_op<morph::U8WideLanes>(a, channels, p);
-  if (f == Format::kU8x4) run_op<morph::U8x4Lanes>(a, channels, p);
+  if (f == Format::kU16) run_op<morph::U16x2Lanes, 2>(a, channels, p);
+  if (f == Format::kU8Wide) run_op<morph::U8WideLanes, 4>(a, channels, p);
+  if (f == Format::kU8x4) run_op<morph::U8x4Lanes, 4>(a, channels, p);
 }
 
 // The lane formats the library and the variants build for `c` on the register schedule.
