@@ -283,7 +283,9 @@ bool gpu_rows(const Options& opts, const MorphCase& c, const MorphParams& params
     const auto dilate = gpu.dilate_us.find({c.type, c.size});
     if (c.op == MorphOp::kDilate && c.shape == MorphShape::kRect && is_default) gpu.dilate_us[{c.type, c.size}] = us;
     if (morph::is_compound(c.op) && dilate != gpu.dilate_us.end()) {
-      note += ", " + ratio(us, dilate->second) + " a rect dilate" + (is_default ? " (one pass)" : " (two passes)");
+      // The DPX lanes run the compound operations in one pass on the register schedules they are built for.
+      const bool one_pass = k == MorphKernel::kDpx && (sched == MorphSchedule::kRegisters || sched == default_schedule);
+      note += ", " + ratio(us, dilate->second) + " a rect dilate" + (one_pass ? " (one pass)" : " (two passes)");
     }
     if (is_default) note += " (default)";
     report.add(Row{section, name, us, gbps(bytes, us), "GB/s", note});
