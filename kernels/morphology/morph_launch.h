@@ -24,9 +24,9 @@ enum class MorphSchedule {
 };
 
 // The schedule dpx::morph_cuda() runs for planes of `type`: the fastest on the H200 for every
-// measured case (4K GRAY8 3x3: registers 7.8-7.9 us, registers2 7.7-7.9, tile32 13.1-13.6; GRAY8
-// 5x5: registers 9.0-9.1, registers2 9.7; GRAY16 3x3: registers2 11.6-11.7, registers 12.2-12.3;
-// docs/perf-morph.md).
+// measured case (one call, 4K: GRAY8 3x3 registers 7.34-7.36 us, registers2 7.34-7.35, tile32
+// 13.1-13.6; GRAY8 5x5 registers 8.53-8.55, registers2 9.03; GRAY16 3x3 registers2 11.48-11.51,
+// registers 11.64-11.66; docs/perf-morph.md).
 constexpr MorphSchedule morph_default_schedule(SampleType type) {
   return type == SampleType::kU16 ? MorphSchedule::kRegisters2 : MorphSchedule::kRegisters;
 }
