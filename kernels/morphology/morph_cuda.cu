@@ -95,10 +95,12 @@ class CudaEngine {
 }  // namespace
 
 PassFn pick_dpx_pass(SampleType type, int channels, const MorphParams& p, int rows_per_thread) {
-  const bool u16 = type == SampleType::kU16;
-  if (rows_per_thread != (u16 ? 2 : 4)) return nullptr;
+  if (rows_per_thread != detail::morph_default_rows(type)) return nullptr;
   if (is_compound(p.op)) return pick_dpx_compound(type, channels, p);
-  return u16 ? pick_op<U16x2Lanes, ops::Dpx, 2>(channels, p) : pick_op<U8WideLanes, ops::Dpx, 4>(channels, p);
+  constexpr int kU8Rows = detail::morph_default_rows(SampleType::kU8);
+  constexpr int kU16Rows = detail::morph_default_rows(SampleType::kU16);
+  return type == SampleType::kU16 ? pick_op<U16x2Lanes, ops::Dpx, kU16Rows>(channels, p)
+                                  : pick_op<U8WideLanes, ops::Dpx, kU8Rows>(channels, p);
 }
 
 Status morph_cuda_run(const PlaneView& src, const MutablePlaneView& dst, const MorphParams& params,

@@ -13,6 +13,7 @@
 
 #include "../../../kernels/morphology/morph_compound.h"  // is_compound
 #include "../../../kernels/morphology/morph_lanes.cuh"
+#include "../../../kernels/morphology/morph_launch.h"  // morph_default_rows
 #include "../../../kernels/morphology/morph_rows_compound.cuh"
 #include "morph_test_util.h"
 #include "test_util.h"
@@ -25,8 +26,10 @@ using morph::RowsLayout;
 using morph::TileArgs;
 
 // Output rows per lane, as the library builds the kernels: the compound operations' at four, the
-// single passes of u8 planes at four and of u16 planes at two (morph_default_schedule()).
+// single passes at detail::morph_default_rows().
 constexpr int kCompoundRows = 4;
+constexpr int kU8Rows = detail::morph_default_rows(SampleType::kU8);
+constexpr int kU16Rows = detail::morph_default_rows(SampleType::kU16);
 
 // Every block of the grid whose warps step `warp_bytes` along the rows, each warp in turn.
 template <class Body>
@@ -72,9 +75,9 @@ void run_op(const TileArgs& a, int channels, const MorphParams& p) {
 }
 
 void run_format(Format f, const TileArgs& a, int channels, const MorphParams& p) {
-  if (f == Format::kU16) run_op<morph::U16x2Lanes, 2>(a, channels, p);
-  if (f == Format::kU8Wide) run_op<morph::U8WideLanes, 4>(a, channels, p);
-  if (f == Format::kU8x4) run_op<morph::U8x4Lanes, 4>(a, channels, p);
+  if (f == Format::kU16) run_op<morph::U16x2Lanes, kU16Rows>(a, channels, p);
+  if (f == Format::kU8Wide) run_op<morph::U8WideLanes, kU8Rows>(a, channels, p);
+  if (f == Format::kU8x4) run_op<morph::U8x4Lanes, 4>(a, channels, p);  // the variants' byte-SIMD rows
 }
 
 // The lane formats the library and the variants build for `c` on the register schedule.
