@@ -13,7 +13,7 @@
 #     1,000 frames' warm-up) against end.
 # Logs go to ./gpu-pipeline-out (packed into $OUT/gpu-pipeline.tgz when $OUT is set); a summary is
 # printed last. Exits non-zero when a check fails.
-#   usage: tar xzf .gpu/build-gpu.tgz && scripts/gpu-pipeline.sh [BUILD_DIR]   (default build-gpu)
+#   usage: tar xJf .gpu/build-gpu.txz && scripts/gpu-pipeline.sh [BUILD_DIR]   (default build-gpu)
 set -uo pipefail
 build=${1:-build-gpu}
 out=$(pwd)/gpu-pipeline-out; rm -rf "$out"; mkdir -p "$out"

@@ -73,11 +73,12 @@ MORPH_UNROLL
   for (int m = 0; m < 4; ++m) LB::widen(outside_bytes(w.xb + 4 * m, a.row_bytes), &outside[m * kCw]);
 
   std::uint32_t mid[kMid][kBody];
+  PairMiddles<LA, C, Size> middles_a;
 MORPH_UNROLL
   for (int k = 0; k < kMid; ++k) {
     stage_row<LA, C, Size, Shape, true>(
-        w.lane, [&](int j, int i) { return wide.body[k + j][i]; }, [&](int j, int t) { return wide.edge[k + j][t]; },
-        mid[k]);
+        w.lane, k, [&](int j, int i) { return wide.body[k + j][i]; }, [&](int j, int t) { return wide.edge[k + j][t]; },
+        middles_a, mid[k]);
   }
   // Only a lane whose chunk or stage-A rows reach outside the plane replaces anything: a branch
   // around the whole replacement, which a test a row would not avoid (the compiler predicates it).
@@ -95,12 +96,13 @@ MORPH_UNROLL
   }
 
   using Sample = typename LB::Sample;
+  PairMiddles<LB, C, Size> middles_b;
 MORPH_UNROLL
   for (int k = 0; k < kRows; ++k) {
     if (w.y0 + k >= a.height) break;  // the same for the whole warp
     std::uint32_t out[kBody];
     stage_row<LB, C, Size, Shape, false>(
-        w.lane, [&](int j, int i) { return mid[k + j][i]; }, [](int, int) { return 0u; }, out);
+        w.lane, k, [&](int j, int i) { return mid[k + j][i]; }, [](int, int) { return 0u; }, middles_b, out);
     std::uint32_t o[4];
     narrow_chunk<LB>(out, o);
 MORPH_UNROLL
@@ -137,16 +139,18 @@ __device__ __forceinline__ void rows_gradient_pass(const TileArgs& a, int bx, in
   });
 
   using Sample = typename LD::Sample;
+  PairMiddles<LD, C, Size> dilate_middles;
+  PairMiddles<LE, C, Size> erode_middles;
 MORPH_UNROLL
   for (int k = 0; k < kRows; ++k) {
     if (w.y0 + k >= a.height) break;
     std::uint32_t dilated[Words::kBody], eroded[Words::kBody];
     stage_row<LD, C, Size, Shape, true>(
-        w.lane, [&](int j, int i) { return dilate_in.body[k + j][i]; },
-        [&](int j, int t) { return dilate_in.edge[k + j][t]; }, dilated);
+        w.lane, k, [&](int j, int i) { return dilate_in.body[k + j][i]; },
+        [&](int j, int t) { return dilate_in.edge[k + j][t]; }, dilate_middles, dilated);
     stage_row<LE, C, Size, Shape, true>(
-        w.lane, [&](int j, int i) { return erode_in.body[k + j][i]; },
-        [&](int j, int t) { return erode_in.edge[k + j][t]; }, eroded);
+        w.lane, k, [&](int j, int i) { return erode_in.body[k + j][i]; },
+        [&](int j, int t) { return erode_in.edge[k + j][t]; }, erode_middles, eroded);
     std::uint32_t d[4], e[4], o[4];
     narrow_chunk<LD>(dilated, d);
     narrow_chunk<LE>(eroded, e);

@@ -150,7 +150,8 @@ struct ColumnPassArgs {
   std::size_t dst_pitch;
   int height, row_bytes;
   int radius;      // half-height of the bar
-  int strip_rows;  // output rows per block, a multiple of 2 * radius + 1
+  int run_rows;    // output rows a thread computes from one middle (column_run_rows)
+  int strip_rows;  // output rows per block row of the grid, a multiple of run_rows
   BorderMode border;
   bool merge;      // combine with what dst holds (a later bar of the element)
   bool dst_words;  // dst pointer and pitch 4-byte aligned
@@ -173,13 +174,17 @@ __device__ __forceinline__ void store_word(const ColumnPassArgs& a, int y, int x
   }
 }
 
-// A thread: one word column of strip_rows output rows, window blocks of k rows in turn; the
-// prefixes of the next block wait in shared memory (k - 1 words per thread).
+// A thread: one word column of strip_rows output rows, in runs of m = run_rows rows. The windows of
+// a run's rows y0 .. y0 + m - 1 (from t = y - radius, k rows each) all hold the k - m + 1 rows from
+// t0 + m - 1 (t0 = y0 - radius): that middle first, then the rows after it, a prefix a window
+// (kept in shared memory, m - 1 words a thread), then walking up the rows before it, a suffix a
+// window. k + m - 1 loads and about k + 3m operations a run: m = k is van Herk/Gil-Werman; a
+// quarter of k keeps the cost a pixel flat in k with four times the threads (column_run_rows).
 template <typename T, bool kMax>
 __device__ void column_pass(const ColumnPassArgs& a, std::uint32_t* shared) {
   const int xb = (blockIdx.x * blockDim.x + threadIdx.x) * 4;
   if (xb >= a.row_bytes) return;
-  const int k = 2 * a.radius + 1;
+  const int k = 2 * a.radius + 1, m = a.run_rows;
   const int y0 = blockIdx.y * a.strip_rows;
   const int y1 = min(y0 + a.strip_rows, a.height);
   const std::uint32_t neutral = kMax ? 0u : ~0u;
@@ -191,21 +196,23 @@ __device__ void column_pass(const ColumnPassArgs& a, std::uint32_t* shared) {
                   : __ldg(reinterpret_cast<const std::uint32_t*>(a.src + static_cast<std::size_t>(sy) * a.src_pitch + xb));
   };
   std::uint32_t* prefix = shared + threadIdx.x;
-  for (int b = y0 - a.radius; b < y1 - a.radius; b += k) {
-    std::uint32_t acc = 0;
+  for (int t0 = y0 - a.radius; t0 < y1 - a.radius; t0 += m) {
+    std::uint32_t middle = load(t0 + m - 1);
 MORPH_UNROLL_8
-    for (int j = 0; j < k - 1; ++j) {
-      const std::uint32_t v = load(b + k + j);
-      acc = j == 0 ? v : pick_word<T, kMax>(acc, v);
-      prefix[j * blockDim.x] = acc;
+    for (int v = t0 + m; v < t0 + k; ++v) middle = pick_word<T, kMax>(middle, load(v));
+    std::uint32_t acc = middle;
+MORPH_UNROLL_8
+    for (int j = 1; j < m; ++j) {  // window j reaches row t0 + j + k - 1
+      acc = pick_word<T, kMax>(acc, load(t0 + j + k - 1));
+      prefix[(j - 1) * blockDim.x] = acc;
     }
-    acc = load(b + k - 1);
+    acc = neutral;
 MORPH_UNROLL_8
-    for (int t = b + k - 1; t >= b; --t) {
-      if (t < b + k - 1) acc = pick_word<T, kMax>(acc, load(t));
-      const int y = t + a.radius;
+    for (int j = m - 1; j >= 0; --j) {
+      if (j < m - 1) acc = pick_word<T, kMax>(acc, load(t0 + j));  // rows t0 + j .. t0 + m - 2
+      const int y = t0 + j + a.radius;
       if (y >= y1) continue;
-      store_word<T, kMax>(a, y, xb, t == b ? acc : pick_word<T, kMax>(acc, prefix[(t - b - 1) * blockDim.x]));
+      store_word<T, kMax>(a, y, xb, pick_word<T, kMax>(acc, j == 0 ? middle : prefix[(j - 1) * blockDim.x]));
     }
   }
 }
@@ -245,22 +252,43 @@ inline bool column_readable(const PlaneView& p) {
   return (reinterpret_cast<std::uintptr_t>(p.data) | p.pitch | p.row_bytes()) % 4 == 0;
 }
 
+// Threads a column-pass block runs where their prefixes fit the shared-memory budget.
+constexpr int kColumnThreads = 128;
+
+// Output rows a column-pass thread takes from one middle for a bar of k rows: the whole window
+// block (van Herk/Gil-Werman: the fewest loads and operations) while a block of kColumnThreads
+// holds its prefixes, else a quarter of it. On the H200 (4K GRAY8) quarters made 1x15 and 31x31
+// slower (18.5 -> 23.4 us, 45 -> 47.6: the loads, not the threads, bound them) and 255x255
+// faster (205 -> 136 us: whole blocks left 32 threads a block, 17 k threads a frame).
+constexpr int column_run_rows(int k) {
+  return (k - 1) * kColumnThreads * 4 <= kSeparableSharedBudget ? k : (k + 3) / 4;
+}
+
 // The column pass of `in` (column_readable) into `out` with a bar of 2 * radius + 1 rows, merged
 // with what `out` holds when `merge`: as many threads (word columns) a block as leave each its
-// k - 1 prefixes within the budget, one window block a thread — the most threads (the pass waits
-// on its loads) for the same reads — unless the grid would pass its 65,535 rows.
+// m - 1 prefixes within the budget, one run of m rows a thread, unless the grid would pass its
+// 65,535 rows.
 inline ColumnPassArgs column_pass_args(const PlaneView& in, const MutablePlaneView& out, int radius, BorderMode border,
                                        bool merge, PassShape* shape) {
-  const int k = 2 * radius + 1;
-  int threads = 128;
-  while (threads > 32 && (k - 1) * threads * 4 > kSeparableSharedBudget) threads /= 2;
+  const int m = column_run_rows(2 * radius + 1);
+  int threads = kColumnThreads;
+  while (threads > 32 && (m - 1) * threads * 4 > kSeparableSharedBudget) threads /= 2;
   const bool dst_words = (reinterpret_cast<std::uintptr_t>(out.data) | out.pitch) % 4 == 0;
-  const ColumnPassArgs a{static_cast<const std::uint8_t*>(in.data), in.pitch, static_cast<std::uint8_t*>(out.data),
-                         out.pitch, in.height, static_cast<int>(in.row_bytes()), radius,
-                         k * std::max(1, (in.height + 65535 * k - 1) / (65535 * k)), border, merge, dst_words};
+  const ColumnPassArgs a{static_cast<const std::uint8_t*>(in.data),
+                         in.pitch,
+                         static_cast<std::uint8_t*>(out.data),
+                         out.pitch,
+                         in.height,
+                         static_cast<int>(in.row_bytes()),
+                         radius,
+                         m,
+                         m * std::max(1, (in.height + 65535 * m - 1) / (65535 * m)),
+                         border,
+                         merge,
+                         dst_words};
   const int words = static_cast<int>((in.row_bytes() + 3) / 4);
   *shape = PassShape{(words + threads - 1) / threads, (in.height + a.strip_rows - 1) / a.strip_rows, threads,
-                     static_cast<std::size_t>(k - 1) * threads * 4};
+                     static_cast<std::size_t>(std::max(m - 1, 1)) * threads * 4};
   return a;
 }
 

@@ -165,12 +165,16 @@ std::string element_name(const ::testing::TestParamInfo<ElementCase>& i) {
 }
 
 // A run along the rows only, along the columns only, both, a run wider than the frames, one that
-// shrinks a block's row groups (a 255-wide line of four channels leaves room for two), and the
-// elements of several bars merged in `dst` (a cross: a row and a column; an ellipse: three bars).
+// shrinks a block's row groups (a 255-wide line of four channels leaves room for two), a bar
+// taller than a column-pass block's whole window blocks fit (runs of a quarter of it: 97 rows,
+// runs of 25), and the elements of several bars merged in `dst` (a cross: a row and a column; an
+// ellipse: three bars).
+static_assert(morph::column_run_rows(97) < 97, "the 97-row bar below is to run the column pass in quarter runs");
 INSTANTIATE_TEST_SUITE_P(Elements, MorphSeparableEmulated,
                          ::testing::Values(ElementCase{MorphShape::kRect, 3, 1}, ElementCase{MorphShape::kRect, 1, 5},
                                            ElementCase{MorphShape::kRect, 7, 3}, ElementCase{MorphShape::kRect, 15, 9},
                                            ElementCase{MorphShape::kRect, 5, 31}, ElementCase{MorphShape::kRect, 255, 3},
+                                           ElementCase{MorphShape::kRect, 3, 97},
                                            ElementCase{MorphShape::kCross, 5, 9},
                                            ElementCase{MorphShape::kEllipse, 7, 5}),
                          element_name);
