@@ -23,10 +23,11 @@ enum class MorphSchedule {
                 // only kTile64's cases
 };
 
-// The output rows a lane and the schedule dpx::morph_cuda() runs for planes of `type`: the
-// fastest on the H200 for every measured case (one call, 4K: GRAY8 3x3 registers 7.34-7.36 us,
-// registers2 7.34-7.35, tile32 13.1-13.6; GRAY8 5x5 registers 8.53-8.55, registers2 9.03; GRAY16
-// 3x3 registers2 11.48-11.51, registers 11.64-11.66; docs/perf-morph.md).
+// The output rows a lane and the schedule dpx::morph_cuda() runs for planes of `type` (one call,
+// 4K: GRAY8 3x3 registers 7.29-7.33 us, registers2 7.24-7.31, tile32 13.1-13.9; GRAY16 3x3
+// registers2 11.16-11.36, registers 11.42-11.49). GRAY8 5x5 runs faster at two rows (8.13 against
+// 8.35-8.39 us), which the variants build for one channel and rect only: the library's u8
+// instances stay at four rows (docs/perf-morph.md, ninth version).
 constexpr int morph_default_rows(SampleType type) { return type == SampleType::kU16 ? 2 : 4; }
 constexpr MorphSchedule morph_default_schedule(SampleType type) {
   return morph_default_rows(type) == 2 ? MorphSchedule::kRegisters2 : MorphSchedule::kRegisters;
