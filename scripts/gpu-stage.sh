@@ -2,7 +2,7 @@
 # Brings a build folder up to date, then packs what a GPU run needs out of it into .gpu/BUILD_DIR.txz
 # (same relative layout, so test-plugin still finds ../../plugin/libgstdpx.so; xz: the CUDA images
 # in the binaries gzip to half their size only), small enough to carry to the GPU machine (about
-# 46 MB for a build configured with -Dcuda-arch=sm_90). Other files in .gpu/ (devroot.tgz) stay.
+# 45 MB for a build configured with -Dcuda-arch=sm_90). Other files in .gpu/ (devroot.tgz) stay.
 # Meson gives nvcc no depfile: after editing a .cuh, touch the .cu files that include it (or build
 # from clean) before staging.
 #   usage: scripts/gpu-stage.sh [BUILD_DIR]      then carry ".gpu" and ".device" and, there,

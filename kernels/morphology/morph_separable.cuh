@@ -252,7 +252,7 @@ inline bool column_readable(const PlaneView& p) {
   return (reinterpret_cast<std::uintptr_t>(p.data) | p.pitch | p.row_bytes()) % 4 == 0;
 }
 
-// Threads a column-pass block runs where their prefixes fit the shared-memory budget.
+// Threads of a column-pass block: column_run_rows() keeps their prefixes within the budget.
 constexpr int kColumnThreads = 128;
 
 // Output rows a column-pass thread takes from one middle for a bar of k rows: the whole window
@@ -263,16 +263,16 @@ constexpr int kColumnThreads = 128;
 constexpr int column_run_rows(int k) {
   return (k - 1) * kColumnThreads * 4 <= kSeparableSharedBudget ? k : (k + 3) / 4;
 }
+static_assert((column_run_rows(kMorphMaxRectSize) - 1) * kColumnThreads * 4 <= kSeparableSharedBudget,
+              "the tallest bar's quarter runs keep a block's prefixes within the budget");
 
 // The column pass of `in` (column_readable) into `out` with a bar of 2 * radius + 1 rows, merged
-// with what `out` holds when `merge`: as many threads (word columns) a block as leave each its
-// m - 1 prefixes within the budget, one run of m rows a thread, unless the grid would pass its
-// 65,535 rows.
+// with what `out` holds when `merge`: kColumnThreads word columns a block, one run of m rows a
+// thread, unless the grid would pass its 65,535 rows.
 inline ColumnPassArgs column_pass_args(const PlaneView& in, const MutablePlaneView& out, int radius, BorderMode border,
                                        bool merge, PassShape* shape) {
   const int m = column_run_rows(2 * radius + 1);
-  int threads = kColumnThreads;
-  while (threads > 32 && (m - 1) * threads * 4 > kSeparableSharedBudget) threads /= 2;
+  const int threads = kColumnThreads;
   const bool dst_words = (reinterpret_cast<std::uintptr_t>(out.data) | out.pitch) % 4 == 0;
   const ColumnPassArgs a{static_cast<const std::uint8_t*>(in.data),
                          in.pitch,
