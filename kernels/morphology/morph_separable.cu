@@ -21,10 +21,9 @@ __global__ void __launch_bounds__(kRowThreads) row_pass_kernel(RowPassArgs a) {
   row_pass<T, kMax>(a, reinterpret_cast<std::uint32_t*>(shared));
 }
 
-template <typename T, bool kMax>
-__global__ void column_pass_kernel(ColumnPassArgs a) {
-  extern __shared__ std::uint32_t prefix[];
-  column_pass<T, kMax>(a, prefix);
+template <typename T, bool kMax, int kRun>
+__global__ void __launch_bounds__(kColumnWarpChunks * kColumnRunsPerBlock) column_pass_kernel(ColumnPassArgs a) {
+  column_pass<T, kMax, kRun>(a);
 }
 
 // max(a - b, 0) sample by sample, 16 bytes a thread: one 16-byte load of each input and one store
@@ -62,7 +61,7 @@ Status launch_rows(const PlaneView& in, const MutablePlaneView& out, int radius,
                    cudaStream_t stream) {
   PassShape s;
   const RowPassArgs a = row_pass_args<T>(in, out, radius, border, &s);
-  row_pass_kernel<T, kMax><<<dim3(s.blocks_x, s.blocks_y), s.threads, s.shared_bytes, stream>>>(a);
+  row_pass_kernel<T, kMax><<<dim3(s.blocks_x, s.blocks_y), dim3(s.threads_x, s.threads_y), s.shared_bytes, stream>>>(a);
   DPX_CUDA_CHECK_LAUNCH("row_pass_kernel");
   return Status::ok();
 }
@@ -72,7 +71,10 @@ Status launch_columns(const PlaneView& in, const MutablePlaneView& out, int radi
                       cudaStream_t stream) {
   PassShape s;
   const ColumnPassArgs a = column_pass_args(in, out, radius, border, merge, &s);
-  column_pass_kernel<T, kMax><<<dim3(s.blocks_x, s.blocks_y), s.threads, s.shared_bytes, stream>>>(a);
+  with_column_run(a.run_rows, [&](auto run) {
+    column_pass_kernel<T, kMax, decltype(run)::value>
+        <<<dim3(s.blocks_x, s.blocks_y), dim3(s.threads_x, s.threads_y), 0, stream>>>(a);
+  });
   DPX_CUDA_CHECK_LAUNCH("column_pass_kernel");
   return Status::ok();
 }

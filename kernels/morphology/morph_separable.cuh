@@ -1,17 +1,20 @@
-// Device side of the separable CUDA morphology (morph_separable.h): van Herk/Gil-Werman running
-// max/min, two operations per sample whatever the window's length. A window of k = 2r + 1 starting
-// at position t is the suffix of t's block of k positions (blocks aligned to the tile) combined
-// with the prefix of the next block up to t + k - 1.
+// Device side of the separable CUDA morphology (morph_separable.h). The row pass runs van
+// Herk/Gil-Werman in shared memory: a window of k = 2r + 1 starting at position t is the suffix of
+// t's block of k positions (blocks aligned to the tile) combined with the prefix of the next block
+// up to t + k - 1, two operations a sample whatever k is. The column pass walks down chunk columns
+// on 16-bit lanes in runs of up to 16 rows that share their windows' middle, from registers.
 #pragma once
 
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 #include <vector>
 
 #include "dpx/plane.h"
 #include "dpx/status.h"
 #include "morph_bars.h"
+#include "morph_lanes.cuh"
 #include "morph_tile.cuh"  // resolve()
 
 namespace dpx {
@@ -22,13 +25,30 @@ __device__ __forceinline__ T pick(T a, T b) {
   return kMax ? (a > b ? a : b) : (a < b ? a : b);
 }
 
+// The column pass computes on 16-bit lanes, two to a word, where sm_90 has packed three-operand
+// max/min instructions (u8 has none: __vmaxu4 is several instructions): u8 samples widened
+// (U8WideLanes), u16 as they are.
+template <typename T, bool kMax>
+using SeparableLanes = std::conditional_t<sizeof(T) == 1, U8WideLanes<ops::Dpx, kMax>, U16x2Lanes<ops::Dpx, kMax>>;
+
+template <bool kMax>
+__device__ __forceinline__ std::uint32_t pick2(std::uint32_t a, std::uint32_t b) {
+  return kMax ? __vmaxu2(a, b) : __vminu2(a, b);
+}
+
+// The lane word that never wins: 0 for a max, the type's largest sample in each lane for a min.
+template <typename T, bool kMax>
+constexpr std::uint32_t neutral_lanes() {
+  return kMax ? 0u : sizeof(T) == 1 ? 0x00FF00FFu : 0xFFFFFFFFu;
+}
+
 // Four u8 or two u16 samples of a 32-bit word at once.
 template <typename T, bool kMax>
 __device__ __forceinline__ std::uint32_t pick_word(std::uint32_t a, std::uint32_t b) {
   if constexpr (sizeof(T) == 1) {
     return kMax ? __vmaxu4(a, b) : __vminu4(a, b);
   } else {
-    return kMax ? __vmaxu2(a, b) : __vminu2(a, b);
+    return pick2<kMax>(a, b);
   }
 }
 
@@ -143,76 +163,158 @@ MORPH_UNROLL
   }
 }
 
+// --- the column pass -----------------------------------------------------------------------------
+
+// A column-pass thread's chunk: eight bytes, two storage words, as lane words (four u8 lanes
+// words, two u16).
+constexpr int kColumnChunk = 8;
+template <typename T>
+struct ChunkLanes {
+  static constexpr int kWords = kColumnChunk / 4 * SeparableLanes<T, true>::kComputePerStorage;
+  std::uint32_t w[kWords];
+};
+
 struct ColumnPassArgs {
-  const std::uint8_t* src;  // the row pass's plane: 4-byte words, rows readable to a word boundary
+  const std::uint8_t* src;  // the row pass's plane: rows readable to a word boundary
   std::size_t src_pitch;
   std::uint8_t* dst;
   std::size_t dst_pitch;
   int height, row_bytes;
-  int radius;      // half-height of the bar
-  int run_rows;    // output rows a thread computes from one middle (column_run_rows)
-  int strip_rows;  // output rows per block row of the grid, a multiple of run_rows
+  int readable_bytes;  // row_bytes rounded up to a word
+  int radius;          // half-height of the bar
+  int run_rows;        // output rows a thread computes from one middle (column_run_rows)
+  int strip_rows;      // output rows per block row of the grid, a multiple of run_rows * blockDim.y
   BorderMode border;
-  bool merge;      // combine with what dst holds (a later bar of the element)
-  bool dst_words;  // dst pointer and pitch 4-byte aligned
+  bool merge;       // combine with what dst holds (a later bar of the element)
+  bool src_chunks;  // src pointer and pitch 8-byte aligned: one load a chunk
+  bool dst_chunks;  // the same for dst: one store a chunk
 };
 
-// Word xb of output row y, or its samples inside the row where a word would not fit.
 template <typename T, bool kMax>
-__device__ __forceinline__ void store_word(const ColumnPassArgs& a, int y, int xb, std::uint32_t v) {
+__device__ __forceinline__ ChunkLanes<T> pick2(const ChunkLanes<T>& a, const ChunkLanes<T>& b) {
+  ChunkLanes<T> r;
+MORPH_UNROLL
+  for (int j = 0; j < ChunkLanes<T>::kWords; ++j) r.w[j] = pick2<kMax>(a.w[j], b.w[j]);
+  return r;
+}
+template <typename T, bool kMax>
+__device__ __forceinline__ ChunkLanes<T> pick3(const ChunkLanes<T>& a, const ChunkLanes<T>& b, const ChunkLanes<T>& c) {
+  ChunkLanes<T> r;
+MORPH_UNROLL
+  for (int j = 0; j < ChunkLanes<T>::kWords; ++j) r.w[j] = SeparableLanes<T, kMax>::reduce3(a.w[j], b.w[j], c.w[j]);
+  return r;
+}
+template <typename T, bool kMax>
+__device__ __forceinline__ ChunkLanes<T> neutral_chunk() {
+  ChunkLanes<T> r;
+MORPH_UNROLL
+  for (int j = 0; j < ChunkLanes<T>::kWords; ++j) r.w[j] = neutral_lanes<T, kMax>();
+  return r;
+}
+
+template <typename T, bool kMax>
+__device__ __forceinline__ ChunkLanes<T> widen_chunk(std::uint32_t s0, std::uint32_t s1) {
+  using L = SeparableLanes<T, kMax>;
+  ChunkLanes<T> r;
+  L::widen(s0, r.w);
+  L::widen(s1, r.w + L::kComputePerStorage);
+  return r;
+}
+
+// The chunk at `p`, 8-byte aligned: one load. Read-only loads (__ldg) may be issued ahead of the
+// stores to dst, which plain loads of a pointer that could alias dst may not.
+template <typename T, bool kMax, bool kReadOnly>
+__device__ __forceinline__ ChunkLanes<T> load_chunk(const std::uint8_t* p) {
+  const auto* v = reinterpret_cast<const uint2*>(p);
+  const uint2 s = kReadOnly ? __ldg(v) : *v;
+  return widen_chunk<T, kMax>(s.x, s.y);
+}
+
+// The chunk at byte xb of `row` word by word, the neutral sample past the readable bytes.
+template <typename T, bool kMax>
+__device__ __forceinline__ ChunkLanes<T> load_chunk_words(const std::uint8_t* row, int xb, int readable) {
+  const auto word = [&](int at) {
+    return at < readable ? __ldg(reinterpret_cast<const std::uint32_t*>(row + at)) : (kMax ? 0u : ~0u);
+  };
+  return widen_chunk<T, kMax>(word(xb), word(xb + 4));
+}
+
+// Output row y's chunk at byte xb (merged with what it holds): one store where aligned and inside
+// the row, else sample by sample, never past the row's end.
+template <typename T, bool kMax>
+__device__ __forceinline__ void store_chunk(const ColumnPassArgs& a, int y, int xb, ChunkLanes<T> v) {
+  using L = SeparableLanes<T, kMax>;
   std::uint8_t* out = a.dst + static_cast<std::size_t>(y) * a.dst_pitch + xb;
-  if (a.dst_words && xb + 4 <= a.row_bytes) {
-    auto* w = reinterpret_cast<std::uint32_t*>(out);
-    *w = a.merge ? pick_word<T, kMax>(*w, v) : v;
+  const bool whole = a.dst_chunks && xb + kColumnChunk <= a.row_bytes;
+  if (whole && a.merge) v = pick2<T, kMax>(v, load_chunk<T, kMax, false>(out));
+  const std::uint32_t s0 = L::narrow(v.w), s1 = L::narrow(v.w + L::kComputePerStorage);
+  if (whole) {
+    *reinterpret_cast<uint2*>(out) = make_uint2(s0, s1);
     return;
   }
-  constexpr int kBytes = static_cast<int>(sizeof(T));
-  for (int j = 0; j < 4 / kBytes && xb + j * kBytes < a.row_bytes; ++j) {
-    T s = static_cast<T>(v >> (8 * kBytes * j));
+  constexpr int kPerWord = 4 / static_cast<int>(sizeof(T));
+  for (int j = 0; j < 2 * kPerWord && xb + j * static_cast<int>(sizeof(T)) < a.row_bytes; ++j) {
+    const T x = static_cast<T>((j < kPerWord ? s0 : s1) >> (8 * sizeof(T) * (j % kPerWord)));
     T* o = reinterpret_cast<T*>(out) + j;
-    *o = a.merge ? pick<T, kMax>(*o, s) : s;
+    *o = a.merge ? pick<T, kMax>(*o, x) : x;
   }
 }
 
-// A thread: one word column of strip_rows output rows, in runs of m = run_rows rows. The windows of
-// a run's rows y0 .. y0 + m - 1 (from t = y - radius, k rows each) all hold the k - m + 1 rows from
-// t0 + m - 1 (t0 = y0 - radius): that middle first, then the rows after it, a prefix a window
-// (kept in shared memory, m - 1 words a thread), then walking up the rows before it, a suffix a
-// window. k + m - 1 loads and about k + 3m operations a run: m = k is van Herk/Gil-Werman; a
-// quarter of k keeps the cost a pixel flat in k with four times the threads (column_run_rows).
-template <typename T, bool kMax>
-__device__ void column_pass(const ColumnPassArgs& a, std::uint32_t* shared) {
-  const int xb = (blockIdx.x * blockDim.x + threadIdx.x) * 4;
+// One run: output rows t0 + radius .. t0 + radius + kRun - 1 (those below y1). Their windows (k rows
+// from t0 + j) all hold the k - kRun + 1 rows from t0 + kRun - 1: that middle first (two rows an
+// instruction), then the rows after it, a prefix a window (kept in registers), then walking up the
+// rows before it, a suffix a window. k + kRun - 1 loads and about k / 2 + 3 kRun operations a run.
+// row(v) loads row v.
+template <typename T, bool kMax, int kRun, class Row>
+__device__ __forceinline__ void column_run(const ColumnPassArgs& a, int t0, int y1, int xb, const Row& row) {
+  const int k = 2 * a.radius + 1;
+  ChunkLanes<T> middle = row(t0 + kRun - 1);
+  int v = t0 + kRun;
+#if defined(__CUDACC__)
+#pragma unroll 4
+#endif
+  for (; v + 1 < t0 + k; v += 2) middle = pick3<T, kMax>(middle, row(v), row(v + 1));
+  if (v < t0 + k) middle = pick2<T, kMax>(middle, row(v));
+  ChunkLanes<T> window[kRun];  // window[j]: middle and the rows after it of output row j
+  window[0] = middle;
+MORPH_UNROLL
+  for (int j = 1; j < kRun; ++j) window[j] = pick2<T, kMax>(window[j - 1], row(t0 + j + k - 1));
+  ChunkLanes<T> before = neutral_chunk<T, kMax>();  // rows t0 + j .. t0 + kRun - 2
+MORPH_UNROLL
+  for (int j = kRun - 1; j >= 0; --j) {
+    if (j < kRun - 1) {
+      before = pick2<T, kMax>(before, row(t0 + j));
+      window[j] = pick2<T, kMax>(window[j], before);
+    }
+    if (t0 + j + a.radius < y1) store_chunk<T, kMax>(a, t0 + j + a.radius, xb, window[j]);
+  }
+}
+
+// A thread: one chunk column of its block's strip_rows output rows, every blockDim.y-th run of kRun
+// rows (column_run_rows) from threadIdx.y on. Runs whose rows all lie in the plane walk one pointer
+// down the pitch with one load a chunk (where the chunk is aligned and readable); the others
+// resolve each row with the border rule.
+template <typename T, bool kMax, int kRun>
+__device__ void column_pass(const ColumnPassArgs& a) {
+  const int xb = (blockIdx.x * blockDim.x + threadIdx.x) * kColumnChunk;
   if (xb >= a.row_bytes) return;
-  const int k = 2 * a.radius + 1, m = a.run_rows;
+  const int k = 2 * a.radius + 1;
   const int y0 = blockIdx.y * a.strip_rows;
   const int y1 = min(y0 + a.strip_rows, a.height);
-  const std::uint32_t neutral = kMax ? 0u : ~0u;
-  // Read-only loads (__ldg): the compiler may issue them ahead of the stores to dst, which it may
-  // not do for plain loads of a pointer that could alias dst.
-  const auto load = [&](int v) {
-    const int sy = resolve(v, a.height, a.border);
-    return sy < 0 ? neutral
-                  : __ldg(reinterpret_cast<const std::uint32_t*>(a.src + static_cast<std::size_t>(sy) * a.src_pitch + xb));
-  };
-  std::uint32_t* prefix = shared + threadIdx.x;
-  for (int t0 = y0 - a.radius; t0 < y1 - a.radius; t0 += m) {
-    std::uint32_t middle = load(t0 + m - 1);
-MORPH_UNROLL_8
-    for (int v = t0 + m; v < t0 + k; ++v) middle = pick_word<T, kMax>(middle, load(v));
-    std::uint32_t acc = middle;
-MORPH_UNROLL_8
-    for (int j = 1; j < m; ++j) {  // window j reaches row t0 + j + k - 1
-      acc = pick_word<T, kMax>(acc, load(t0 + j + k - 1));
-      prefix[(j - 1) * blockDim.x] = acc;
-    }
-    acc = neutral;
-MORPH_UNROLL_8
-    for (int j = m - 1; j >= 0; --j) {
-      if (j < m - 1) acc = pick_word<T, kMax>(acc, load(t0 + j));  // rows t0 + j .. t0 + m - 2
-      const int y = t0 + j + a.radius;
-      if (y >= y1) continue;
-      store_word<T, kMax>(a, y, xb, pick_word<T, kMax>(acc, j == 0 ? middle : prefix[(j - 1) * blockDim.x]));
+  const bool vector = a.src_chunks && xb + kColumnChunk <= a.readable_bytes;
+  for (int t0 = y0 - a.radius + threadIdx.y * kRun; t0 < y1 - a.radius; t0 += blockDim.y * kRun) {
+    if (vector && t0 >= 0 && t0 + k + kRun - 2 < a.height) {
+      const std::uint8_t* top = a.src + static_cast<std::size_t>(t0) * a.src_pitch + xb;
+      column_run<T, kMax, kRun>(a, t0, y1, xb, [&](int v) {
+        return load_chunk<T, kMax, true>(top + static_cast<std::size_t>(v - t0) * a.src_pitch);
+      });
+    } else {
+      column_run<T, kMax, kRun>(a, t0, y1, xb, [&](int v) {
+        const int sy = resolve(v, a.height, a.border);
+        if (sy < 0) return neutral_chunk<T, kMax>();
+        const std::uint8_t* row = a.src + static_cast<std::size_t>(sy) * a.src_pitch;
+        return vector ? load_chunk<T, kMax, true>(row + xb) : load_chunk_words<T, kMax>(row, xb, a.readable_bytes);
+      });
     }
   }
 }
@@ -223,9 +325,9 @@ constexpr int kRowThreads = 256;
 constexpr int kRowTilePixels = 256;
 constexpr int kSeparableSharedBudget = 40 * 1024;  // below the 48 KB a launch gets without opting in
 
-// A pass's grid (x, y), threads a block and dynamic shared memory.
+// A pass's grid (x, y), threads a block (x, y) and dynamic shared memory.
 struct PassShape {
-  int blocks_x, blocks_y, threads;
+  int blocks_x, blocks_y, threads_x, threads_y;
   std::size_t shared_bytes;
 };
 
@@ -241,7 +343,7 @@ inline RowPassArgs row_pass_args(const PlaneView& in, const MutablePlaneView& ou
                       out.pitch, in.width, in.height, in.channels, radius, kRowTilePixels, groups * kRowsPerWord,
                       border};
   *shape = PassShape{(in.width + kRowTilePixels - 1) / kRowTilePixels,
-                     (in.height + a.rows_per_block - 1) / a.rows_per_block, kRowThreads,
+                     (in.height + a.rows_per_block - 1) / a.rows_per_block, kRowThreads, 1,
                      static_cast<std::size_t>(2) * groups * line_bytes};
   return a;
 }
@@ -252,43 +354,60 @@ inline bool column_readable(const PlaneView& p) {
   return (reinterpret_cast<std::uintptr_t>(p.data) | p.pitch | p.row_bytes()) % 4 == 0;
 }
 
-// Threads of a column-pass block: column_run_rows() keeps their prefixes within the budget.
-constexpr int kColumnThreads = 128;
+// A column-pass block: kColumnWarpChunks chunk columns (a warp across) by kColumnRunsPerBlock
+// consecutive runs (a warp each), so that the rows neighbouring runs share are read from L2 once
+// and then from L1.
+constexpr int kColumnWarpChunks = 32;
+constexpr int kColumnRunsPerBlock = 4;
+constexpr int kColumnMaxRun = 16;
 
-// Output rows a column-pass thread takes from one middle for a bar of k rows: the whole window
-// block (van Herk/Gil-Werman: the fewest loads and operations) while a block of kColumnThreads
-// holds its prefixes, else a quarter of it. On the H200 (4K GRAY8) quarters made 1x15 and 31x31
-// slower (18.5 -> 23.4 us, 45 -> 47.6: the loads, not the threads, bound them) and 255x255
-// faster (205 -> 136 us: whole blocks left 32 threads a block, 17 k threads a frame).
+// Output rows a column-pass thread takes from one middle for a bar of k rows: the largest power of
+// two up to k and kColumnMaxRun (the run's windows are held in registers, so it is a compile-time
+// constant: with_column_run).
 constexpr int column_run_rows(int k) {
-  return (k - 1) * kColumnThreads * 4 <= kSeparableSharedBudget ? k : (k + 3) / 4;
+  int m = 1;
+  while (2 * m <= k && 2 * m <= kColumnMaxRun) m *= 2;
+  return m;
 }
-static_assert((column_run_rows(kMorphMaxRectSize) - 1) * kColumnThreads * 4 <= kSeparableSharedBudget,
-              "the tallest bar's quarter runs keep a block's prefixes within the budget");
+
+// f(std::integral_constant<int, run>{}) for a run that column_run_rows() gives.
+template <class F>
+decltype(auto) with_column_run(int run, const F& f) {
+  switch (run) {
+    case 1: return f(std::integral_constant<int, 1>{});
+    case 2: return f(std::integral_constant<int, 2>{});
+    case 4: return f(std::integral_constant<int, 4>{});
+    case 8: return f(std::integral_constant<int, 8>{});
+    default: return f(std::integral_constant<int, kColumnMaxRun>{});
+  }
+}
 
 // The column pass of `in` (column_readable) into `out` with a bar of 2 * radius + 1 rows, merged
-// with what `out` holds when `merge`: kColumnThreads word columns a block, one run of m rows a
-// thread, unless the grid would pass its 65,535 rows.
-inline ColumnPassArgs column_pass_args(const PlaneView& in, const MutablePlaneView& out, int radius, BorderMode border,
-                                       bool merge, PassShape* shape) {
-  const int m = column_run_rows(2 * radius + 1);
-  const int threads = kColumnThreads;
-  const bool dst_words = (reinterpret_cast<std::uintptr_t>(out.data) | out.pitch) % 4 == 0;
+// with what `out` holds when `merge`: one run a thread, unless the grid would pass its 65,535 rows.
+inline ColumnPassArgs column_pass_args(const PlaneView& in, const MutablePlaneView& out, int radius,
+                                       BorderMode border, bool merge, PassShape* shape) {
+  const int m = column_run_rows(2 * radius + 1), block_rows = m * kColumnRunsPerBlock;
+  const auto chunks = [](const void* p, std::size_t pitch) {
+    return (reinterpret_cast<std::uintptr_t>(p) | pitch) % kColumnChunk == 0;
+  };
+  const int row_bytes = static_cast<int>(in.row_bytes());
   const ColumnPassArgs a{static_cast<const std::uint8_t*>(in.data),
                          in.pitch,
                          static_cast<std::uint8_t*>(out.data),
                          out.pitch,
                          in.height,
-                         static_cast<int>(in.row_bytes()),
+                         row_bytes,
+                         (row_bytes + 3) / 4 * 4,
                          radius,
                          m,
-                         m * std::max(1, (in.height + 65535 * m - 1) / (65535 * m)),
+                         block_rows * std::max(1, (in.height + 65535 * block_rows - 1) / (65535 * block_rows)),
                          border,
                          merge,
-                         dst_words};
-  const int words = static_cast<int>((in.row_bytes() + 3) / 4);
-  *shape = PassShape{(words + threads - 1) / threads, (in.height + a.strip_rows - 1) / a.strip_rows, threads,
-                     static_cast<std::size_t>(std::max(m - 1, 1)) * threads * 4};
+                         chunks(in.data, in.pitch),
+                         chunks(out.data, out.pitch)};
+  const int columns = (row_bytes + kColumnChunk - 1) / kColumnChunk;
+  *shape = PassShape{(columns + kColumnWarpChunks - 1) / kColumnWarpChunks,
+                     (in.height + a.strip_rows - 1) / a.strip_rows, kColumnWarpChunks, kColumnRunsPerBlock, 0};
   return a;
 }
 

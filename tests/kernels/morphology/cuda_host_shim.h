@@ -34,6 +34,10 @@ struct uint4 {
   unsigned x, y, z, w;
 };
 inline uint4 make_uint4(unsigned x, unsigned y, unsigned z, unsigned w) { return uint4{x, y, z, w}; }
+struct uint2 {
+  unsigned x, y;
+};
+inline uint2 make_uint2(unsigned x, unsigned y) { return uint2{x, y}; }
 
 struct HostThreadIndex {
   unsigned x = 0, y = 0, z = 0;

@@ -4,8 +4,9 @@
 // uses (row_pass_args / column_pass_args), the intermediate plane and the one-column bar as
 // morph_separable.cu lays them out, the bars in the library's order (for_each_bar_pass). Checked
 // against morph_cpu for rectangles, a cross and an ellipse, so the packed row groups, partial
-// groups and tiles, border columns, channels, u16 rows and the merging of bars are tested on
-// machines without a GPU (the GPU tests hold the real kernels to the same results on the device).
+// groups and tiles, border columns, column runs, channels, u16 rows and the merging of bars are
+// tested on machines without a GPU (the GPU tests hold the real kernels to the same results on the
+// device).
 #include "morph_emulation.h"  // first: the CUDA stand-ins the device headers expect
 
 #include <gtest/gtest.h>
@@ -63,16 +64,18 @@ template <typename T, bool kMax>
 void run_column_pass(const PlaneView& in, const MutablePlaneView& out, int radius, BorderMode border, bool merge) {
   PassShape s;
   const morph::ColumnPassArgs a = morph::column_pass_args(in, out, radius, border, merge, &s);
-  std::vector<std::uint32_t> shared(s.shared_bytes / 4);
   for (int by = 0; by < s.blocks_y; ++by) {
     for (int bx = 0; bx < s.blocks_x; ++bx) {
-      std::fill(shared.begin(), shared.end(), kStaleShared);
-      for (int t = 0; t < s.threads; ++t) {
-        threadIdx.x = static_cast<unsigned>(t);
-        blockIdx.x = static_cast<unsigned>(bx);
-        blockIdx.y = static_cast<unsigned>(by);
-        blockDim.x = static_cast<unsigned>(s.threads);
-        morph::column_pass<T, kMax>(a, shared.data());
+      for (int ty = 0; ty < s.threads_y; ++ty) {
+        for (int tx = 0; tx < s.threads_x; ++tx) {
+          threadIdx.x = static_cast<unsigned>(tx);
+          threadIdx.y = static_cast<unsigned>(ty);
+          blockIdx.x = static_cast<unsigned>(bx);
+          blockIdx.y = static_cast<unsigned>(by);
+          blockDim.x = static_cast<unsigned>(s.threads_x);
+          blockDim.y = static_cast<unsigned>(s.threads_y);
+          morph::with_column_run(a.run_rows, [&](auto run) { morph::column_pass<T, kMax, decltype(run)::value>(a); });
+        }
       }
     }
   }
@@ -101,11 +104,15 @@ void run_element(const HostPlane& src, HostPlane& rows, HostPlane& dst, const Mo
 }
 
 // Frames: one pixel; narrower and shorter than the element; a partial row group (heights not a
-// multiple of 4 or 16); across the 256-pixel row tile; tight, padded, misaligned (rows that do not
-// end on a word) and 16-byte aligned pitches.
+// multiple of 4 or 16); across the 256-pixel row tile; taller than a row-pass block (16 rows) and
+// than a column run's rows (the pointer walk); tight, padded, misaligned (rows that do not end on
+// a word) and 16-byte aligned pitches.
 const std::vector<Geometry>& separable_geometries() {
-  static const std::vector<Geometry> g = {
-      {1, 1, 0, 0, false}, {3, 7, 1, 1, false}, {37, 19, 0, 0, true}, {261, 13, 3, 1, false}};
+  static const std::vector<Geometry> g = {{1, 1, 0, 0, false},
+                                          {3, 7, 1, 1, false},
+                                          {37, 19, 0, 0, true},
+                                          {261, 13, 3, 1, false},
+                                          {29, 67, 2, 0, false}};
   return g;
 }
 
@@ -165,11 +172,13 @@ std::string element_name(const ::testing::TestParamInfo<ElementCase>& i) {
 }
 
 // A run along the rows only, along the columns only, both, a run wider than the frames, one that
-// shrinks a block's row groups (a 255-wide line of four channels leaves room for two), a bar
-// taller than a column-pass block's whole window blocks fit (runs of a quarter of it: 97 rows,
-// runs of 25), and the elements of several bars merged in `dst` (a cross: a row and a column; an
+// shrinks a block's row groups (a 255-wide line of four channels leaves room for two), column
+// runs of each length (bars of 3, 5, 9, 31 rows: runs of 2, 4, 8, 16) and a tall bar's long middle
+// (97 rows), and the elements of several bars merged in `dst` (a cross: a row and a column; an
 // ellipse: three bars).
-static_assert(morph::column_run_rows(97) < 97, "the 97-row bar below is to run the column pass in quarter runs");
+static_assert(morph::column_run_rows(3) == 2 && morph::column_run_rows(5) == 4 && morph::column_run_rows(9) == 8 &&
+                  morph::column_run_rows(31) == morph::kColumnMaxRun,
+              "the bars below run the column pass in runs of every length");
 INSTANTIATE_TEST_SUITE_P(Elements, MorphSeparableEmulated,
                          ::testing::Values(ElementCase{MorphShape::kRect, 3, 1}, ElementCase{MorphShape::kRect, 1, 5},
                                            ElementCase{MorphShape::kRect, 7, 3}, ElementCase{MorphShape::kRect, 15, 9},
