@@ -25,7 +25,7 @@ __device__ __forceinline__ T pick(T a, T b) {
   return kMax ? (a > b ? a : b) : (a < b ? a : b);
 }
 
-// The column pass computes on 16-bit lanes, two to a word, where sm_90 has packed three-operand
+// Both passes compute on 16-bit lanes, two to a word, where sm_90 has packed (and three-operand)
 // max/min instructions (u8 has none: __vmaxu4 is several instructions): u8 samples widened
 // (U8WideLanes), u16 as they are.
 template <typename T, bool kMax>
@@ -42,16 +42,6 @@ constexpr std::uint32_t neutral_lanes() {
   return kMax ? 0u : sizeof(T) == 1 ? 0x00FF00FFu : 0xFFFFFFFFu;
 }
 
-// Four u8 or two u16 samples of a 32-bit word at once.
-template <typename T, bool kMax>
-__device__ __forceinline__ std::uint32_t pick_word(std::uint32_t a, std::uint32_t b) {
-  if constexpr (sizeof(T) == 1) {
-    return kMax ? __vmaxu4(a, b) : __vminu4(a, b);
-  } else {
-    return pick2<kMax>(a, b);
-  }
-}
-
 // A flat index over rows of `width` items as (row, item), moved on by `step` without a division:
 // the row pass walks its shared tile blockDim.x items at a time, and two integer divisions a sample
 // made it instruction-bound.
@@ -64,8 +54,8 @@ struct FlatCursor {
   }
 };
 
-// Samples of type T a 32-bit word holds: the row pass packs the samples of that many consecutive
-// rows at one position into a word (four u8 rows, two u16 rows) and runs its max/min on words.
+// Samples of type T a 32-bit word holds: the row pass gathers the samples of that many consecutive
+// rows at one position (four u8 rows, two u16 rows), a row group.
 template <typename T>
 constexpr int rows_per_word() {
   return 4 / static_cast<int>(sizeof(T));
@@ -85,20 +75,43 @@ struct RowPassArgs {
 
 // A block: tile_pixels output pixels of rows_per_block rows, as row groups of rows_per_word<T>()
 // rows. Shared memory holds each group's padded line (the tile plus `radius` pixels each side,
-// built with the border rule; word s holds sample s of each of the group's rows) and its block
-// prefixes; the suffixes replace the line in place. Sample by sample the pass was bound by its
-// instructions (29 M warp instructions for a 4K GRAY8 31-wide run); a word per position and group
-// takes a quarter of the shared-memory accesses and max/min (u8), and a thread's position keeps
-// its border resolution and addresses for all the block's rows.
+// built with the border rule) and its block prefixes; the suffixes replace the line in place. A
+// position of a group is its rows' samples as 16-bit lane words (two u8, one u16: SeparableLanes),
+// so that each max/min is one packed instruction (__vmaxu4 on four bytes is several on sm_90). A
+// thread's position keeps its border resolution and addresses for all the block's rows.
 template <typename T, bool kMax>
 __device__ void row_pass(const RowPassArgs& a, std::uint32_t* shared) {
+  using L = SeparableLanes<T, kMax>;
   constexpr int P = rows_per_word<T>();
+  constexpr int W = L::kComputePerStorage;  // lane words a position
   constexpr int kBits = 8 * static_cast<int>(sizeof(T));
+  using Position = std::conditional_t<W == 2, uint2, std::uint32_t>;
+  const auto to_position = [](const std::uint32_t* w) {
+    if constexpr (W == 2) {
+      return make_uint2(w[0], w[1]);
+    } else {
+      return w[0];
+    }
+  };
+  const auto from_position = [](Position v, std::uint32_t* w) {
+    if constexpr (W == 2) {
+      w[0] = v.x, w[1] = v.y;
+    } else {
+      w[0] = v;
+    }
+  };
+  const auto pick_position = [](Position x, Position y) {
+    if constexpr (W == 2) {
+      return make_uint2(pick2<kMax>(x.x, y.x), pick2<kMax>(x.y, y.y));
+    } else {
+      return pick2<kMax>(x, y);
+    }
+  };
   const int c = a.channels, k = 2 * a.radius + 1;
   const int padded = a.tile_pixels + 2 * a.radius;
   const int line = padded * c;
-  std::uint32_t* lines = shared;
-  std::uint32_t* prefix = shared + (a.rows_per_block / P) * line;
+  Position* lines = reinterpret_cast<Position*>(shared);
+  Position* prefix = lines + (a.rows_per_block / P) * line;
   const int x0 = blockIdx.x * a.tile_pixels;
   const int y0 = blockIdx.y * a.rows_per_block;
   const int groups = (min(a.rows_per_block, a.height - y0) + P - 1) / P;  // groups with a row in the plane
@@ -120,7 +133,9 @@ MORPH_UNROLL
         const T sample = sx >= 0 && y0 + g * P + j < a.height ? __ldg(reinterpret_cast<const T*>(p)) : neutral;
         word |= static_cast<std::uint32_t>(sample) << (kBits * j);
       }
-      lines[g * line + s] = word;
+      std::uint32_t w[W];
+      L::widen(word, w);
+      lines[g * line + s] = to_position(w);
     }
   }
   __syncthreads();
@@ -131,18 +146,20 @@ MORPH_UNROLL
   FlatCursor at(threadIdx.x, per_row);
   for (int t = threadIdx.x; t < groups * per_row; t += blockDim.x, at.advance(blockDim.x, per_row)) {
     const int g = at.row, b = at.item >> log_c, ch = at.item & (c - 1);
-    std::uint32_t* l = lines + g * line + ch;
-    std::uint32_t* f = prefix + g * line + ch;
+    Position* l = lines + g * line + ch;
+    Position* f = prefix + g * line + ch;
     const int p0 = b * k, p1 = min(p0 + k, padded);
-    std::uint32_t acc = l[p0 * c];
+    Position acc = l[p0 * c];
     f[p0 * c] = acc;
+MORPH_UNROLL_8
     for (int p = p0 + 1; p < p1; ++p) {
-      acc = pick_word<T, kMax>(acc, l[p * c]);
+      acc = pick_position(acc, l[p * c]);
       f[p * c] = acc;
     }
     acc = l[(p1 - 1) * c];
+MORPH_UNROLL_8
     for (int p = p1 - 2; p >= p0; --p) {
-      acc = pick_word<T, kMax>(acc, l[p * c]);
+      acc = pick_position(acc, l[p * c]);
       l[p * c] = acc;
     }
   }
@@ -154,7 +171,9 @@ MORPH_UNROLL
   for (int s = threadIdx.x; s < out; s += blockDim.x) {
     std::uint8_t* p = a.dst + static_cast<std::size_t>(y0) * a.dst_pitch + static_cast<std::size_t>(x0 * c + s) * sizeof(T);
     for (int g = 0; g < groups; ++g) {
-      const std::uint32_t word = pick_word<T, kMax>(lines[g * line + s], prefix[g * line + s + span]);
+      std::uint32_t w[W];
+      from_position(pick_position(lines[g * line + s], prefix[g * line + s + span]), w);
+      const std::uint32_t word = L::narrow(w);
 MORPH_UNROLL
       for (int j = 0; j < P; ++j, p += a.dst_pitch) {
         if (y0 + g * P + j < a.height) *reinterpret_cast<T*>(p) = static_cast<T>(word >> (kBits * j));
@@ -162,8 +181,6 @@ MORPH_UNROLL
     }
   }
 }
-
-// --- the column pass -----------------------------------------------------------------------------
 
 // A column-pass thread's chunk: eight bytes, two storage words, as lane words (four u8 lanes
 // words, two u16).
@@ -332,12 +349,13 @@ struct PassShape {
 };
 
 // The row pass of `in` into `out` with a run of 2 * radius + 1: a group's line and its prefixes
-// take a word per sample position; up to 16 rows a block within the shared-memory budget.
+// take its lane words per sample position; up to 16 rows a block within the shared-memory budget.
 template <typename T>
 inline RowPassArgs row_pass_args(const PlaneView& in, const MutablePlaneView& out, int radius, BorderMode border,
                                  PassShape* shape) {
   constexpr int kRowsPerWord = rows_per_word<T>();
-  const int line_bytes = (kRowTilePixels + 2 * radius) * in.channels * 4;
+  constexpr int kPositionBytes = 4 * SeparableLanes<T, true>::kComputePerStorage;
+  const int line_bytes = (kRowTilePixels + 2 * radius) * in.channels * kPositionBytes;
   const int groups = std::clamp(kSeparableSharedBudget / (2 * line_bytes), 1, 16 / kRowsPerWord);
   const RowPassArgs a{static_cast<const std::uint8_t*>(in.data), in.pitch, static_cast<std::uint8_t*>(out.data),
                       out.pitch, in.width, in.height, in.channels, radius, kRowTilePixels, groups * kRowsPerWord,
