@@ -15,10 +15,10 @@ namespace dpx {
 namespace morph {
 namespace {
 
-template <typename T, bool kMax>
+template <typename T, bool kMax, int kRun>
 __global__ void __launch_bounds__(kRowThreads) row_pass_kernel(RowPassArgs a) {
   extern __shared__ uint4 shared[];
-  row_pass<T, kMax>(a, reinterpret_cast<std::uint32_t*>(shared));
+  row_pass<T, kMax, kRun>(a, reinterpret_cast<std::uint32_t*>(shared));
 }
 
 template <typename T, bool kMax, int kRun>
@@ -61,7 +61,10 @@ Status launch_rows(const PlaneView& in, const MutablePlaneView& out, int radius,
                    cudaStream_t stream) {
   PassShape s;
   const RowPassArgs a = row_pass_args<T>(in, out, radius, border, &s);
-  row_pass_kernel<T, kMax><<<dim3(s.blocks_x, s.blocks_y), dim3(s.threads_x, s.threads_y), s.shared_bytes, stream>>>(a);
+  with_window_run(a.run, [&](auto run) {
+    row_pass_kernel<T, kMax, decltype(run)::value>
+        <<<dim3(s.blocks_x, s.blocks_y), dim3(s.threads_x, s.threads_y), s.shared_bytes, stream>>>(a);
+  });
   DPX_CUDA_CHECK_LAUNCH("row_pass_kernel");
   return Status::ok();
 }
@@ -71,7 +74,7 @@ Status launch_columns(const PlaneView& in, const MutablePlaneView& out, int radi
                       cudaStream_t stream) {
   PassShape s;
   const ColumnPassArgs a = column_pass_args(in, out, radius, border, merge, &s);
-  with_column_run(a.run_rows, [&](auto run) {
+  with_window_run(a.run_rows, [&](auto run) {
     column_pass_kernel<T, kMax, decltype(run)::value>
         <<<dim3(s.blocks_x, s.blocks_y), dim3(s.threads_x, s.threads_y), 0, stream>>>(a);
   });

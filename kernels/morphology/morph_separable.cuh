@@ -1,8 +1,9 @@
-// Device side of the separable CUDA morphology (morph_separable.h). The row pass runs van
-// Herk/Gil-Werman in shared memory: a window of k = 2r + 1 starting at position t is the suffix of
-// t's block of k positions (blocks aligned to the tile) combined with the prefix of the next block
-// up to t + k - 1, two operations a sample whatever k is. The column pass walks down chunk columns
-// on 16-bit lanes in runs of up to 16 rows that share their windows' middle, from registers.
+// Device side of the separable CUDA morphology (morph_separable.h). Both passes compute windows in
+// runs: the windows of up to 16 consecutive outputs share a middle (the inputs they all hold),
+// computed once, and each adds the inputs before and after it as suffixes and prefixes, in
+// registers, on 8-byte chunks of 16-bit lanes. The column pass walks down chunk columns of the
+// plane; the row pass walks along a tile held in shared memory as chunks of consecutive rows at a
+// position (transposed on the way in and out).
 #pragma once
 
 #include <algorithm>
@@ -54,157 +55,13 @@ struct FlatCursor {
   }
 };
 
-// Samples of type T a 32-bit word holds: the row pass gathers the samples of that many consecutive
-// rows at one position (four u8 rows, two u16 rows), a row group.
+// A chunk: eight bytes of samples as lane words (four words of u8 lanes, two of u16), aligned for
+// one shared-memory access.
+constexpr int kChunkBytes = 8;
 template <typename T>
-constexpr int rows_per_word() {
-  return 4 / static_cast<int>(sizeof(T));
-}
-
-struct RowPassArgs {
-  const std::uint8_t* src;
-  std::size_t src_pitch;
-  std::uint8_t* dst;
-  std::size_t dst_pitch;
-  int width, height, channels;
-  int radius;          // half-width of the run
-  int tile_pixels;     // output pixels per block and row
-  int rows_per_block;  // a multiple of rows_per_word<T>()
-  BorderMode border;
-};
-
-// A block: tile_pixels output pixels of rows_per_block rows, as row groups of rows_per_word<T>()
-// rows. Shared memory holds each group's padded line (the tile plus `radius` pixels each side,
-// built with the border rule) and its block prefixes; the suffixes replace the line in place. A
-// position of a group is its rows' samples as 16-bit lane words (two u8, one u16: SeparableLanes),
-// so that each max/min is one packed instruction (__vmaxu4 on four bytes is several on sm_90). A
-// thread's position keeps its border resolution and addresses for all the block's rows.
-template <typename T, bool kMax>
-__device__ void row_pass(const RowPassArgs& a, std::uint32_t* shared) {
-  using L = SeparableLanes<T, kMax>;
-  constexpr int P = rows_per_word<T>();
-  constexpr int W = L::kComputePerStorage;  // lane words a position
-  constexpr int kBits = 8 * static_cast<int>(sizeof(T));
-  using Position = std::conditional_t<W == 2, uint2, std::uint32_t>;
-  const auto to_position = [](const std::uint32_t* w) {
-    if constexpr (W == 2) {
-      return make_uint2(w[0], w[1]);
-    } else {
-      return w[0];
-    }
-  };
-  const auto from_position = [](Position v, std::uint32_t* w) {
-    if constexpr (W == 2) {
-      w[0] = v.x, w[1] = v.y;
-    } else {
-      w[0] = v;
-    }
-  };
-  const auto pick_position = [](Position x, Position y) {
-    if constexpr (W == 2) {
-      return make_uint2(pick2<kMax>(x.x, y.x), pick2<kMax>(x.y, y.y));
-    } else {
-      return pick2<kMax>(x, y);
-    }
-  };
-  const int c = a.channels, k = 2 * a.radius + 1;
-  const int padded = a.tile_pixels + 2 * a.radius;
-  const int line = padded * c;
-  Position* lines = reinterpret_cast<Position*>(shared);
-  Position* prefix = lines + (a.rows_per_block / P) * line;
-  const int x0 = blockIdx.x * a.tile_pixels;
-  const int y0 = blockIdx.y * a.rows_per_block;
-  const int groups = (min(a.rows_per_block, a.height - y0) + P - 1) / P;  // groups with a row in the plane
-  const T neutral = kMax ? T{0} : static_cast<T>(~T{0});
-
-  // A thread per sample position s of the padded line, down every group: the position's border
-  // resolution and address are worked out once for all the block's rows. Rows past the plane's
-  // end hold the neutral sample. Read-only loads (__ldg) may be issued ahead of the shared stores.
-  const int log_c = c == 1 ? 0 : c == 2 ? 1 : 2;
-  for (int s = threadIdx.x; s < line; s += blockDim.x) {
-    const int x = x0 - a.radius + (s >> log_c);
-    const int sx = x >= 0 && x < a.width ? x : resolve(x, a.width, a.border);
-    const std::uint8_t* p = a.src + static_cast<std::size_t>(y0) * a.src_pitch +
-                            static_cast<std::size_t>((max(sx, 0) << log_c) + (s & (c - 1))) * sizeof(T);
-    for (int g = 0; g < groups; ++g) {
-      std::uint32_t word = 0;
-MORPH_UNROLL
-      for (int j = 0; j < P; ++j, p += a.src_pitch) {
-        const T sample = sx >= 0 && y0 + g * P + j < a.height ? __ldg(reinterpret_cast<const T*>(p)) : neutral;
-        word |= static_cast<std::uint32_t>(sample) << (kBits * j);
-      }
-      std::uint32_t w[W];
-      L::widen(word, w);
-      lines[g * line + s] = to_position(w);
-    }
-  }
-  __syncthreads();
-
-  // Block b, channel ch of group g for t = g * per_row + b * c + ch.
-  const int blocks = (padded + k - 1) / k;
-  const int per_row = blocks * c;
-  FlatCursor at(threadIdx.x, per_row);
-  for (int t = threadIdx.x; t < groups * per_row; t += blockDim.x, at.advance(blockDim.x, per_row)) {
-    const int g = at.row, b = at.item >> log_c, ch = at.item & (c - 1);
-    Position* l = lines + g * line + ch;
-    Position* f = prefix + g * line + ch;
-    const int p0 = b * k, p1 = min(p0 + k, padded);
-    Position acc = l[p0 * c];
-    f[p0 * c] = acc;
-MORPH_UNROLL_8
-    for (int p = p0 + 1; p < p1; ++p) {
-      acc = pick_position(acc, l[p * c]);
-      f[p * c] = acc;
-    }
-    acc = l[(p1 - 1) * c];
-MORPH_UNROLL_8
-    for (int p = p1 - 2; p >= p0; --p) {
-      acc = pick_position(acc, l[p * c]);
-      l[p * c] = acc;
-    }
-  }
-  __syncthreads();
-
-  // A thread per output sample, down every group, as the loads.
-  const int out = min(a.tile_pixels, a.width - x0) * c;
-  const int span = (k - 1) * c;
-  for (int s = threadIdx.x; s < out; s += blockDim.x) {
-    std::uint8_t* p = a.dst + static_cast<std::size_t>(y0) * a.dst_pitch + static_cast<std::size_t>(x0 * c + s) * sizeof(T);
-    for (int g = 0; g < groups; ++g) {
-      std::uint32_t w[W];
-      from_position(pick_position(lines[g * line + s], prefix[g * line + s + span]), w);
-      const std::uint32_t word = L::narrow(w);
-MORPH_UNROLL
-      for (int j = 0; j < P; ++j, p += a.dst_pitch) {
-        if (y0 + g * P + j < a.height) *reinterpret_cast<T*>(p) = static_cast<T>(word >> (kBits * j));
-      }
-    }
-  }
-}
-
-// A column-pass thread's chunk: eight bytes, two storage words, as lane words (four u8 lanes
-// words, two u16).
-constexpr int kColumnChunk = 8;
-template <typename T>
-struct ChunkLanes {
-  static constexpr int kWords = kColumnChunk / 4 * SeparableLanes<T, true>::kComputePerStorage;
+struct alignas(kChunkBytes * SeparableLanes<T, true>::kComputePerStorage) ChunkLanes {
+  static constexpr int kWords = kChunkBytes / 4 * SeparableLanes<T, true>::kComputePerStorage;
   std::uint32_t w[kWords];
-};
-
-struct ColumnPassArgs {
-  const std::uint8_t* src;  // the row pass's plane: rows readable to a word boundary
-  std::size_t src_pitch;
-  std::uint8_t* dst;
-  std::size_t dst_pitch;
-  int height, row_bytes;
-  int readable_bytes;  // row_bytes rounded up to a word
-  int radius;          // half-height of the bar
-  int run_rows;        // output rows a thread computes from one middle (column_run_rows)
-  int strip_rows;      // output rows per block row of the grid, a multiple of run_rows * blockDim.y
-  BorderMode border;
-  bool merge;       // combine with what dst holds (a later bar of the element)
-  bool src_chunks;  // src pointer and pitch 8-byte aligned: one load a chunk
-  bool dst_chunks;  // the same for dst: one store a chunk
 };
 
 template <typename T, bool kMax>
@@ -238,6 +95,260 @@ __device__ __forceinline__ ChunkLanes<T> widen_chunk(std::uint32_t s0, std::uint
   return r;
 }
 
+// One run: outputs t0 .. t0 + kRun - 1, output j the max/min of inputs t0 + j .. t0 + j + k - 1.
+// Their windows all hold the k - kRun + 1 inputs from t0 + kRun - 1: that middle first (two inputs
+// an instruction), then the inputs after it, a prefix a window (kept in registers), then walking
+// back over the inputs before it, a suffix a window. k + kRun - 1 loads and about k / 2 + 3 kRun
+// operations a run. in(v) loads input v; out(j, value) takes output j.
+template <typename T, bool kMax, int kRun, class In, class Out>
+__device__ __forceinline__ void window_run(int k, int t0, const In& in, const Out& out) {
+  ChunkLanes<T> middle = in(t0 + kRun - 1);
+  int v = t0 + kRun;
+#if defined(__CUDACC__)
+#pragma unroll 4
+#endif
+  for (; v + 1 < t0 + k; v += 2) middle = pick3<T, kMax>(middle, in(v), in(v + 1));
+  if (v < t0 + k) middle = pick2<T, kMax>(middle, in(v));
+  ChunkLanes<T> window[kRun];  // window[j]: middle and the inputs after it of output j
+  window[0] = middle;
+MORPH_UNROLL
+  for (int j = 1; j < kRun; ++j) window[j] = pick2<T, kMax>(window[j - 1], in(t0 + j + k - 1));
+  ChunkLanes<T> before = neutral_chunk<T, kMax>();  // inputs t0 + j .. t0 + kRun - 2
+MORPH_UNROLL
+  for (int j = kRun - 1; j >= 0; --j) {
+    if (j < kRun - 1) {
+      before = pick2<T, kMax>(before, in(t0 + j));
+      window[j] = pick2<T, kMax>(window[j], before);
+    }
+    out(j, window[j]);
+  }
+}
+
+constexpr int kMaxRun = 16;
+
+// Outputs a thread takes from one middle for a window of k: the largest power of two up to k and
+// kMaxRun (the run's windows are held in registers, so it is a compile-time constant:
+// with_window_run).
+constexpr int window_run_length(int k) {
+  int m = 1;
+  while (2 * m <= k && 2 * m <= kMaxRun) m *= 2;
+  return m;
+}
+
+// f(std::integral_constant<int, run>{}) for a run that window_run_length() gives.
+template <class F>
+decltype(auto) with_window_run(int run, const F& f) {
+  switch (run) {
+    case 1: return f(std::integral_constant<int, 1>{});
+    case 2: return f(std::integral_constant<int, 2>{});
+    case 4: return f(std::integral_constant<int, 4>{});
+    case 8: return f(std::integral_constant<int, 8>{});
+    default: return f(std::integral_constant<int, kMaxRun>{});
+  }
+}
+
+// --- the row pass --------------------------------------------------------------------------------
+
+// Samples of type T in a 32-bit word, and rows of a row-pass chunk: the samples of that many
+// consecutive rows at one position fill its eight bytes.
+template <typename T>
+constexpr int samples_per_word() {
+  return 4 / static_cast<int>(sizeof(T));
+}
+template <typename T>
+constexpr int chunk_rows() {
+  return kChunkBytes / static_cast<int>(sizeof(T));
+}
+
+// The words w0, w1 of two rows at the same position as lane words, one per sample position:
+// lane word j holds sample j of w0 in its low lane and sample j of w1 in its high lane.
+template <typename T>
+__device__ __forceinline__ void pair_rows(std::uint32_t w0, std::uint32_t w1, std::uint32_t* lanes) {
+  if constexpr (sizeof(T) == 1) {
+    const std::uint32_t lo = __byte_perm(w0, w1, 0x5140), hi = __byte_perm(w0, w1, 0x7362);
+    lanes[0] = __byte_perm(lo, 0u, 0x4140);
+    lanes[1] = __byte_perm(lo, 0u, 0x4342);
+    lanes[2] = __byte_perm(hi, 0u, 0x4140);
+    lanes[3] = __byte_perm(hi, 0u, 0x4342);
+  } else {
+    lanes[0] = __byte_perm(w0, w1, 0x5410);
+    lanes[1] = __byte_perm(w0, w1, 0x7632);
+  }
+}
+
+// The inverse: the two rows' words from samples_per_word<T>() lane words.
+template <typename T>
+__device__ __forceinline__ void unpair_rows(const std::uint32_t* lanes, std::uint32_t* w0, std::uint32_t* w1) {
+  if constexpr (sizeof(T) == 1) {
+    const std::uint32_t lo = __byte_perm(lanes[0], lanes[1], 0x6240), hi = __byte_perm(lanes[2], lanes[3], 0x6240);
+    *w0 = __byte_perm(lo, hi, 0x5410);
+    *w1 = __byte_perm(lo, hi, 0x7632);
+  } else {
+    *w0 = __byte_perm(lanes[0], lanes[1], 0x5410);
+    *w1 = __byte_perm(lanes[0], lanes[1], 0x7632);
+  }
+}
+
+struct RowPassArgs {
+  const std::uint8_t* src;
+  std::size_t src_pitch;
+  std::uint8_t* dst;
+  std::size_t dst_pitch;
+  int width, height, channels;
+  int radius;       // half-width of the run
+  int run;          // output pixels a thread takes from one middle (window_run_length)
+  int tile_pixels;  // output pixels per block and row
+  int groups;       // row groups per block, chunk_rows<T>() rows each
+  int lead;         // line samples before the tile's first: radius * channels rounded up to a word
+  int line;         // samples of a group's line: the tile and `lead` on each side
+  int spread_log;   // log2(run * channels): a spare slot after every run * channels samples
+  int line_slots;   // shared chunk slots of a group's line, spares included
+  int out_slots;    // the same for a group's results
+  BorderMode border;
+  bool src_words, dst_words;  // pointer and pitch 4-byte aligned: whole-word loads / stores
+};
+
+// The shared slot of sample s of a line or of the results. Threads of consecutive runs read
+// samples run * channels apart, a multiple of the 128 bytes the banks span once chunks are 16
+// bytes; a spare slot after each stretch puts them on different banks.
+__device__ __forceinline__ int spread_slot(int s, int spread_log) { return s + (s >> spread_log); }
+
+// The word of row y from sample q on with the border rule, sample by sample (across the row's ends
+// and in unaligned planes).
+template <typename T>
+__device__ std::uint32_t border_word(const RowPassArgs& a, int y, int q, T neutral) {
+  constexpr int S = samples_per_word<T>();
+  const int c = a.channels, log_c = c == 1 ? 0 : c == 2 ? 1 : 2;
+  const T* row = reinterpret_cast<const T*>(a.src + static_cast<std::size_t>(y) * a.src_pitch);
+  std::uint32_t word = 0;
+MORPH_UNROLL
+  for (int j = 0; j < S; ++j) {
+    const int x = (q + j) >> log_c;  // arithmetic shift: floor division
+    const int sx = x >= 0 && x < a.width ? x : resolve(x, a.width, a.border);
+    const int at = (max(sx, 0) << log_c) + ((q + j) & (c - 1));
+    word |= static_cast<std::uint32_t>(sx >= 0 ? __ldg(row + at) : neutral) << (8 * sizeof(T) * j);
+  }
+  return word;
+}
+
+// A block: tile_pixels output pixels of `groups` row groups. The line of each group (the tile and
+// `lead` samples each side, with the border rule) is loaded a word of each of its rows at a time,
+// transposed into chunks (the group's samples at one position) and stored in shared memory; a
+// thread then computes a run of kRun output pixels of one channel of a group from those chunks
+// (window_run), into a results array, which is transposed back and stored a word of each row at a
+// time. Rows past the plane's end are neutral and not stored.
+template <typename T, bool kMax, int kRun>
+__device__ void row_pass(const RowPassArgs& a, std::uint32_t* shared) {
+  constexpr int S = samples_per_word<T>();
+  constexpr int R = chunk_rows<T>();
+  constexpr int kBits = 8 * static_cast<int>(sizeof(T));
+  const int c = a.channels, log_c = c == 1 ? 0 : c == 2 ? 1 : 2;
+  const int k = 2 * a.radius + 1;
+  const int x0 = blockIdx.x * a.tile_pixels;
+  const int y0 = blockIdx.y * a.groups * R;
+  const int groups = min(a.groups, (a.height - y0 + R - 1) / R);  // groups with a row in the plane
+  auto* const lines = reinterpret_cast<ChunkLanes<T>*>(shared);
+  ChunkLanes<T>* const results = lines + a.groups * a.line_slots;
+  const int first = x0 * c - a.lead;  // sample index of the line's first sample, a multiple of S
+  const T neutral = kMax ? T{0} : static_cast<T>(~T{0});
+  const std::uint32_t neutral_word = kMax ? 0u : ~0u;
+
+  const int words = a.line / S;
+  FlatCursor at(threadIdx.x, words);
+  for (int t = threadIdx.x; t < groups * words; t += blockDim.x, at.advance(blockDim.x, words)) {
+    const int q = first + at.item * S, y = y0 + at.row * R;
+    const bool whole = a.src_words && q >= 0 && q + S <= a.width * c;
+    std::uint32_t r[R];
+    const auto* p = reinterpret_cast<const std::uint32_t*>(a.src + static_cast<std::size_t>(y) * a.src_pitch) +
+                    (whole ? q / S : 0);
+MORPH_UNROLL
+    for (int j = 0; j < R; ++j) {
+      if (y + j >= a.height) {
+        r[j] = neutral_word;
+      } else {
+        r[j] = whole ? __ldg(p) : border_word<T>(a, y + j, q, neutral);
+      }
+      p = reinterpret_cast<const std::uint32_t*>(reinterpret_cast<const std::uint8_t*>(p) + a.src_pitch);
+    }
+    ChunkLanes<T> chunk[S];
+MORPH_UNROLL
+    for (int w = 0; w < R / 2; ++w) {
+      std::uint32_t lanes[S];
+      pair_rows<T>(r[2 * w], r[2 * w + 1], lanes);
+MORPH_UNROLL
+      for (int i = 0; i < S; ++i) chunk[i].w[w] = lanes[i];
+    }
+    ChunkLanes<T>* l = lines + at.row * a.line_slots;
+MORPH_UNROLL
+    for (int i = 0; i < S; ++i) l[spread_slot(at.item * S + i, a.spread_log)] = chunk[i];
+  }
+  __syncthreads();
+
+  // Run `run` of channel ch: output pixels run * kRun + j of the tile; input v of its windows is
+  // line sample base + v * c + ch.
+  const int out_pixels = min(a.tile_pixels, a.width - x0);
+  const int per_group = (out_pixels + kRun - 1) / kRun * c;
+  const int base = a.lead - a.radius * c;
+  FlatCursor rt(threadIdx.x, per_group);
+  for (int t = threadIdx.x; t < groups * per_group; t += blockDim.x, rt.advance(blockDim.x, per_group)) {
+    const int t0 = (rt.item >> log_c) * kRun, ch = rt.item & (c - 1);
+    const ChunkLanes<T>* l = lines + rt.row * a.line_slots;
+    ChunkLanes<T>* o = results + rt.row * a.out_slots;
+    window_run<T, kMax, kRun>(
+        k, t0, [&](int v) { return l[spread_slot(base + v * c + ch, a.spread_log)]; },
+        [&](int j, const ChunkLanes<T>& value) { o[spread_slot((t0 + j) * c + ch, a.spread_log)] = value; });
+  }
+  __syncthreads();
+
+  const int out = out_pixels * c;
+  const int out_words = (out + S - 1) / S;
+  FlatCursor ot(threadIdx.x, out_words);
+  for (int t = threadIdx.x; t < groups * out_words; t += blockDim.x, ot.advance(blockDim.x, out_words)) {
+    const int s = ot.item * S, y = y0 + ot.row * R;
+    const ChunkLanes<T>* o = results + ot.row * a.out_slots;
+    ChunkLanes<T> chunk[S];
+MORPH_UNROLL
+    for (int i = 0; i < S; ++i) chunk[i] = o[spread_slot(s + i, a.spread_log)];
+    std::uint32_t r[R];
+MORPH_UNROLL
+    for (int w = 0; w < R / 2; ++w) {
+      std::uint32_t lanes[S];
+MORPH_UNROLL
+      for (int i = 0; i < S; ++i) lanes[i] = chunk[i].w[w];
+      unpair_rows<T>(lanes, &r[2 * w], &r[2 * w + 1]);
+    }
+    const bool whole = a.dst_words && s + S <= out;
+    std::uint8_t* d = a.dst + static_cast<std::size_t>(y) * a.dst_pitch + (static_cast<std::size_t>(x0) * c + s) * sizeof(T);
+MORPH_UNROLL
+    for (int j = 0; j < R; ++j, d += a.dst_pitch) {
+      if (y + j >= a.height) break;
+      if (whole) {
+        *reinterpret_cast<std::uint32_t*>(d) = r[j];
+        continue;
+      }
+      for (int i = 0; i < S && s + i < out; ++i) reinterpret_cast<T*>(d)[i] = static_cast<T>(r[j] >> (kBits * i));
+    }
+  }
+}
+
+// --- the column pass -----------------------------------------------------------------------------
+
+struct ColumnPassArgs {
+  const std::uint8_t* src;  // the row pass's plane: rows readable to a word boundary
+  std::size_t src_pitch;
+  std::uint8_t* dst;
+  std::size_t dst_pitch;
+  int height, row_bytes;
+  int readable_bytes;  // row_bytes rounded up to a word
+  int radius;          // half-height of the bar
+  int run_rows;        // output rows a thread computes from one middle (window_run_length)
+  int strip_rows;      // output rows per block row of the grid, a multiple of run_rows * blockDim.y
+  BorderMode border;
+  bool merge;       // combine with what dst holds (a later bar of the element)
+  bool src_chunks;  // src pointer and pitch 8-byte aligned: one load a chunk
+  bool dst_chunks;  // the same for dst: one store a chunk
+};
+
 // The chunk at `p`, 8-byte aligned: one load. Read-only loads (__ldg) may be issued ahead of the
 // stores to dst, which plain loads of a pointer that could alias dst may not.
 template <typename T, bool kMax, bool kReadOnly>
@@ -262,7 +373,7 @@ template <typename T, bool kMax>
 __device__ __forceinline__ void store_chunk(const ColumnPassArgs& a, int y, int xb, ChunkLanes<T> v) {
   using L = SeparableLanes<T, kMax>;
   std::uint8_t* out = a.dst + static_cast<std::size_t>(y) * a.dst_pitch + xb;
-  const bool whole = a.dst_chunks && xb + kColumnChunk <= a.row_bytes;
+  const bool whole = a.dst_chunks && xb + kChunkBytes <= a.row_bytes;
   if (whole && a.merge) v = pick2<T, kMax>(v, load_chunk<T, kMax, false>(out));
   const std::uint32_t s0 = L::narrow(v.w), s1 = L::narrow(v.w + L::kComputePerStorage);
   if (whole) {
@@ -277,70 +388,48 @@ __device__ __forceinline__ void store_chunk(const ColumnPassArgs& a, int y, int 
   }
 }
 
-// One run: output rows t0 + radius .. t0 + radius + kRun - 1 (those below y1). Their windows (k rows
-// from t0 + j) all hold the k - kRun + 1 rows from t0 + kRun - 1: that middle first (two rows an
-// instruction), then the rows after it, a prefix a window (kept in registers), then walking up the
-// rows before it, a suffix a window. k + kRun - 1 loads and about k / 2 + 3 kRun operations a run.
-// row(v) loads row v.
-template <typename T, bool kMax, int kRun, class Row>
-__device__ __forceinline__ void column_run(const ColumnPassArgs& a, int t0, int y1, int xb, const Row& row) {
-  const int k = 2 * a.radius + 1;
-  ChunkLanes<T> middle = row(t0 + kRun - 1);
-  int v = t0 + kRun;
-#if defined(__CUDACC__)
-#pragma unroll 4
-#endif
-  for (; v + 1 < t0 + k; v += 2) middle = pick3<T, kMax>(middle, row(v), row(v + 1));
-  if (v < t0 + k) middle = pick2<T, kMax>(middle, row(v));
-  ChunkLanes<T> window[kRun];  // window[j]: middle and the rows after it of output row j
-  window[0] = middle;
-MORPH_UNROLL
-  for (int j = 1; j < kRun; ++j) window[j] = pick2<T, kMax>(window[j - 1], row(t0 + j + k - 1));
-  ChunkLanes<T> before = neutral_chunk<T, kMax>();  // rows t0 + j .. t0 + kRun - 2
-MORPH_UNROLL
-  for (int j = kRun - 1; j >= 0; --j) {
-    if (j < kRun - 1) {
-      before = pick2<T, kMax>(before, row(t0 + j));
-      window[j] = pick2<T, kMax>(window[j], before);
-    }
-    if (t0 + j + a.radius < y1) store_chunk<T, kMax>(a, t0 + j + a.radius, xb, window[j]);
-  }
-}
-
 // A thread: one chunk column of its block's strip_rows output rows, every blockDim.y-th run of kRun
-// rows (column_run_rows) from threadIdx.y on. Runs whose rows all lie in the plane walk one pointer
+// rows (window_run_length) from threadIdx.y on. Runs whose rows all lie in the plane walk one pointer
 // down the pitch with one load a chunk (where the chunk is aligned and readable); the others
 // resolve each row with the border rule.
 template <typename T, bool kMax, int kRun>
 __device__ void column_pass(const ColumnPassArgs& a) {
-  const int xb = (blockIdx.x * blockDim.x + threadIdx.x) * kColumnChunk;
+  const int xb = (blockIdx.x * blockDim.x + threadIdx.x) * kChunkBytes;
   if (xb >= a.row_bytes) return;
   const int k = 2 * a.radius + 1;
   const int y0 = blockIdx.y * a.strip_rows;
   const int y1 = min(y0 + a.strip_rows, a.height);
-  const bool vector = a.src_chunks && xb + kColumnChunk <= a.readable_bytes;
+  const bool vector = a.src_chunks && xb + kChunkBytes <= a.readable_bytes;
   for (int t0 = y0 - a.radius + threadIdx.y * kRun; t0 < y1 - a.radius; t0 += blockDim.y * kRun) {
+    // Output row t0 + radius + j is the window of input rows from t0 + j.
+    const auto out = [&](int j, const ChunkLanes<T>& v) {
+      if (t0 + j + a.radius < y1) store_chunk<T, kMax>(a, t0 + j + a.radius, xb, v);
+    };
     if (vector && t0 >= 0 && t0 + k + kRun - 2 < a.height) {
       const std::uint8_t* top = a.src + static_cast<std::size_t>(t0) * a.src_pitch + xb;
-      column_run<T, kMax, kRun>(a, t0, y1, xb, [&](int v) {
-        return load_chunk<T, kMax, true>(top + static_cast<std::size_t>(v - t0) * a.src_pitch);
-      });
+      window_run<T, kMax, kRun>(
+          k, t0, [&](int v) { return load_chunk<T, kMax, true>(top + static_cast<std::size_t>(v - t0) * a.src_pitch); },
+          out);
     } else {
-      column_run<T, kMax, kRun>(a, t0, y1, xb, [&](int v) {
-        const int sy = resolve(v, a.height, a.border);
-        if (sy < 0) return neutral_chunk<T, kMax>();
-        const std::uint8_t* row = a.src + static_cast<std::size_t>(sy) * a.src_pitch;
-        return vector ? load_chunk<T, kMax, true>(row + xb) : load_chunk_words<T, kMax>(row, xb, a.readable_bytes);
-      });
+      window_run<T, kMax, kRun>(
+          k, t0,
+          [&](int v) {
+            const int sy = resolve(v, a.height, a.border);
+            if (sy < 0) return neutral_chunk<T, kMax>();
+            const std::uint8_t* row = a.src + static_cast<std::size_t>(sy) * a.src_pitch;
+            return vector ? load_chunk<T, kMax, true>(row + xb) : load_chunk_words<T, kMax>(row, xb, a.readable_bytes);
+          },
+          out);
     }
   }
 }
 
 // --- launch shapes (morph_separable.cu launches these; the host emulation test runs them) -------
 
-constexpr int kRowThreads = 256;
+constexpr int kRowThreads = 128;
 constexpr int kRowTilePixels = 256;
-constexpr int kSeparableSharedBudget = 40 * 1024;  // below the 48 KB a launch gets without opting in
+constexpr int kRowMaxGroups = 4;
+constexpr int kSeparableSharedBudget = 48 * 1024;  // what a launch gets without opting in
 
 // A pass's grid (x, y), threads a block (x, y) and dynamic shared memory.
 struct PassShape {
@@ -348,21 +437,48 @@ struct PassShape {
   std::size_t shared_bytes;
 };
 
-// The row pass of `in` into `out` with a run of 2 * radius + 1: a group's line and its prefixes
-// take its lane words per sample position; up to 16 rows a block within the shared-memory budget.
+// The row pass of `in` into `out` with a run of 2 * radius + 1: per row group its line and its
+// results as chunks, up to kRowMaxGroups groups within the shared-memory budget, on a tile of
+// kRowTilePixels (halved while one group would not fit: wide runs of four channels).
 template <typename T>
 inline RowPassArgs row_pass_args(const PlaneView& in, const MutablePlaneView& out, int radius, BorderMode border,
                                  PassShape* shape) {
-  constexpr int kRowsPerWord = rows_per_word<T>();
-  constexpr int kPositionBytes = 4 * SeparableLanes<T, true>::kComputePerStorage;
-  const int line_bytes = (kRowTilePixels + 2 * radius) * in.channels * kPositionBytes;
-  const int groups = std::clamp(kSeparableSharedBudget / (2 * line_bytes), 1, 16 / kRowsPerWord);
-  const RowPassArgs a{static_cast<const std::uint8_t*>(in.data), in.pitch, static_cast<std::uint8_t*>(out.data),
-                      out.pitch, in.width, in.height, in.channels, radius, kRowTilePixels, groups * kRowsPerWord,
-                      border};
-  *shape = PassShape{(in.width + kRowTilePixels - 1) / kRowTilePixels,
-                     (in.height + a.rows_per_block - 1) / a.rows_per_block, kRowThreads, 1,
-                     static_cast<std::size_t>(2) * groups * line_bytes};
+  const int c = in.channels, run = window_run_length(2 * radius + 1);
+  int spread_log = 0;
+  while ((1 << spread_log) < run * c) ++spread_log;
+  const int lead = (radius * c + 3) / 4 * 4;
+  const auto slots = [&](int samples) { return samples + (samples >> spread_log) + 1; };
+  int tile = kRowTilePixels;
+  const auto group_bytes = [&]() {
+    return (slots(2 * lead + tile * c) + slots(tile * c)) * static_cast<int>(sizeof(ChunkLanes<T>));
+  };
+  while (group_bytes() > kSeparableSharedBudget && tile > kMaxRun) tile /= 2;
+  const int groups = std::clamp(kSeparableSharedBudget / group_bytes(), 1, kRowMaxGroups);
+  const auto words = [](const void* p, std::size_t pitch) {
+    return (reinterpret_cast<std::uintptr_t>(p) | pitch) % 4 == 0;
+  };
+  const RowPassArgs a{static_cast<const std::uint8_t*>(in.data),
+                      in.pitch,
+                      static_cast<std::uint8_t*>(out.data),
+                      out.pitch,
+                      in.width,
+                      in.height,
+                      c,
+                      radius,
+                      run,
+                      tile,
+                      groups,
+                      lead,
+                      2 * lead + tile * c,
+                      spread_log,
+                      slots(2 * lead + tile * c),
+                      slots(tile * c),
+                      border,
+                      words(in.data, in.pitch),
+                      words(out.data, out.pitch)};
+  const int group_rows = chunk_rows<T>() * groups;
+  *shape = PassShape{(in.width + tile - 1) / tile, (in.height + group_rows - 1) / group_rows, kRowThreads, 1,
+                     static_cast<std::size_t>(groups) * group_bytes()};
   return a;
 }
 
@@ -377,36 +493,14 @@ inline bool column_readable(const PlaneView& p) {
 // and then from L1.
 constexpr int kColumnWarpChunks = 32;
 constexpr int kColumnRunsPerBlock = 4;
-constexpr int kColumnMaxRun = 16;
-
-// Output rows a column-pass thread takes from one middle for a bar of k rows: the largest power of
-// two up to k and kColumnMaxRun (the run's windows are held in registers, so it is a compile-time
-// constant: with_column_run).
-constexpr int column_run_rows(int k) {
-  int m = 1;
-  while (2 * m <= k && 2 * m <= kColumnMaxRun) m *= 2;
-  return m;
-}
-
-// f(std::integral_constant<int, run>{}) for a run that column_run_rows() gives.
-template <class F>
-decltype(auto) with_column_run(int run, const F& f) {
-  switch (run) {
-    case 1: return f(std::integral_constant<int, 1>{});
-    case 2: return f(std::integral_constant<int, 2>{});
-    case 4: return f(std::integral_constant<int, 4>{});
-    case 8: return f(std::integral_constant<int, 8>{});
-    default: return f(std::integral_constant<int, kColumnMaxRun>{});
-  }
-}
 
 // The column pass of `in` (column_readable) into `out` with a bar of 2 * radius + 1 rows, merged
 // with what `out` holds when `merge`: one run a thread, unless the grid would pass its 65,535 rows.
 inline ColumnPassArgs column_pass_args(const PlaneView& in, const MutablePlaneView& out, int radius,
                                        BorderMode border, bool merge, PassShape* shape) {
-  const int m = column_run_rows(2 * radius + 1), block_rows = m * kColumnRunsPerBlock;
+  const int m = window_run_length(2 * radius + 1), block_rows = m * kColumnRunsPerBlock;
   const auto chunks = [](const void* p, std::size_t pitch) {
-    return (reinterpret_cast<std::uintptr_t>(p) | pitch) % kColumnChunk == 0;
+    return (reinterpret_cast<std::uintptr_t>(p) | pitch) % kChunkBytes == 0;
   };
   const int row_bytes = static_cast<int>(in.row_bytes());
   const ColumnPassArgs a{static_cast<const std::uint8_t*>(in.data),
@@ -423,7 +517,7 @@ inline ColumnPassArgs column_pass_args(const PlaneView& in, const MutablePlaneVi
                          merge,
                          chunks(in.data, in.pitch),
                          chunks(out.data, out.pitch)};
-  const int columns = (row_bytes + kColumnChunk - 1) / kColumnChunk;
+  const int columns = (row_bytes + kChunkBytes - 1) / kChunkBytes;
   *shape = PassShape{(columns + kColumnWarpChunks - 1) / kColumnWarpChunks,
                      (in.height + a.strip_rows - 1) / a.strip_rows, kColumnWarpChunks, kColumnRunsPerBlock, 0};
   return a;

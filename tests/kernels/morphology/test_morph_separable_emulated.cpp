@@ -31,7 +31,7 @@ using morph::PassShape;
 constexpr std::uint32_t kStaleShared = 0x5A5A5A5Au;  // stale shared memory must not leak into results
 
 // Host threads a row-pass block runs on. The pass strides every loop by blockDim, so the count
-// does not change what it computes; 32 instead of the device's 256 keeps the thread starts and
+// does not change what it computes; 32 instead of the device's 128 keeps the thread starts and
 // barrier meetings affordable on two cores (and gives each thread more strides to take).
 constexpr int kEmulatedRowThreads = 32;
 
@@ -52,7 +52,7 @@ void run_row_pass(const PlaneView& in, const MutablePlaneView& out, int radius, 
           blockIdx.y = static_cast<unsigned>(by);
           blockDim.x = kEmulatedRowThreads;
           emulated_block_barrier = &barrier;
-          morph::row_pass<T, kMax>(a, shared.data());
+          morph::with_window_run(a.run, [&](auto run) { morph::row_pass<T, kMax, decltype(run)::value>(a, shared.data()); });
         });
       }
       for (std::thread& t : threads) t.join();
@@ -74,7 +74,7 @@ void run_column_pass(const PlaneView& in, const MutablePlaneView& out, int radiu
           blockIdx.y = static_cast<unsigned>(by);
           blockDim.x = static_cast<unsigned>(s.threads_x);
           blockDim.y = static_cast<unsigned>(s.threads_y);
-          morph::with_column_run(a.run_rows, [&](auto run) { morph::column_pass<T, kMax, decltype(run)::value>(a); });
+          morph::with_window_run(a.run_rows, [&](auto run) { morph::column_pass<T, kMax, decltype(run)::value>(a); });
         }
       }
     }
@@ -104,7 +104,7 @@ void run_element(const HostPlane& src, HostPlane& rows, HostPlane& dst, const Mo
 }
 
 // Frames: one pixel; narrower and shorter than the element; a partial row group (heights not a
-// multiple of 4 or 16); across the 256-pixel row tile; taller than a row-pass block (16 rows) and
+// multiple of 4 or 16); across the 256-pixel row tile; taller than a row-pass block (32 rows) and
 // than a column run's rows (the pointer walk); tight, padded, misaligned (rows that do not end on
 // a word) and 16-byte aligned pitches.
 const std::vector<Geometry>& separable_geometries() {
@@ -176,8 +176,8 @@ std::string element_name(const ::testing::TestParamInfo<ElementCase>& i) {
 // runs of each length (bars of 3, 5, 9, 31 rows: runs of 2, 4, 8, 16) and a tall bar's long middle
 // (97 rows), and the elements of several bars merged in `dst` (a cross: a row and a column; an
 // ellipse: three bars).
-static_assert(morph::column_run_rows(3) == 2 && morph::column_run_rows(5) == 4 && morph::column_run_rows(9) == 8 &&
-                  morph::column_run_rows(31) == morph::kColumnMaxRun,
+static_assert(morph::window_run_length(3) == 2 && morph::window_run_length(5) == 4 &&
+                  morph::window_run_length(9) == 8 && morph::window_run_length(31) == morph::kMaxRun,
               "the bars below run the column pass in runs of every length");
 INSTANTIATE_TEST_SUITE_P(Elements, MorphSeparableEmulated,
                          ::testing::Values(ElementCase{MorphShape::kRect, 3, 1}, ElementCase{MorphShape::kRect, 1, 5},
