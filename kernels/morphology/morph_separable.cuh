@@ -160,32 +160,22 @@ constexpr int chunk_rows() {
   return kChunkBytes / static_cast<int>(sizeof(T));
 }
 
-// The words w0, w1 of two rows at the same position as lane words, one per sample position:
-// lane word j holds sample j of w0 in its low lane and sample j of w1 in its high lane.
+// S = samples_per_word<T>() words of S rows at the same position, transposed in place: word i then
+// holds sample i of every row, row j in sample j. Its own inverse: it turns a row group's words into
+// the chunks of its positions and back.
 template <typename T>
-__device__ __forceinline__ void pair_rows(std::uint32_t w0, std::uint32_t w1, std::uint32_t* lanes) {
+__device__ __forceinline__ void transpose_samples(std::uint32_t* w) {
   if constexpr (sizeof(T) == 1) {
-    const std::uint32_t lo = __byte_perm(w0, w1, 0x5140), hi = __byte_perm(w0, w1, 0x7362);
-    lanes[0] = __byte_perm(lo, 0u, 0x4140);
-    lanes[1] = __byte_perm(lo, 0u, 0x4342);
-    lanes[2] = __byte_perm(hi, 0u, 0x4140);
-    lanes[3] = __byte_perm(hi, 0u, 0x4342);
+    const std::uint32_t a = __byte_perm(w[0], w[1], 0x5140), b = __byte_perm(w[0], w[1], 0x7362);
+    const std::uint32_t c = __byte_perm(w[2], w[3], 0x5140), d = __byte_perm(w[2], w[3], 0x7362);
+    w[0] = __byte_perm(a, c, 0x5410);
+    w[1] = __byte_perm(a, c, 0x7632);
+    w[2] = __byte_perm(b, d, 0x5410);
+    w[3] = __byte_perm(b, d, 0x7632);
   } else {
-    lanes[0] = __byte_perm(w0, w1, 0x5410);
-    lanes[1] = __byte_perm(w0, w1, 0x7632);
-  }
-}
-
-// The inverse: the two rows' words from samples_per_word<T>() lane words.
-template <typename T>
-__device__ __forceinline__ void unpair_rows(const std::uint32_t* lanes, std::uint32_t* w0, std::uint32_t* w1) {
-  if constexpr (sizeof(T) == 1) {
-    const std::uint32_t lo = __byte_perm(lanes[0], lanes[1], 0x6240), hi = __byte_perm(lanes[2], lanes[3], 0x6240);
-    *w0 = __byte_perm(lo, hi, 0x5410);
-    *w1 = __byte_perm(lo, hi, 0x7632);
-  } else {
-    *w0 = __byte_perm(lanes[0], lanes[1], 0x5410);
-    *w1 = __byte_perm(lanes[0], lanes[1], 0x7632);
+    const std::uint32_t a = w[0];
+    w[0] = __byte_perm(a, w[1], 0x5410);
+    w[1] = __byte_perm(a, w[1], 0x7632);
   }
 }
 
@@ -209,8 +199,9 @@ struct RowPassArgs {
 };
 
 // The shared slot of sample s of a line or of the results. Threads of consecutive runs read
-// samples run * channels apart, a multiple of the 128 bytes the banks span once chunks are 16
-// bytes; a spare slot after each stretch puts them on different banks.
+// samples run * channels apart, 8-byte chunks that for runs of 16 lie a multiple of the 128 bytes
+// the banks span apart (and share banks for any run over 2); a spare slot after each stretch puts
+// them on different banks.
 __device__ __forceinline__ int spread_slot(int s, int spread_log) { return s + (s >> spread_log); }
 
 // The word of row y from sample q on with the border rule, sample by sample (across the row's ends
@@ -233,12 +224,14 @@ MORPH_UNROLL
 
 // A block: tile_pixels output pixels of `groups` row groups. The line of each group (the tile and
 // `lead` samples each side, with the border rule) is loaded a word of each of its rows at a time,
-// transposed into chunks (the group's samples at one position) and stored in shared memory; a
-// thread then computes a run of kRun output pixels of one channel of a group from those chunks
-// (window_run), into a results array, which is transposed back and stored a word of each row at a
-// time. Rows past the plane's end are neutral and not stored.
+// transposed into chunks (the group's samples at one position, row j in sample j) and stored in
+// shared memory as they are, eight bytes a position; a thread then computes a run of kRun output
+// pixels of one channel of a group from those chunks, widened to lane words (window_run), into a
+// results array, which is transposed back and stored a word of each row at a time. Rows past the
+// plane's end are neutral and not stored.
 template <typename T, bool kMax, int kRun>
 __device__ void row_pass(const RowPassArgs& a, std::uint32_t* shared) {
+  using L = SeparableLanes<T, kMax>;
   constexpr int S = samples_per_word<T>();
   constexpr int R = chunk_rows<T>();
   constexpr int kBits = 8 * static_cast<int>(sizeof(T));
@@ -247,8 +240,8 @@ __device__ void row_pass(const RowPassArgs& a, std::uint32_t* shared) {
   const int x0 = blockIdx.x * a.tile_pixels;
   const int y0 = blockIdx.y * a.groups * R;
   const int groups = min(a.groups, (a.height - y0 + R - 1) / R);  // groups with a row in the plane
-  auto* const lines = reinterpret_cast<ChunkLanes<T>*>(shared);
-  ChunkLanes<T>* const results = lines + a.groups * a.line_slots;
+  auto* const lines = reinterpret_cast<uint2*>(shared);
+  uint2* const results = lines + a.groups * a.line_slots;
   const int first = x0 * c - a.lead;  // sample index of the line's first sample, a multiple of S
   const T neutral = kMax ? T{0} : static_cast<T>(~T{0});
   const std::uint32_t neutral_word = kMax ? 0u : ~0u;
@@ -257,30 +250,20 @@ __device__ void row_pass(const RowPassArgs& a, std::uint32_t* shared) {
   FlatCursor at(threadIdx.x, words);
   for (int t = threadIdx.x; t < groups * words; t += blockDim.x, at.advance(blockDim.x, words)) {
     const int q = first + at.item * S, y = y0 + at.row * R;
-    const bool whole = a.src_words && q >= 0 && q + S <= a.width * c;
     std::uint32_t r[R];
-    const auto* p = reinterpret_cast<const std::uint32_t*>(a.src + static_cast<std::size_t>(y) * a.src_pitch) +
-                    (whole ? q / S : 0);
+    if (a.src_words && q >= 0 && q + S <= a.width * c && y + R <= a.height) {
+      const std::uint8_t* p = a.src + static_cast<std::size_t>(y) * a.src_pitch + q * sizeof(T);
 MORPH_UNROLL
-    for (int j = 0; j < R; ++j) {
-      if (y + j >= a.height) {
-        r[j] = neutral_word;
-      } else {
-        r[j] = whole ? __ldg(p) : border_word<T>(a, y + j, q, neutral);
-      }
-      p = reinterpret_cast<const std::uint32_t*>(reinterpret_cast<const std::uint8_t*>(p) + a.src_pitch);
+      for (int j = 0; j < R; ++j, p += a.src_pitch) r[j] = __ldg(reinterpret_cast<const std::uint32_t*>(p));
+    } else {
+MORPH_UNROLL
+      for (int j = 0; j < R; ++j) r[j] = y + j < a.height ? border_word<T>(a, y + j, q, neutral) : neutral_word;
     }
-    ChunkLanes<T> chunk[S];
+    transpose_samples<T>(r);
+    transpose_samples<T>(r + S);
+    uint2* l = lines + at.row * a.line_slots;
 MORPH_UNROLL
-    for (int w = 0; w < R / 2; ++w) {
-      std::uint32_t lanes[S];
-      pair_rows<T>(r[2 * w], r[2 * w + 1], lanes);
-MORPH_UNROLL
-      for (int i = 0; i < S; ++i) chunk[i].w[w] = lanes[i];
-    }
-    ChunkLanes<T>* l = lines + at.row * a.line_slots;
-MORPH_UNROLL
-    for (int i = 0; i < S; ++i) l[spread_slot(at.item * S + i, a.spread_log)] = chunk[i];
+    for (int i = 0; i < S; ++i) l[spread_slot(at.item * S + i, a.spread_log)] = make_uint2(r[i], r[S + i]);
   }
   __syncthreads();
 
@@ -292,11 +275,18 @@ MORPH_UNROLL
   FlatCursor rt(threadIdx.x, per_group);
   for (int t = threadIdx.x; t < groups * per_group; t += blockDim.x, rt.advance(blockDim.x, per_group)) {
     const int t0 = (rt.item >> log_c) * kRun, ch = rt.item & (c - 1);
-    const ChunkLanes<T>* l = lines + rt.row * a.line_slots;
-    ChunkLanes<T>* o = results + rt.row * a.out_slots;
+    const uint2* l = lines + rt.row * a.line_slots;
+    uint2* o = results + rt.row * a.out_slots;
     window_run<T, kMax, kRun>(
-        k, t0, [&](int v) { return l[spread_slot(base + v * c + ch, a.spread_log)]; },
-        [&](int j, const ChunkLanes<T>& value) { o[spread_slot((t0 + j) * c + ch, a.spread_log)] = value; });
+        k, t0,
+        [&](int v) {
+          const uint2 chunk = l[spread_slot(base + v * c + ch, a.spread_log)];
+          return widen_chunk<T, kMax>(chunk.x, chunk.y);
+        },
+        [&](int j, const ChunkLanes<T>& value) {
+          o[spread_slot((t0 + j) * c + ch, a.spread_log)] =
+              make_uint2(L::narrow(value.w), L::narrow(value.w + L::kComputePerStorage));
+        });
   }
   __syncthreads();
 
@@ -305,27 +295,23 @@ MORPH_UNROLL
   FlatCursor ot(threadIdx.x, out_words);
   for (int t = threadIdx.x; t < groups * out_words; t += blockDim.x, ot.advance(blockDim.x, out_words)) {
     const int s = ot.item * S, y = y0 + ot.row * R;
-    const ChunkLanes<T>* o = results + ot.row * a.out_slots;
-    ChunkLanes<T> chunk[S];
-MORPH_UNROLL
-    for (int i = 0; i < S; ++i) chunk[i] = o[spread_slot(s + i, a.spread_log)];
+    const uint2* o = results + ot.row * a.out_slots;
     std::uint32_t r[R];
 MORPH_UNROLL
-    for (int w = 0; w < R / 2; ++w) {
-      std::uint32_t lanes[S];
-MORPH_UNROLL
-      for (int i = 0; i < S; ++i) lanes[i] = chunk[i].w[w];
-      unpair_rows<T>(lanes, &r[2 * w], &r[2 * w + 1]);
+    for (int i = 0; i < S; ++i) {
+      const uint2 chunk = o[spread_slot(s + i, a.spread_log)];
+      r[i] = chunk.x;
+      r[S + i] = chunk.y;
     }
-    const bool whole = a.dst_words && s + S <= out;
+    transpose_samples<T>(r);
+    transpose_samples<T>(r + S);
     std::uint8_t* d = a.dst + static_cast<std::size_t>(y) * a.dst_pitch + (static_cast<std::size_t>(x0) * c + s) * sizeof(T);
+    if (a.dst_words && s + S <= out && y + R <= a.height) {
 MORPH_UNROLL
-    for (int j = 0; j < R; ++j, d += a.dst_pitch) {
-      if (y + j >= a.height) break;
-      if (whole) {
-        *reinterpret_cast<std::uint32_t*>(d) = r[j];
-        continue;
-      }
+      for (int j = 0; j < R; ++j, d += a.dst_pitch) *reinterpret_cast<std::uint32_t*>(d) = r[j];
+      continue;
+    }
+    for (int j = 0; j < R && y + j < a.height; ++j, d += a.dst_pitch) {
       for (int i = 0; i < S && s + i < out; ++i) reinterpret_cast<T*>(d)[i] = static_cast<T>(r[j] >> (kBits * i));
     }
   }
@@ -450,7 +436,7 @@ inline RowPassArgs row_pass_args(const PlaneView& in, const MutablePlaneView& ou
   const auto slots = [&](int samples) { return samples + (samples >> spread_log) + 1; };
   int tile = kRowTilePixels;
   const auto group_bytes = [&]() {
-    return (slots(2 * lead + tile * c) + slots(tile * c)) * static_cast<int>(sizeof(ChunkLanes<T>));
+    return (slots(2 * lead + tile * c) + slots(tile * c)) * kChunkBytes;
   };
   while (group_bytes() > kSeparableSharedBudget && tile > kMaxRun) tile /= 2;
   const int groups = std::clamp(kSeparableSharedBudget / group_bytes(), 1, kRowMaxGroups);
