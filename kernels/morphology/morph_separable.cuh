@@ -43,6 +43,12 @@ constexpr std::uint32_t neutral_lanes() {
   return kMax ? 0u : sizeof(T) == 1 ? 0x00FF00FFu : 0xFFFFFFFFu;
 }
 
+// The same for a storage word (samples as the plane holds them).
+template <bool kMax>
+constexpr std::uint32_t neutral_word() {
+  return kMax ? 0u : ~0u;
+}
+
 // A flat index over rows of `width` items as (row, item), moved on by `step` without a division:
 // the row pass walks its shared tile blockDim.x items at a time, and two integer divisions a sample
 // made it instruction-bound.
@@ -55,8 +61,8 @@ struct FlatCursor {
   }
 };
 
-// A chunk: eight bytes of samples as lane words (four words of u8 lanes, two of u16), aligned for
-// one shared-memory access.
+// A chunk: eight bytes of samples as lane words (four words of u8 lanes, two of u16), aligned to
+// its size so that the compiler moves it as one vector (the column pass's code depends on it).
 constexpr int kChunkBytes = 8;
 template <typename T>
 struct alignas(kChunkBytes * SeparableLanes<T, true>::kComputePerStorage) ChunkLanes {
@@ -93,6 +99,11 @@ __device__ __forceinline__ ChunkLanes<T> widen_chunk(std::uint32_t s0, std::uint
   L::widen(s0, r.w);
   L::widen(s1, r.w + L::kComputePerStorage);
   return r;
+}
+template <typename T, bool kMax>
+__device__ __forceinline__ uint2 narrow_chunk(const ChunkLanes<T>& v) {
+  using L = SeparableLanes<T, kMax>;
+  return make_uint2(L::narrow(v.w), L::narrow(v.w + L::kComputePerStorage));
 }
 
 // One run: outputs t0 .. t0 + kRun - 1, output j the max/min of inputs t0 + j .. t0 + j + k - 1.
@@ -198,18 +209,21 @@ struct RowPassArgs {
   bool src_words, dst_words;  // pointer and pitch 4-byte aligned: whole-word loads / stores
 };
 
+// log2 of the channels (1, 2 or 4): pixel and channel of a sample index by shift and mask.
+__device__ __forceinline__ int channel_shift(int c) { return c == 1 ? 0 : c == 2 ? 1 : 2; }
+
 // The shared slot of sample s of a line or of the results. Threads of consecutive runs read
 // samples run * channels apart, 8-byte chunks that for runs of 16 lie a multiple of the 128 bytes
 // the banks span apart (and share banks for any run over 2); a spare slot after each stretch puts
 // them on different banks.
-__device__ __forceinline__ int spread_slot(int s, int spread_log) { return s + (s >> spread_log); }
+__host__ __device__ __forceinline__ constexpr int spread_slot(int s, int spread_log) { return s + (s >> spread_log); }
 
 // The word of row y from sample q on with the border rule, sample by sample (across the row's ends
 // and in unaligned planes).
 template <typename T>
 __device__ std::uint32_t border_word(const RowPassArgs& a, int y, int q, T neutral) {
   constexpr int S = samples_per_word<T>();
-  const int c = a.channels, log_c = c == 1 ? 0 : c == 2 ? 1 : 2;
+  const int c = a.channels, log_c = channel_shift(c);
   const T* row = reinterpret_cast<const T*>(a.src + static_cast<std::size_t>(y) * a.src_pitch);
   std::uint32_t word = 0;
 MORPH_UNROLL
@@ -231,11 +245,10 @@ MORPH_UNROLL
 // plane's end are neutral and not stored.
 template <typename T, bool kMax, int kRun>
 __device__ void row_pass(const RowPassArgs& a, std::uint32_t* shared) {
-  using L = SeparableLanes<T, kMax>;
   constexpr int S = samples_per_word<T>();
   constexpr int R = chunk_rows<T>();
   constexpr int kBits = 8 * static_cast<int>(sizeof(T));
-  const int c = a.channels, log_c = c == 1 ? 0 : c == 2 ? 1 : 2;
+  const int c = a.channels, log_c = channel_shift(c);
   const int k = 2 * a.radius + 1;
   const int x0 = blockIdx.x * a.tile_pixels;
   const int y0 = blockIdx.y * a.groups * R;
@@ -244,7 +257,6 @@ __device__ void row_pass(const RowPassArgs& a, std::uint32_t* shared) {
   uint2* const results = lines + a.groups * a.line_slots;
   const int first = x0 * c - a.lead;  // sample index of the line's first sample, a multiple of S
   const T neutral = kMax ? T{0} : static_cast<T>(~T{0});
-  const std::uint32_t neutral_word = kMax ? 0u : ~0u;
 
   const int words = a.line / S;
   FlatCursor at(threadIdx.x, words);
@@ -257,7 +269,7 @@ MORPH_UNROLL
       for (int j = 0; j < R; ++j, p += a.src_pitch) r[j] = __ldg(reinterpret_cast<const std::uint32_t*>(p));
     } else {
 MORPH_UNROLL
-      for (int j = 0; j < R; ++j) r[j] = y + j < a.height ? border_word<T>(a, y + j, q, neutral) : neutral_word;
+      for (int j = 0; j < R; ++j) r[j] = y + j < a.height ? border_word<T>(a, y + j, q, neutral) : neutral_word<kMax>();
     }
     transpose_samples<T>(r);
     transpose_samples<T>(r + S);
@@ -284,8 +296,7 @@ MORPH_UNROLL
           return widen_chunk<T, kMax>(chunk.x, chunk.y);
         },
         [&](int j, const ChunkLanes<T>& value) {
-          o[spread_slot((t0 + j) * c + ch, a.spread_log)] =
-              make_uint2(L::narrow(value.w), L::narrow(value.w + L::kComputePerStorage));
+          o[spread_slot((t0 + j) * c + ch, a.spread_log)] = narrow_chunk<T, kMax>(value);
         });
   }
   __syncthreads();
@@ -348,7 +359,7 @@ __device__ __forceinline__ ChunkLanes<T> load_chunk(const std::uint8_t* p) {
 template <typename T, bool kMax>
 __device__ __forceinline__ ChunkLanes<T> load_chunk_words(const std::uint8_t* row, int xb, int readable) {
   const auto word = [&](int at) {
-    return at < readable ? __ldg(reinterpret_cast<const std::uint32_t*>(row + at)) : (kMax ? 0u : ~0u);
+    return at < readable ? __ldg(reinterpret_cast<const std::uint32_t*>(row + at)) : neutral_word<kMax>();
   };
   return widen_chunk<T, kMax>(word(xb), word(xb + 4));
 }
@@ -357,18 +368,17 @@ __device__ __forceinline__ ChunkLanes<T> load_chunk_words(const std::uint8_t* ro
 // the row, else sample by sample, never past the row's end.
 template <typename T, bool kMax>
 __device__ __forceinline__ void store_chunk(const ColumnPassArgs& a, int y, int xb, ChunkLanes<T> v) {
-  using L = SeparableLanes<T, kMax>;
   std::uint8_t* out = a.dst + static_cast<std::size_t>(y) * a.dst_pitch + xb;
   const bool whole = a.dst_chunks && xb + kChunkBytes <= a.row_bytes;
   if (whole && a.merge) v = pick2<T, kMax>(v, load_chunk<T, kMax, false>(out));
-  const std::uint32_t s0 = L::narrow(v.w), s1 = L::narrow(v.w + L::kComputePerStorage);
+  const uint2 s = narrow_chunk<T, kMax>(v);
   if (whole) {
-    *reinterpret_cast<uint2*>(out) = make_uint2(s0, s1);
+    *reinterpret_cast<uint2*>(out) = s;
     return;
   }
-  constexpr int kPerWord = 4 / static_cast<int>(sizeof(T));
+  constexpr int kPerWord = samples_per_word<T>();
   for (int j = 0; j < 2 * kPerWord && xb + j * static_cast<int>(sizeof(T)) < a.row_bytes; ++j) {
-    const T x = static_cast<T>((j < kPerWord ? s0 : s1) >> (8 * sizeof(T) * (j % kPerWord)));
+    const T x = static_cast<T>((j < kPerWord ? s.x : s.y) >> (8 * sizeof(T) * (j % kPerWord)));
     T* o = reinterpret_cast<T*>(out) + j;
     *o = a.merge ? pick<T, kMax>(*o, x) : x;
   }
@@ -423,23 +433,34 @@ struct PassShape {
   std::size_t shared_bytes;
 };
 
-// The row pass of `in` into `out` with a run of 2 * radius + 1: per row group its line and its
-// results as chunks, up to kRowMaxGroups groups within the shared-memory budget, on a tile of
-// kRowTilePixels (halved while one group would not fit: wide runs of four channels).
+// A row group's place in the row pass's shared memory for a bar of 2 * radius + 1 on c channels:
+// its line (the tile and `lead` samples each side) and its results, a chunk a sample, with a spare
+// slot after every 2^spread_log samples (run * c rounded up to a power of two: spread_slot).
+struct RowGroupLayout {
+  int run, lead, line, spread_log, line_slots, out_slots;
+  constexpr RowGroupLayout(int radius, int c)
+      : run(window_run_length(2 * radius + 1)),
+        lead((radius * c + 3) / 4 * 4),
+        line(2 * lead + kRowTilePixels * c),
+        spread_log(0),
+        line_slots(0),
+        out_slots(0) {
+    while ((1 << spread_log) < run * c) ++spread_log;
+    line_slots = spread_slot(line, spread_log) + 1;
+    out_slots = spread_slot(kRowTilePixels * c, spread_log) + 1;
+  }
+  constexpr int bytes() const { return (line_slots + out_slots) * kChunkBytes; }
+};
+static_assert(RowGroupLayout((kMorphMaxRectSize - 1) / 2, 4).bytes() <= kSeparableSharedBudget,
+              "a row group of the widest bar on four channels fits a block's shared memory");
+
+// The row pass of `in` into `out` with a run of 2 * radius + 1: up to kRowMaxGroups row groups a
+// block within the shared-memory budget, on a tile of kRowTilePixels.
 template <typename T>
 inline RowPassArgs row_pass_args(const PlaneView& in, const MutablePlaneView& out, int radius, BorderMode border,
                                  PassShape* shape) {
-  const int c = in.channels, run = window_run_length(2 * radius + 1);
-  int spread_log = 0;
-  while ((1 << spread_log) < run * c) ++spread_log;
-  const int lead = (radius * c + 3) / 4 * 4;
-  const auto slots = [&](int samples) { return samples + (samples >> spread_log) + 1; };
-  int tile = kRowTilePixels;
-  const auto group_bytes = [&]() {
-    return (slots(2 * lead + tile * c) + slots(tile * c)) * kChunkBytes;
-  };
-  while (group_bytes() > kSeparableSharedBudget && tile > kMaxRun) tile /= 2;
-  const int groups = std::clamp(kSeparableSharedBudget / group_bytes(), 1, kRowMaxGroups);
+  const RowGroupLayout g(radius, in.channels);
+  const int groups = std::min(kSeparableSharedBudget / g.bytes(), kRowMaxGroups);
   const auto words = [](const void* p, std::size_t pitch) {
     return (reinterpret_cast<std::uintptr_t>(p) | pitch) % 4 == 0;
   };
@@ -449,22 +470,22 @@ inline RowPassArgs row_pass_args(const PlaneView& in, const MutablePlaneView& ou
                       out.pitch,
                       in.width,
                       in.height,
-                      c,
+                      in.channels,
                       radius,
-                      run,
-                      tile,
+                      g.run,
+                      kRowTilePixels,
                       groups,
-                      lead,
-                      2 * lead + tile * c,
-                      spread_log,
-                      slots(2 * lead + tile * c),
-                      slots(tile * c),
+                      g.lead,
+                      g.line,
+                      g.spread_log,
+                      g.line_slots,
+                      g.out_slots,
                       border,
                       words(in.data, in.pitch),
                       words(out.data, out.pitch)};
   const int group_rows = chunk_rows<T>() * groups;
-  *shape = PassShape{(in.width + tile - 1) / tile, (in.height + group_rows - 1) / group_rows, kRowThreads, 1,
-                     static_cast<std::size_t>(groups) * group_bytes()};
+  *shape = PassShape{(in.width + kRowTilePixels - 1) / kRowTilePixels, (in.height + group_rows - 1) / group_rows,
+                     kRowThreads, 1, static_cast<std::size_t>(groups) * g.bytes()};
   return a;
 }
 

@@ -25,6 +25,7 @@
 #include <thread>
 #include <vector>
 
+#define __host__
 #define __device__
 #define __global__
 #define __forceinline__ inline

@@ -103,10 +103,10 @@ void run_element(const HostPlane& src, HostPlane& rows, HostPlane& dst, const Mo
   ASSERT_TRUE(s.is_ok()) << s.message();
 }
 
-// Frames: one pixel; narrower and shorter than the element; a partial row group (heights not a
-// multiple of 4 or 16); across the 256-pixel row tile; taller than a row-pass block (32 rows) and
-// than a column run's rows (the pointer walk); tight, padded, misaligned (rows that do not end on
-// a word) and 16-byte aligned pitches.
+// Frames: one pixel; narrower and shorter than the element; a partial row group and block (heights
+// not a multiple of 8 or 32 rows, u16: 4 or 16); across the 256-pixel row tile; taller than a
+// row-pass block and than a column run's rows (the pointer walk); tight, padded, misaligned (rows
+// that do not end on a word) and 16-byte aligned pitches.
 const std::vector<Geometry>& separable_geometries() {
   static const std::vector<Geometry> g = {{1, 1, 0, 0, false},
                                           {3, 7, 1, 1, false},
