@@ -21,9 +21,9 @@ __global__ void __launch_bounds__(kRowThreads) row_pass_kernel(RowPassArgs a) {
   row_pass<T, kMax, kRun>(a, reinterpret_cast<std::uint32_t*>(shared));
 }
 
-template <typename T, bool kMax, int kRun>
+template <typename T, bool kMax, int kRun, int C>
 __global__ void __launch_bounds__(kColumnWarpChunks * kColumnRunsPerBlock) column_pass_kernel(ColumnPassArgs a) {
-  column_pass<T, kMax, kRun>(a);
+  column_pass<T, kMax, kRun, C>(a);
 }
 
 // max(a - b, 0) sample by sample, 16 bytes a thread: one 16-byte load of each input and one store
@@ -70,13 +70,15 @@ Status launch_rows(const PlaneView& in, const MutablePlaneView& out, int radius,
 }
 
 template <typename T, bool kMax>
-Status launch_columns(const PlaneView& in, const MutablePlaneView& out, int radius, BorderMode border, bool merge,
-                      cudaStream_t stream) {
+Status launch_columns(const PlaneView& in, const MutablePlaneView& out, int radius, int half_width, BorderMode border,
+                      bool merge, cudaStream_t stream) {
   PassShape s;
-  const ColumnPassArgs a = column_pass_args(in, out, radius, border, merge, &s);
+  const ColumnPassArgs a = column_pass_args(in, out, radius, half_width, border, merge, &s);
   with_window_run(a.run_rows, [&](auto run) {
-    column_pass_kernel<T, kMax, decltype(run)::value>
-        <<<dim3(s.blocks_x, s.blocks_y), dim3(s.threads_x, s.threads_y), 0, stream>>>(a);
+    with_row_window_channels(half_width, in.channels, [&](auto channels) {
+      column_pass_kernel<T, kMax, decltype(run)::value, decltype(channels)::value>
+          <<<dim3(s.blocks_x, s.blocks_y), dim3(s.threads_x, s.threads_y), 0, stream>>>(a);
+    });
   });
   DPX_CUDA_CHECK_LAUNCH("column_pass_kernel");
   return Status::ok();
@@ -90,8 +92,8 @@ Status run_bars(const PlaneView& in, const MutablePlaneView& out, const MutableP
       [&](const MutablePlaneView& dst, int half_width) {
         return launch_rows<T, kMax>(in, dst, half_width, border, stream);
       },
-      [&](const PlaneView& src, int half_height, bool merge) {
-        return launch_columns<T, kMax>(src, out, half_height, border, merge, stream);
+      [&](const PlaneView& src, int half_height, int half_width, bool merge) {
+        return launch_columns<T, kMax>(src, out, half_height, half_width, border, merge, stream);
       },
       [&]() -> Status {
         DPX_CUDA_TRY(cudaMemcpy2DAsync(rows.data, rows.pitch, in.data, in.pitch, in.row_bytes(), in.height,

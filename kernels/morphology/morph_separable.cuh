@@ -158,6 +158,105 @@ decltype(auto) with_window_run(int run, const F& f) {
   }
 }
 
+// --- the row window of a box pass: a warp's lanes hold consecutive chunks of a row ---------------
+
+constexpr unsigned kFullWarp = 0xFFFFFFFFu;
+
+// `word` of the lane `delta` lanes on (delta < 0: before), by a shuffle. A lane whose source lies
+// outside the warp gets some lane's word: only halo lanes read those, and their results are not
+// stored.
+__device__ __forceinline__ std::uint32_t lane_word(std::uint32_t word, int delta) {
+  if (delta == 0) return word;
+  return delta > 0 ? __shfl_down_sync(kFullWarp, word, delta) : __shfl_up_sync(kFullWarp, word, -delta);
+}
+
+constexpr int floor_div(int a, int b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }
+
+// This lane's chunk of the warp's row moved by S samples (S < 0: towards the row's start): sample i
+// of the result is the row's sample S + i from this lane's first. A word from this lane or a
+// neighbour's, and for odd S a byte permute of two.
+template <typename T, int S>
+__device__ __forceinline__ ChunkLanes<T> shift_samples(const ChunkLanes<T>& v) {
+  constexpr int W = ChunkLanes<T>::kWords;
+  constexpr int kFirst = floor_div(S, 2);  // the word holding sample S
+  constexpr bool kOdd = (S & 1) != 0;
+  std::uint32_t words[W + 1];
+MORPH_UNROLL
+  for (int i = 0; i < W + (kOdd ? 1 : 0); ++i) {
+    const int j = kFirst + i, lanes = floor_div(j, W);
+    words[i] = lane_word(v.w[j - lanes * W], lanes);
+  }
+  ChunkLanes<T> r;
+MORPH_UNROLL
+  for (int i = 0; i < W; ++i) r.w[i] = kOdd ? __byte_perm(words[i], words[i + 1], 0x5432) : words[i];
+  return r;
+}
+
+// A box pass's row window reaches at most this many chunks into each neighbouring lane's row: the
+// halo lanes that only feed their neighbours are at most a quarter of a warp.
+constexpr int kMaxHaloChunks = 4;
+
+// Chunks each side of a warp's row that a row window of half-width r on c channels of `bytes`
+// samples reads.
+constexpr int row_window_halo_chunks(int r, int c, int bytes) { return (r * c * bytes + kChunkBytes - 1) / kChunkBytes; }
+
+// Bits of the window lengths n = r + 1 a row window of C channels can have: log2 of the longest
+// (kMaxHaloChunks of samples), plus one.
+template <typename T, int C>
+constexpr int row_window_bits() {
+  const int longest = kMaxHaloChunks * kChunkBytes / static_cast<int>(sizeof(T)) / C + 1;
+  int bits = 1;
+  while ((2 << (bits - 1)) <= longest) ++bits;
+  return bits;
+}
+
+// One bit of the window length n (row_window): `forward` / `backward` hold each sample's window of
+// 2^I samples of its channel from it on / up to it; `ahead` / `behind` become the windows of n's low
+// I + 1 bits, the piece of this bit first and the earlier pieces (n's lower bits) after it.
+template <typename T, bool kMax, int C, int I>
+__device__ __forceinline__ void row_window_bit(int n, const ChunkLanes<T>& forward, const ChunkLanes<T>& backward,
+                                               ChunkLanes<T>& ahead, ChunkLanes<T>& behind) {
+  constexpr int kStep = C << I;  // samples: 2^I pixels
+  if ((n >> I & 1) != 0) {
+    if ((n & ((1 << I) - 1)) != 0) {
+      ahead = pick2<T, kMax>(forward, shift_samples<T, kStep>(ahead));
+      behind = pick2<T, kMax>(backward, shift_samples<T, -kStep>(behind));
+    } else {
+      ahead = forward;
+      behind = backward;
+    }
+  }
+  if constexpr (I + 1 < row_window_bits<T, C>()) {
+    if ((n >> (I + 1)) != 0) {
+      row_window_bit<T, kMax, C, I + 1>(n, pick2<T, kMax>(forward, shift_samples<T, kStep>(forward)),
+                                        pick2<T, kMax>(backward, shift_samples<T, -kStep>(backward)), ahead, behind);
+    }
+  }
+}
+
+// Each sample of the warp's row over the samples of its channel from r pixels before it to r after
+// it (C channels): the windows of r + 1 samples from it on and up to it, built from windows of 2^i
+// samples by doubling (shifts of compile-time lengths, one per bit of r + 1), then put together.
+// Valid where the row reaches r pixels on both sides within the warp.
+template <typename T, bool kMax, int C>
+__device__ __forceinline__ ChunkLanes<T> row_window(const ChunkLanes<T>& v, int r) {
+  ChunkLanes<T> ahead, behind;
+  row_window_bit<T, kMax, C, 0>(r + 1, v, v, ahead, behind);
+  return pick2<T, kMax>(ahead, behind);
+}
+
+// f(std::integral_constant<int, C>{}) with C the channels of a box pass's row window of half_width
+// on `channels` (1, 2 or 4), 0 for a column pass alone (half_width 0).
+template <class F>
+decltype(auto) with_row_window_channels(int half_width, int channels, const F& f) {
+  if (half_width == 0) return f(std::integral_constant<int, 0>{});
+  switch (channels) {
+    case 1: return f(std::integral_constant<int, 1>{});
+    case 2: return f(std::integral_constant<int, 2>{});
+    default: return f(std::integral_constant<int, 4>{});
+  }
+}
+
 // --- the row pass --------------------------------------------------------------------------------
 
 // Samples of type T in a 32-bit word, and rows of a row-pass chunk: the samples of that many
@@ -331,13 +430,15 @@ MORPH_UNROLL
 // --- the column pass -----------------------------------------------------------------------------
 
 struct ColumnPassArgs {
-  const std::uint8_t* src;  // the row pass's plane: rows readable to a word boundary
+  const std::uint8_t* src;  // the row pass's plane or the source (column_readable)
   std::size_t src_pitch;
   std::uint8_t* dst;
   std::size_t dst_pitch;
   int height, row_bytes;
   int readable_bytes;  // row_bytes rounded up to a word
   int radius;          // half-height of the bar
+  int half_width;      // of the bar's row window on the same registers (a box pass), 0 for none
+  int halo_chunks;     // chunks on each side of a warp's row that only feed the row windows
   int run_rows;        // output rows a thread computes from one middle (window_run_length)
   int strip_rows;      // output rows per block row of the grid, a multiple of run_rows * blockDim.y
   BorderMode border;
@@ -388,20 +489,39 @@ __device__ __forceinline__ void store_chunk(const ColumnPassArgs& a, int y, int 
 // rows (window_run_length) from threadIdx.y on. Runs whose rows all lie in the plane walk one pointer
 // down the pitch with one load a chunk (where the chunk is aligned and readable); the others
 // resolve each row with the border rule.
-template <typename T, bool kMax, int kRun>
+//
+// A box pass (C channels, C > 0) also takes each output row's row window (row_window) before it
+// stores it: a warp's lanes hold consecutive chunks, the first and last halo_chunks of which only
+// feed their neighbours (warps overlap by twice that), and outside the row is the neutral sample.
+// That is the border rule's result for a centred rectangle: a sample the rule puts outside the row
+// is one inside it that the window holds anyway.
+template <typename T, bool kMax, int kRun, int C>
 __device__ void column_pass(const ColumnPassArgs& a) {
-  const int xb = (blockIdx.x * blockDim.x + threadIdx.x) * kChunkBytes;
-  if (xb >= a.row_bytes) return;
+  constexpr bool kRowWindow = C != 0;
+  const int lane = static_cast<int>(threadIdx.x);
+  const int block = static_cast<int>(blockIdx.x);
+  const int xb = (block * static_cast<int>(blockDim.x) - (2 * block + 1) * a.halo_chunks + lane) * kChunkBytes;
+  if (!kRowWindow && xb >= a.row_bytes) return;  // a box pass's lanes all take part in its shuffles
+  const bool stores = xb >= 0 && xb < a.row_bytes && lane >= a.halo_chunks && lane < static_cast<int>(blockDim.x) - a.halo_chunks;
   const int k = 2 * a.radius + 1;
   const int y0 = blockIdx.y * a.strip_rows;
   const int y1 = min(y0 + a.strip_rows, a.height);
-  const bool vector = a.src_chunks && xb + kChunkBytes <= a.readable_bytes;
+  const bool vector = a.src_chunks && xb >= 0 && xb + kChunkBytes <= a.readable_bytes;
+  bool walk = vector;  // the pointer walk: a branch the warp takes as one where it shuffles
+  if constexpr (kRowWindow) walk = __all_sync(kFullWarp, vector);
   for (int t0 = y0 - a.radius + threadIdx.y * kRun; t0 < y1 - a.radius; t0 += blockDim.y * kRun) {
     // Output row t0 + radius + j is the window of input rows from t0 + j.
     const auto out = [&](int j, const ChunkLanes<T>& v) {
-      if (t0 + j + a.radius < y1) store_chunk<T, kMax>(a, t0 + j + a.radius, xb, v);
+      const int y = t0 + j + a.radius;
+      if (y >= y1) return;
+      if constexpr (kRowWindow) {
+        const ChunkLanes<T> r = row_window<T, kMax, C>(v, a.half_width);
+        if (stores) store_chunk<T, kMax>(a, y, xb, r);
+      } else {
+        store_chunk<T, kMax>(a, y, xb, v);
+      }
     };
-    if (vector && t0 >= 0 && t0 + k + kRun - 2 < a.height) {
+    if (walk && t0 >= 0 && t0 + k + kRun - 2 < a.height) {
       const std::uint8_t* top = a.src + static_cast<std::size_t>(t0) * a.src_pitch + xb;
       window_run<T, kMax, kRun>(
           k, t0, [&](int v) { return load_chunk<T, kMax, true>(top + static_cast<std::size_t>(v - t0) * a.src_pitch); },
@@ -411,7 +531,7 @@ __device__ void column_pass(const ColumnPassArgs& a) {
           k, t0,
           [&](int v) {
             const int sy = resolve(v, a.height, a.border);
-            if (sy < 0) return neutral_chunk<T, kMax>();
+            if (sy < 0 || xb < 0) return neutral_chunk<T, kMax>();
             const std::uint8_t* row = a.src + static_cast<std::size_t>(sy) * a.src_pitch;
             return vector ? load_chunk<T, kMax, true>(row + xb) : load_chunk_words<T, kMax>(row, xb, a.readable_bytes);
           },
@@ -501,11 +621,25 @@ inline bool column_readable(const PlaneView& p) {
 constexpr int kColumnWarpChunks = 32;
 constexpr int kColumnRunsPerBlock = 4;
 
-// The column pass of `in` (column_readable) into `out` with a bar of 2 * radius + 1 rows, merged
-// with what `out` holds when `merge`: one run a thread, unless the grid would pass its 65,535 rows.
-inline ColumnPassArgs column_pass_args(const PlaneView& in, const MutablePlaneView& out, int radius,
+// Chunks each side of a warp's row that a box pass over `in` with a row window of half_width reads.
+inline int box_halo_chunks(const PlaneView& in, int half_width) {
+  return row_window_halo_chunks(half_width, in.channels, sample_bytes(in.type));
+}
+
+// Whether a bar of half-width half_width over `in` runs as one box pass (the column pass with the
+// row window) instead of a row pass and a column pass: `in` readable by the column pass, and the
+// window within kMaxHaloChunks of a lane's neighbours.
+inline bool box_pass_fits(const PlaneView& in, int half_width) {
+  return column_readable(in) && box_halo_chunks(in, half_width) <= kMaxHaloChunks;
+}
+
+// The column pass of `in` (column_readable) into `out` with a bar of 2 * radius + 1 rows and, for
+// half_width > 0 (box_pass_fits), 2 * half_width + 1 columns, merged with what `out` holds when
+// `merge`: one run a thread, unless the grid would pass its 65,535 rows.
+inline ColumnPassArgs column_pass_args(const PlaneView& in, const MutablePlaneView& out, int radius, int half_width,
                                        BorderMode border, bool merge, PassShape* shape) {
   const int m = window_run_length(2 * radius + 1), block_rows = m * kColumnRunsPerBlock;
+  const int halo = box_halo_chunks(in, half_width);
   const auto chunks = [](const void* p, std::size_t pitch) {
     return (reinterpret_cast<std::uintptr_t>(p) | pitch) % kChunkBytes == 0;
   };
@@ -518,6 +652,8 @@ inline ColumnPassArgs column_pass_args(const PlaneView& in, const MutablePlaneVi
                          row_bytes,
                          (row_bytes + 3) / 4 * 4,
                          radius,
+                         half_width,
+                         halo,
                          m,
                          block_rows * std::max(1, (in.height + 65535 * block_rows - 1) / (65535 * block_rows)),
                          border,
@@ -525,35 +661,44 @@ inline ColumnPassArgs column_pass_args(const PlaneView& in, const MutablePlaneVi
                          chunks(in.data, in.pitch),
                          chunks(out.data, out.pitch)};
   const int columns = (row_bytes + kChunkBytes - 1) / kChunkBytes;
-  *shape = PassShape{(columns + kColumnWarpChunks - 1) / kColumnWarpChunks,
+  const int warp_columns = kColumnWarpChunks - 2 * halo;  // the chunks a warp stores
+  *shape = PassShape{(columns + warp_columns - 1) / warp_columns,
                      (in.height + a.strip_rows - 1) / a.strip_rows, kColumnWarpChunks, kColumnRunsPerBlock, 0};
   return a;
 }
 
-// The passes of one dilation / erosion of `in` over `bars` (morph_bars.h), in order: per bar the
-// row pass into `rows`, the column pass from there into `out`, merged with what earlier bars left.
-// A bar one row high (the first bar: nothing to merge with) takes the row pass straight into
-// `out`; a bar one column wide has no row pass: the column pass reads `in` itself where it can,
-// else a copy of it in `rows`. row_pass(dst, half_width), column_pass(src, half_height, merge) and
-// copy_in_to_rows() run them: launched by morph_separable.cu, emulated by the host test.
+// The passes of one dilation / erosion of `in` over `bars` (morph_bars.h), in order, each bar's
+// merged in `out` with what earlier bars left. A bar whose row window fits a box pass
+// (box_pass_fits) is one pass over `in`. Otherwise the row pass into `rows` and the column pass from
+// there into `out`; a bar one row high (the first bar: nothing to merge with) takes the row pass
+// straight into `out`; a bar one column wide has no row pass: the column pass reads `in` itself
+// where it can, else a copy of it in `rows`. row_pass(dst, half_width), column_pass(src,
+// half_height, half_width, merge) and copy_in_to_rows() run them: launched by morph_separable.cu,
+// emulated by the host test.
 template <class RowPass, class ColumnPass, class CopyIn>
 Status for_each_bar_pass(const PlaneView& in, const MutablePlaneView& out, const MutablePlaneView& rows,
                          const std::vector<Bar>& bars, const RowPass& row_pass, const ColumnPass& column_pass,
                          const CopyIn& copy_in_to_rows) {
   for (std::size_t i = 0; i < bars.size(); ++i) {
-    if (i == 0 && bars[i].half_height == 0) {
-      DPX_RETURN_IF_ERROR(row_pass(out, bars[i].half_width));
+    const Bar& bar = bars[i];
+    const bool merge = i > 0;
+    if (bar.half_width != 0 && box_pass_fits(in, bar.half_width)) {
+      DPX_RETURN_IF_ERROR(column_pass(in, bar.half_height, bar.half_width, merge));
+      continue;
+    }
+    if (!merge && bar.half_height == 0) {
+      DPX_RETURN_IF_ERROR(row_pass(out, bar.half_width));
       continue;
     }
     PlaneView columns_in = rows.as_const();
-    if (bars[i].half_width != 0) {
-      DPX_RETURN_IF_ERROR(row_pass(rows, bars[i].half_width));
+    if (bar.half_width != 0) {
+      DPX_RETURN_IF_ERROR(row_pass(rows, bar.half_width));
     } else if (column_readable(in)) {
       columns_in = in;
     } else {
       DPX_RETURN_IF_ERROR(copy_in_to_rows());
     }
-    DPX_RETURN_IF_ERROR(column_pass(columns_in, bars[i].half_height, i > 0));
+    DPX_RETURN_IF_ERROR(column_pass(columns_in, bar.half_height, 0, merge));
   }
   return Status::ok();
 }

@@ -155,15 +155,27 @@ class EmulatedWarp {
     return warp;
   }
 
-  unsigned exchange(unsigned value, int from_lane) {
+  unsigned exchange(unsigned value, int from_lane) { return share(value)[from_lane]; }
+
+  // Whether every lane's value is non-zero.
+  bool all(unsigned value) {
+    const unsigned* slots = share(value);
+    for (unsigned lane = 0; lane < kLanes; ++lane) {
+      if (slots[lane] == 0) return false;
+    }
+    return true;
+  }
+
+ private:
+  // Stores this lane's value, meets the others, returns every lane's.
+  const unsigned* share(unsigned value) {
     thread_local unsigned exchanges = 0;  // this lane's, in this warp (a lane runs one warp)
     unsigned* slots = slots_[exchanges++ % 2];
     slots[threadIdx.x % kLanes] = value;
     meet();
-    return slots[from_lane];
+    return slots;
   }
 
- private:
   void meet() {
     const unsigned generation = generation_.load();
     if (arrived_.fetch_add(1) + 1 == kLanes) {
@@ -191,6 +203,7 @@ inline unsigned __shfl_up_sync(unsigned, unsigned v, unsigned delta) {
   const unsigned lane = threadIdx.x % EmulatedWarp::kLanes;
   return EmulatedWarp::current()->exchange(v, static_cast<int>(lane >= delta ? lane - delta : lane));
 }
+inline int __all_sync(unsigned, int predicate) { return EmulatedWarp::current()->all(predicate != 0) ? 1 : 0; }
 inline unsigned __shfl_down_sync(unsigned, unsigned v, unsigned delta) {
   const unsigned lane = threadIdx.x % EmulatedWarp::kLanes;
   return EmulatedWarp::current()->exchange(v, static_cast<int>(lane + delta < EmulatedWarp::kLanes ? lane + delta : lane));

@@ -60,21 +60,35 @@ void run_row_pass(const PlaneView& in, const MutablePlaneView& out, int radius, 
   }
 }
 
+// Without a row window thread by thread; a box pass (half_width > 0) a warp at a time, its lanes
+// on host threads that meet at each shuffle.
 template <typename T, bool kMax>
-void run_column_pass(const PlaneView& in, const MutablePlaneView& out, int radius, BorderMode border, bool merge) {
+void run_column_pass(const PlaneView& in, const MutablePlaneView& out, int radius, int half_width, BorderMode border,
+                     bool merge) {
   PassShape s;
-  const morph::ColumnPassArgs a = morph::column_pass_args(in, out, radius, border, merge, &s);
+  const morph::ColumnPassArgs a = morph::column_pass_args(in, out, radius, half_width, border, merge, &s);
+  const auto thread = [&](int bx, int by, int ty) {
+    threadIdx.y = static_cast<unsigned>(ty);
+    blockIdx.x = static_cast<unsigned>(bx);
+    blockIdx.y = static_cast<unsigned>(by);
+    blockDim.x = static_cast<unsigned>(s.threads_x);
+    blockDim.y = static_cast<unsigned>(s.threads_y);
+    morph::with_window_run(a.run_rows, [&](auto run) {
+      morph::with_row_window_channels(half_width, in.channels, [&](auto channels) {
+        morph::column_pass<T, kMax, decltype(run)::value, decltype(channels)::value>(a);
+      });
+    });
+  };
   for (int by = 0; by < s.blocks_y; ++by) {
     for (int bx = 0; bx < s.blocks_x; ++bx) {
       for (int ty = 0; ty < s.threads_y; ++ty) {
+        if (half_width > 0) {
+          EmulatedWarp::run(0, [&] { thread(bx, by, ty); });
+          continue;
+        }
         for (int tx = 0; tx < s.threads_x; ++tx) {
           threadIdx.x = static_cast<unsigned>(tx);
-          threadIdx.y = static_cast<unsigned>(ty);
-          blockIdx.x = static_cast<unsigned>(bx);
-          blockIdx.y = static_cast<unsigned>(by);
-          blockDim.x = static_cast<unsigned>(s.threads_x);
-          blockDim.y = static_cast<unsigned>(s.threads_y);
-          morph::with_window_run(a.run_rows, [&](auto run) { morph::column_pass<T, kMax, decltype(run)::value>(a); });
+          thread(bx, by, ty);
         }
       }
     }
@@ -92,8 +106,8 @@ void run_element(const HostPlane& src, HostPlane& rows, HostPlane& dst, const Mo
         run_row_pass<T, kMax>(src.view(), to, half_width, p.border);
         return Status::ok();
       },
-      [&](const PlaneView& from, int half_height, bool merge) {
-        run_column_pass<T, kMax>(from, dst.mutable_view(), half_height, p.border, merge);
+      [&](const PlaneView& from, int half_height, int half_width, bool merge) {
+        run_column_pass<T, kMax>(from, dst.mutable_view(), half_height, half_width, p.border, merge);
         return Status::ok();
       },
       [&] {
@@ -106,13 +120,16 @@ void run_element(const HostPlane& src, HostPlane& rows, HostPlane& dst, const Mo
 // Frames: one pixel; narrower and shorter than the element; a partial row group and block (heights
 // not a multiple of 8 or 32 rows, u16: 4 or 16); across the 256-pixel row tile; taller than a
 // row-pass block and than a column run's rows (the pointer walk); tight, padded, misaligned (rows
-// that do not end on a word) and 16-byte aligned pitches.
+// that do not end on a word) and 16-byte aligned pitches; rows a box pass reads in place, of one
+// warp and of several, with a pitch of whole words but not chunks and one of whole chunks.
 const std::vector<Geometry>& separable_geometries() {
   static const std::vector<Geometry> g = {{1, 1, 0, 0, false},
                                           {3, 7, 1, 1, false},
                                           {37, 19, 0, 0, true},
                                           {261, 13, 3, 1, false},
-                                          {29, 67, 2, 0, false}};
+                                          {29, 67, 2, 0, false},
+                                          {60, 9, 0, 0, false},
+                                          {300, 21, 0, 0, true}};
   return g;
 }
 
@@ -183,7 +200,8 @@ INSTANTIATE_TEST_SUITE_P(Elements, MorphSeparableEmulated,
                          ::testing::Values(ElementCase{MorphShape::kRect, 3, 1}, ElementCase{MorphShape::kRect, 1, 5},
                                            ElementCase{MorphShape::kRect, 7, 3}, ElementCase{MorphShape::kRect, 15, 9},
                                            ElementCase{MorphShape::kRect, 5, 31}, ElementCase{MorphShape::kRect, 255, 3},
-                                           ElementCase{MorphShape::kRect, 3, 97},
+                                           ElementCase{MorphShape::kRect, 3, 97}, ElementCase{MorphShape::kRect, 45, 3},
+                                           ElementCase{MorphShape::kRect, 63, 1},
                                            ElementCase{MorphShape::kCross, 5, 9},
                                            ElementCase{MorphShape::kEllipse, 7, 5}),
                          element_name);
