@@ -165,8 +165,8 @@ TEST_P(MorphCudaOperations, MatchCpu) {
 
 INSTANTIATE_TEST_SUITE_P(AllOperations, MorphCudaOperations, ::testing::ValuesIn(operation_cases()));
 
-// The separable passes on full frames: many row tiles and column strips, long windows, every
-// channel count, tight and odd pitches.
+// The separable and box passes on full frames: many row tiles and column strips, long windows,
+// every channel count, tight and odd pitches.
 TEST(MorphCuda, LargeElementsOnFramesMatchCpu) {
   DPX_REQUIRE_GPU();
   std::mt19937_64 rng = seeded_rng();
@@ -185,6 +185,10 @@ TEST(MorphCuda, LargeElementsOnFramesMatchCpu) {
       {MorphOp::kGradient, MorphShape::kCross, 63, 7, 1, SampleType::kU8, {3840, 2160, 3, 1, false}},
       {MorphOp::kClose, MorphShape::kRect, 3, 3, 1, SampleType::kU8, {3840, 2160, 0, 0, true}},
       {MorphOp::kBlackHat, MorphShape::kRect, 5, 5, 1, SampleType::kU16, {3840, 2160, 0, 0, true}},
+      // Box passes: the widest row window of u16 samples, and two channels with a half chunk at
+      // each row's end.
+      {MorphOp::kErode, MorphShape::kRect, 33, 17, 1, SampleType::kU16, {1000, 500, 8, 0, false}},
+      {MorphOp::kDilate, MorphShape::kEllipse, 15, 21, 2, SampleType::kU8, {1282, 301, 4, 0, false}},
   };
   for (const Case& c : cases) {
     for (BorderMode border : {BorderMode::kReplicate, BorderMode::kReflect101, BorderMode::kNeutral}) {
