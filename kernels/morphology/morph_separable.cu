@@ -74,11 +74,9 @@ Status launch_columns(const PlaneView& in, const MutablePlaneView& out, int radi
                       bool merge, cudaStream_t stream) {
   PassShape s;
   const ColumnPassArgs a = column_pass_args(in, out, radius, half_width, border, merge, &s);
-  with_window_run(a.run_rows, [&](auto run) {
-    with_row_window_channels(half_width, in.channels, [&](auto channels) {
-      column_pass_kernel<T, kMax, decltype(run)::value, decltype(channels)::value>
-          <<<dim3(s.blocks_x, s.blocks_y), dim3(s.threads_x, s.threads_y), 0, stream>>>(a);
-    });
+  with_column_pass(a.run_rows, half_width, in.channels, [&](auto run, auto channels) {
+    column_pass_kernel<T, kMax, decltype(run)::value, decltype(channels)::value>
+        <<<dim3(s.blocks_x, s.blocks_y), dim3(s.threads_x, s.threads_y), 0, stream>>>(a);
   });
   DPX_CUDA_CHECK_LAUNCH("column_pass_kernel");
   return Status::ok();

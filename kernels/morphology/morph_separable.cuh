@@ -245,16 +245,31 @@ __device__ __forceinline__ ChunkLanes<T> row_window(const ChunkLanes<T>& v, int 
   return pick2<T, kMax>(ahead, behind);
 }
 
-// f(std::integral_constant<int, C>{}) with C the channels of a box pass's row window of half_width
-// on `channels` (1, 2 or 4), 0 for a column pass alone (half_width 0).
+// Rows a box pass's run takes at most. Each row of a run inlines the row window (window_run's
+// output callback), twice (both load paths): runs of 16 rows held 3,456 shuffles a kernel and ran
+// 2.6x slower than their instructions say (docs/perf-morph.md, twelfth version), so taller bars
+// keep the row pass and the column pass.
+constexpr int kMaxBoxRun = 8;
+
+// f(std::integral_constant<int, run>{}, std::integral_constant<int, C>{}) for a column pass of runs
+// of `run` rows (window_run_length) with C the channels of its row window of half_width on
+// `channels` (1, 2 or 4), C = 0 for a column pass alone (half_width 0). A box pass (C > 0) has runs
+// of at most kMaxBoxRun (box_pass_fits).
 template <class F>
-decltype(auto) with_row_window_channels(int half_width, int channels, const F& f) {
-  if (half_width == 0) return f(std::integral_constant<int, 0>{});
-  switch (channels) {
-    case 1: return f(std::integral_constant<int, 1>{});
-    case 2: return f(std::integral_constant<int, 2>{});
-    default: return f(std::integral_constant<int, 4>{});
-  }
+decltype(auto) with_column_pass(int run, int half_width, int channels, const F& f) {
+  return with_window_run(run, [&](auto r) {
+    constexpr int kRun = decltype(r)::value;
+    if constexpr (kRun > kMaxBoxRun) {
+      return f(r, std::integral_constant<int, 0>{});
+    } else {
+      if (half_width == 0) return f(r, std::integral_constant<int, 0>{});
+      switch (channels) {
+        case 1: return f(r, std::integral_constant<int, 1>{});
+        case 2: return f(r, std::integral_constant<int, 2>{});
+        default: return f(r, std::integral_constant<int, 4>{});
+      }
+    }
+  });
 }
 
 // --- the row pass --------------------------------------------------------------------------------
@@ -626,11 +641,13 @@ inline int box_halo_chunks(const PlaneView& in, int half_width) {
   return row_window_halo_chunks(half_width, in.channels, sample_bytes(in.type));
 }
 
-// Whether a bar of half-width half_width over `in` runs as one box pass (the column pass with the
-// row window) instead of a row pass and a column pass: `in` readable by the column pass, and the
-// window within kMaxHaloChunks of a lane's neighbours.
-inline bool box_pass_fits(const PlaneView& in, int half_width) {
-  return column_readable(in) && box_halo_chunks(in, half_width) <= kMaxHaloChunks;
+// Whether a bar of 2 * half_width + 1 by 2 * half_height + 1 over `in` runs as one box pass (the
+// column pass with the row window) instead of a row pass and a column pass: `in` readable by the
+// column pass, the window within kMaxHaloChunks of a lane's neighbours, and runs of at most
+// kMaxBoxRun rows.
+inline bool box_pass_fits(const PlaneView& in, int half_width, int half_height) {
+  return column_readable(in) && box_halo_chunks(in, half_width) <= kMaxHaloChunks &&
+         window_run_length(2 * half_height + 1) <= kMaxBoxRun;
 }
 
 // The column pass of `in` (column_readable) into `out` with a bar of 2 * radius + 1 rows and, for
@@ -682,7 +699,7 @@ Status for_each_bar_pass(const PlaneView& in, const MutablePlaneView& out, const
   for (std::size_t i = 0; i < bars.size(); ++i) {
     const Bar& bar = bars[i];
     const bool merge = i > 0;
-    if (bar.half_width != 0 && box_pass_fits(in, bar.half_width)) {
+    if (bar.half_width != 0 && box_pass_fits(in, bar.half_width, bar.half_height)) {
       DPX_RETURN_IF_ERROR(column_pass(in, bar.half_height, bar.half_width, merge));
       continue;
     }

@@ -73,10 +73,8 @@ void run_column_pass(const PlaneView& in, const MutablePlaneView& out, int radiu
     blockIdx.y = static_cast<unsigned>(by);
     blockDim.x = static_cast<unsigned>(s.threads_x);
     blockDim.y = static_cast<unsigned>(s.threads_y);
-    morph::with_window_run(a.run_rows, [&](auto run) {
-      morph::with_row_window_channels(half_width, in.channels, [&](auto channels) {
-        morph::column_pass<T, kMax, decltype(run)::value, decltype(channels)::value>(a);
-      });
+    morph::with_column_pass(a.run_rows, half_width, in.channels, [&](auto run, auto channels) {
+      morph::column_pass<T, kMax, decltype(run)::value, decltype(channels)::value>(a);
     });
   };
   for (int by = 0; by < s.blocks_y; ++by) {
