@@ -3,7 +3,8 @@
 // computed once, and each adds the inputs before and after it as suffixes and prefixes, in
 // registers, on 8-byte chunks of 16-bit lanes. The column pass walks down chunk columns of the
 // plane; the row pass walks along a tile held in shared memory as chunks of consecutive rows at a
-// position (transposed on the way in and out).
+// position (transposed on the way in and out). A box pass is the column pass that also takes each
+// output row's row window across its warp's lanes (row_window), a bar in one pass.
 #pragma once
 
 #include <algorithm>

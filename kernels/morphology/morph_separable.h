@@ -1,7 +1,8 @@
 // The CUDA morphology for every element the fused 3x3 / 5x5 tile kernels do not cover: per bar of
 // the element (morph_bars.h) a running max/min along the rows into an intermediate plane, then
-// along the columns into the output, merged there with what earlier bars left; and the saturating
-// difference of the compound operations. Only built with the CUDA backend.
+// along the columns into the output (or both in one box pass where the bar's row window fits a
+// warp), merged there with what earlier bars left; and the saturating difference of the compound
+// operations. Only built with the CUDA backend.
 #pragma once
 
 #include <cuda_runtime_api.h>
