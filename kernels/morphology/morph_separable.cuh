@@ -197,10 +197,6 @@ MORPH_UNROLL
 // halo lanes that only feed their neighbours are at most a quarter of a warp.
 constexpr int kMaxHaloChunks = 4;
 
-// Chunks each side of a warp's row that a row window of half-width r on c channels of `bytes`
-// samples reads.
-constexpr int row_window_halo_chunks(int r, int c, int bytes) { return (r * c * bytes + kChunkBytes - 1) / kChunkBytes; }
-
 // Bits of the window lengths n = r + 1 a row window of C channels can have: log2 of the longest
 // (kMaxHaloChunks of samples), plus one.
 template <typename T, int C>
@@ -247,9 +243,9 @@ __device__ __forceinline__ ChunkLanes<T> row_window(const ChunkLanes<T>& v, int 
 }
 
 // Rows a box pass's run takes at most. Each row of a run inlines the row window (window_run's
-// output callback), twice (both load paths): runs of 16 rows held 3,456 shuffles a kernel and ran
-// 2.6x slower than their instructions say (docs/perf-morph.md, twelfth version), so taller bars
-// keep the row pass and the column pass.
+// output callback), twice (both load paths): runs of 16 rows held 3,456 shuffles a kernel and took
+// 31x31 to 62.6 us against the 15-20 predicted (docs/perf-morph.md, twelfth version), so taller
+// bars keep the row pass and the column pass.
 constexpr int kMaxBoxRun = 8;
 
 // f(std::integral_constant<int, run>{}, std::integral_constant<int, C>{}) for a column pass of runs
@@ -639,7 +635,7 @@ constexpr int kColumnRunsPerBlock = 4;
 
 // Chunks each side of a warp's row that a box pass over `in` with a row window of half_width reads.
 inline int box_halo_chunks(const PlaneView& in, int half_width) {
-  return row_window_halo_chunks(half_width, in.channels, sample_bytes(in.type));
+  return (half_width * in.channels * sample_bytes(in.type) + kChunkBytes - 1) / kChunkBytes;
 }
 
 // Whether a bar of 2 * half_width + 1 by 2 * half_height + 1 over `in` runs as one box pass (the
