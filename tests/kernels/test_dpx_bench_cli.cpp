@@ -63,6 +63,7 @@ TEST(DpxBenchCli, BadSettingsAreRefused) {
       {"morph --width=abc", "--width needs a whole number"},
       {"morph --reps=0", "--reps needs a whole number from 1"},
       {"morph quick", "unrecognised argument 'quick'"},
+      {"morph --cases=99x99", "no case's title holds '99x99'"},
       {"nosuch", "unknown benchmark"},
   };
   for (const auto& c : cases) {

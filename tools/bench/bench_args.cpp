@@ -16,6 +16,7 @@ constexpr Key kKeys[] = {
     {"elements", 1, 1ull << 34},  // epilogue: elements per buffer
     {"width", 1, 65536},          // morph: frame size
     {"height", 1, 65536},
+    {"cases", 0, 0},              // morph: only the cases whose title holds this text ("31x31")
     {"image", 0, 0},              // motion: a GRAY8 .pgm to use as the scene
     {"dump", 0, 0},               // motion: a folder for the quality images
     {"sw-queries", 0, 0},         // align: a query FASTA for the database rows

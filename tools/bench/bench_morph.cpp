@@ -17,7 +17,8 @@
 // GPU figures: per frame, CUDA events around a batch of frames rotated over more than 60 MB
 // (so the 60 MB L2 does not hold the input), median over --reps batches. Every GPU variant's
 // output on the first frame is compared with the CPU result before it is timed.
-// Options: --width=N --height=N override the frame size.
+// Options: --width=N --height=N override the frame size; --cases=TEXT keeps the cases whose title
+// holds TEXT (e.g. "31x31", "GRAY16", "open rect").
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -303,6 +304,20 @@ int run_morph_bench(const Options& opts, Report& report) {
     std::fprintf(stderr, "morph: --width and --height must be >= 1\n");
     return 2;
   }
+  std::vector<MorphCase> cases = morph_cases(opts.quick);
+  const auto only = opts.extra.find("cases");
+  if (only != opts.extra.end()) {
+    cases.erase(std::remove_if(cases.begin(), cases.end(),
+                               [&](const MorphCase& c) {
+                                 return section_name(c, width, height).find(only->second) == std::string::npos;
+                               }),
+                cases.end());
+    if (cases.empty()) {
+      std::fprintf(stderr, "morph: no case's title holds '%s' (titles read like 'GRAY8 %dx%d dilate rect 31x31')\n",
+                   only->second.c_str(), width, height);
+      return 2;
+    }
+  }
   std::mt19937_64 rng(20261129);
 #if DPX_HAVE_CUDA
   GpuContext gpu;
@@ -310,7 +325,8 @@ int run_morph_bench(const Options& opts, Report& report) {
   if (have_gpu && !gpu.npp.load(&gpu.npp_why)) gpu.npp_why = "not available (" + gpu.npp_why + ")";
 #endif
   int rc = 0;
-  for (const MorphCase& c : morph_cases(opts.quick)) {
+  for (const MorphCase& c : cases) {
+    const std::string section = section_name(c, width, height);
     MorphParams params;
     params.op = c.op;
     params.shape = c.shape;
@@ -322,7 +338,6 @@ int run_morph_bench(const Options& opts, Report& report) {
       std::fprintf(stderr, "morph: %s\n", s.message().c_str());
       return 1;
     }
-    const std::string section = section_name(c, width, height);
 #if DPX_HAVE_CUDA
     if (have_gpu && !gpu_rows(opts, c, params, host, gpu, section, report)) rc = 1;
     if (!have_gpu) report.add(Row{section, "gpu", 0, 0, "", "no CUDA device: GPU rows skipped"});
