@@ -242,29 +242,17 @@ __device__ __forceinline__ ChunkLanes<T> row_window(const ChunkLanes<T>& v, int 
   return pick2<T, kMax>(ahead, behind);
 }
 
-// Rows a box pass's run takes at most. Each row of a run inlines the row window (window_run's
-// output callback), twice (both load paths): runs of 16 rows held 3,456 shuffles a kernel and took
-// 31x31 to 62.6 us against the 15-20 predicted (docs/perf-morph.md, twelfth version), so taller
-// bars keep the row pass and the column pass.
-constexpr int kMaxBoxRun = 8;
-
 // f(std::integral_constant<int, run>{}, std::integral_constant<int, C>{}) for a column pass of runs
 // of `run` rows (window_run_length) with C the channels of its row window of half_width on
-// `channels` (1, 2 or 4), C = 0 for a column pass alone (half_width 0). A box pass (C > 0) has runs
-// of at most kMaxBoxRun (box_pass_fits).
+// `channels` (1, 2 or 4), C = 0 for a column pass alone (half_width 0).
 template <class F>
 decltype(auto) with_column_pass(int run, int half_width, int channels, const F& f) {
   return with_window_run(run, [&](auto r) {
-    constexpr int kRun = decltype(r)::value;
-    if constexpr (kRun > kMaxBoxRun) {
-      return f(r, std::integral_constant<int, 0>{});
-    } else {
-      if (half_width == 0) return f(r, std::integral_constant<int, 0>{});
-      switch (channels) {
-        case 1: return f(r, std::integral_constant<int, 1>{});
-        case 2: return f(r, std::integral_constant<int, 2>{});
-        default: return f(r, std::integral_constant<int, 4>{});
-      }
+    if (half_width == 0) return f(r, std::integral_constant<int, 0>{});
+    switch (channels) {
+      case 1: return f(r, std::integral_constant<int, 1>{});
+      case 2: return f(r, std::integral_constant<int, 2>{});
+      default: return f(r, std::integral_constant<int, 4>{});
     }
   });
 }
@@ -441,6 +429,12 @@ MORPH_UNROLL
 
 // --- the column pass -----------------------------------------------------------------------------
 
+// A column-pass block: kColumnWarpChunks chunk columns (a warp across) by kColumnRunsPerBlock
+// consecutive runs (a warp each), so that the rows neighbouring runs share are read from L2 once
+// and then from L1.
+constexpr int kColumnWarpChunks = 32;
+constexpr int kColumnRunsPerBlock = 4;
+
 struct ColumnPassArgs {
   const std::uint8_t* src;  // the row pass's plane or the source (column_readable)
   std::size_t src_pitch;
@@ -506,7 +500,10 @@ __device__ __forceinline__ void store_chunk(const ColumnPassArgs& a, int y, int 
 // stores it: a warp's lanes hold consecutive chunks, the first and last halo_chunks of which only
 // feed their neighbours (warps overlap by twice that), and outside the row is the neutral sample.
 // That is the border rule's result for a centred rectangle: a sample the rule puts outside the row
-// is one inside it that the window holds anyway.
+// is one inside it that the window holds anyway. A run's rows wait in shared memory (each lane its
+// own slots) and go through the row window in one rolled loop: inlined in each row of a run, on both
+// load paths, the row window made a kernel for runs of 16 rows 3,456 shuffles long and 2.6 times
+// slower than its instructions (docs/perf-morph.md, twelfth version).
 template <typename T, bool kMax, int kRun, int C>
 __device__ void column_pass(const ColumnPassArgs& a) {
   constexpr bool kRowWindow = C != 0;
@@ -521,16 +518,15 @@ __device__ void column_pass(const ColumnPassArgs& a) {
   const bool vector = a.src_chunks && xb >= 0 && xb + kChunkBytes <= a.readable_bytes;
   bool walk = vector;  // the pointer walk: a branch the warp takes as one where it shuffles
   if constexpr (kRowWindow) walk = __all_sync(kFullWarp, vector);
+  // A box pass's run of column windows, narrowed: this warp's rows, this lane's chunks.
+  __shared__ uint2 staged[kRowWindow ? kColumnRunsPerBlock : 1][kRowWindow ? kRun : 1][kColumnWarpChunks];
   for (int t0 = y0 - a.radius + threadIdx.y * kRun; t0 < y1 - a.radius; t0 += blockDim.y * kRun) {
     // Output row t0 + radius + j is the window of input rows from t0 + j.
     const auto out = [&](int j, const ChunkLanes<T>& v) {
-      const int y = t0 + j + a.radius;
-      if (y >= y1) return;
       if constexpr (kRowWindow) {
-        const ChunkLanes<T> r = row_window<T, kMax, C>(v, a.half_width);
-        if (stores) store_chunk<T, kMax>(a, y, xb, r);
-      } else {
-        store_chunk<T, kMax>(a, y, xb, v);
+        staged[threadIdx.y][j][lane] = narrow_chunk<T, kMax>(v);
+      } else if (t0 + j + a.radius < y1) {
+        store_chunk<T, kMax>(a, t0 + j + a.radius, xb, v);
       }
     };
     if (walk && t0 >= 0 && t0 + k + kRun - 2 < a.height) {
@@ -548,6 +544,17 @@ __device__ void column_pass(const ColumnPassArgs& a) {
             return vector ? load_chunk<T, kMax, true>(row + xb) : load_chunk_words<T, kMax>(row, xb, a.readable_bytes);
           },
           out);
+    }
+    if constexpr (kRowWindow) {
+      const int rows = min(kRun, y1 - a.radius - t0);  // the same for the whole warp
+#if defined(__CUDACC__)
+#pragma unroll 1
+#endif
+      for (int j = 0; j < rows; ++j) {
+        const uint2 v = staged[threadIdx.y][j][lane];
+        const ChunkLanes<T> r = row_window<T, kMax, C>(widen_chunk<T, kMax>(v.x, v.y), a.half_width);
+        if (stores) store_chunk<T, kMax>(a, t0 + j + a.radius, xb, r);
+      }
     }
   }
 }
@@ -627,24 +634,16 @@ inline bool column_readable(const PlaneView& p) {
   return (reinterpret_cast<std::uintptr_t>(p.data) | p.pitch | p.row_bytes()) % 4 == 0;
 }
 
-// A column-pass block: kColumnWarpChunks chunk columns (a warp across) by kColumnRunsPerBlock
-// consecutive runs (a warp each), so that the rows neighbouring runs share are read from L2 once
-// and then from L1.
-constexpr int kColumnWarpChunks = 32;
-constexpr int kColumnRunsPerBlock = 4;
-
 // Chunks each side of a warp's row that a box pass over `in` with a row window of half_width reads.
 inline int box_halo_chunks(const PlaneView& in, int half_width) {
   return (half_width * in.channels * sample_bytes(in.type) + kChunkBytes - 1) / kChunkBytes;
 }
 
-// Whether a bar of 2 * half_width + 1 by 2 * half_height + 1 over `in` runs as one box pass (the
-// column pass with the row window) instead of a row pass and a column pass: `in` readable by the
-// column pass, the window within kMaxHaloChunks of a lane's neighbours, and runs of at most
-// kMaxBoxRun rows.
-inline bool box_pass_fits(const PlaneView& in, int half_width, int half_height) {
-  return column_readable(in) && box_halo_chunks(in, half_width) <= kMaxHaloChunks &&
-         window_run_length(2 * half_height + 1) <= kMaxBoxRun;
+// Whether a bar of 2 * half_width + 1 columns over `in` runs as one box pass (the column pass with
+// the row window) instead of a row pass and a column pass: `in` readable by the column pass and the
+// window within kMaxHaloChunks of a lane's neighbours.
+inline bool box_pass_fits(const PlaneView& in, int half_width) {
+  return column_readable(in) && box_halo_chunks(in, half_width) <= kMaxHaloChunks;
 }
 
 // The column pass of `in` (column_readable) into `out` with a bar of 2 * radius + 1 rows and, for
@@ -696,7 +695,7 @@ Status for_each_bar_pass(const PlaneView& in, const MutablePlaneView& out, const
   for (std::size_t i = 0; i < bars.size(); ++i) {
     const Bar& bar = bars[i];
     const bool merge = i > 0;
-    if (bar.half_width != 0 && box_pass_fits(in, bar.half_width, bar.half_height)) {
+    if (bar.half_width != 0 && box_pass_fits(in, bar.half_width)) {
       DPX_RETURN_IF_ERROR(column_pass(in, bar.half_height, bar.half_width, merge));
       continue;
     }

@@ -30,6 +30,7 @@
 #define __global__
 #define __forceinline__ inline
 #define __launch_bounds__(...)
+#define __shared__  // a host thread's own copy: the device code's static shared arrays hold each thread's own slots
 
 struct uint4 {
   unsigned x, y, z, w;
