@@ -89,7 +89,7 @@ __device__ void band_pass(const Threads& threads, const TileArgs& a, const BandA
       if (k < groups) {
         for_each_chunk<R>(a, b, ring, x0, y0, unit_begin(k), unit_end(k),
                           [&](std::uint8_t* out, int sy, int gx, bool fast) {
-                            if (fast) copy16_async(out, a.src + static_cast<std::size_t>(sy) * a.src_pitch + gx);
+                            if (fast) copy_async<16>(out, a.src + static_cast<std::size_t>(sy) * a.src_pitch + gx);
                           });
       }
       commit_async_copies();

@@ -23,7 +23,8 @@ __global__ void __launch_bounds__(kRowThreads) row_pass_kernel(RowPassArgs a) {
 
 template <typename T, bool kMax, int kRun, int C>
 __global__ void __launch_bounds__(kColumnWarpChunks * kColumnRunsPerBlock) column_pass_kernel(ColumnPassArgs a) {
-  column_pass<T, kMax, kRun, C>(a);
+  extern __shared__ uint2 column_tile[];  // column_tile_bytes where a.tiled
+  column_pass<T, kMax, kRun, C>(a, column_tile);
 }
 
 // max(a - b, 0) sample by sample, 16 bytes a thread: one 16-byte load of each input and one store
@@ -76,7 +77,7 @@ Status launch_columns(const PlaneView& in, const MutablePlaneView& out, int radi
   const ColumnPassArgs a = column_pass_args(in, out, radius, half_width, border, merge, &s);
   with_column_pass(a.run_rows, half_width, in.channels, [&](auto run, auto channels) {
     column_pass_kernel<T, kMax, decltype(run)::value, decltype(channels)::value>
-        <<<dim3(s.blocks_x, s.blocks_y), dim3(s.threads_x, s.threads_y), 0, stream>>>(a);
+        <<<dim3(s.blocks_x, s.blocks_y), dim3(s.threads_x, s.threads_y), s.shared_bytes, stream>>>(a);
   });
   DPX_CUDA_CHECK_LAUNCH("column_pass_kernel");
   return Status::ok();

@@ -451,6 +451,7 @@ struct ColumnPassArgs {
   bool merge;       // combine with what dst holds (a later bar of the element)
   bool src_chunks;  // src pointer and pitch 8-byte aligned: one load a chunk
   bool dst_chunks;  // the same for dst: one store a chunk
+  bool tiled;       // a block's input rows come through shared memory (column_tile_bytes)
 };
 
 // The chunk at `p`, 8-byte aligned: one load. Read-only loads (__ldg) may be issued ahead of the
@@ -462,13 +463,42 @@ __device__ __forceinline__ ChunkLanes<T> load_chunk(const std::uint8_t* p) {
   return widen_chunk<T, kMax>(s.x, s.y);
 }
 
-// The chunk at byte xb of `row` word by word, the neutral sample past the readable bytes.
-template <typename T, bool kMax>
-__device__ __forceinline__ ChunkLanes<T> load_chunk_words(const std::uint8_t* row, int xb, int readable) {
+// The chunk at byte xb of `row` word by word, the neutral sample past the readable bytes, as the
+// plane holds it.
+template <bool kMax>
+__device__ __forceinline__ uint2 chunk_words(const std::uint8_t* row, int xb, int readable) {
   const auto word = [&](int at) {
     return at < readable ? __ldg(reinterpret_cast<const std::uint32_t*>(row + at)) : neutral_word<kMax>();
   };
-  return widen_chunk<T, kMax>(word(xb), word(xb + 4));
+  return make_uint2(word(xb), word(xb + 4));
+}
+template <typename T, bool kMax>
+__device__ __forceinline__ ChunkLanes<T> load_chunk_words(const std::uint8_t* row, int xb, int readable) {
+  const uint2 w = chunk_words<kMax>(row, xb, readable);
+  return widen_chunk<T, kMax>(w.x, w.y);
+}
+
+// Input rows first .. first + rows - 1 of this thread's chunk column into row i - first of `tile`
+// (kColumnWarpChunks chunks a row, as the plane holds them), with the border rule; the block's
+// threads share the rows, and every copy is issued before any is waited for: the whole tile is one
+// wait for memory, where loads into registers come in batches of a few rows.
+template <bool kMax>
+__device__ void load_column_tile(const ColumnPassArgs& a, int first, int rows, int xb, bool vector, uint2* tile) {
+  for (int i = threadIdx.y; i < rows; i += blockDim.y) {
+    uint2* slot = tile + i * kColumnWarpChunks + threadIdx.x;
+    const int sy = resolve(first + i, a.height, a.border);
+    const std::uint8_t* row = a.src + static_cast<std::size_t>(max(sy, 0)) * a.src_pitch;
+    if (sy < 0 || xb < 0) {
+      *slot = make_uint2(neutral_word<kMax>(), neutral_word<kMax>());
+    } else if (vector) {
+      copy_async<kChunkBytes>(reinterpret_cast<std::uint8_t*>(slot), row + xb);
+    } else {
+      *slot = chunk_words<kMax>(row, xb, a.readable_bytes);
+    }
+  }
+  commit_async_copies();
+  wait_async_copies(0);
+  __syncthreads();
 }
 
 // Output row y's chunk at byte xb (merged with what it holds): one store where aligned and inside
@@ -492,9 +522,10 @@ __device__ __forceinline__ void store_chunk(const ColumnPassArgs& a, int y, int 
 }
 
 // A thread: one chunk column of its block's strip_rows output rows, every blockDim.y-th run of kRun
-// rows (window_run_length) from threadIdx.y on. Runs whose rows all lie in the plane walk one pointer
-// down the pitch with one load a chunk (where the chunk is aligned and readable); the others
-// resolve each row with the border rule.
+// rows (window_run_length) from threadIdx.y on. A tiled pass (a.tiled) takes each block step's
+// input rows from shared memory (load_column_tile); otherwise runs whose rows all lie in the plane
+// walk one pointer down the pitch with one load a chunk (where the chunk is aligned and readable),
+// and the others resolve each row with the border rule.
 //
 // A box pass (C channels, C > 0) also takes each output row's row window (row_window) before it
 // stores it: a warp's lanes hold consecutive chunks, the first and last halo_chunks of which only
@@ -504,32 +535,50 @@ __device__ __forceinline__ void store_chunk(const ColumnPassArgs& a, int y, int 
 // own slots) and go through the row window in one rolled loop: inlined in each row of a run, on both
 // load paths, the row window made a kernel for runs of 16 rows 3,456 shuffles long and 2.6 times
 // slower than its instructions (docs/perf-morph.md, twelfth version).
+//
+// Every thread of a block takes every step (the tile's barriers, a box pass's shuffles); lanes past
+// the row's end store nothing.
 template <typename T, bool kMax, int kRun, int C>
-__device__ void column_pass(const ColumnPassArgs& a) {
+__device__ void column_pass(const ColumnPassArgs& a, uint2* tile) {
   constexpr bool kRowWindow = C != 0;
   const int lane = static_cast<int>(threadIdx.x);
   const int block = static_cast<int>(blockIdx.x);
   const int xb = (block * static_cast<int>(blockDim.x) - (2 * block + 1) * a.halo_chunks + lane) * kChunkBytes;
-  if (!kRowWindow && xb >= a.row_bytes) return;  // a box pass's lanes all take part in its shuffles
   const bool stores = xb >= 0 && xb < a.row_bytes && lane >= a.halo_chunks && lane < static_cast<int>(blockDim.x) - a.halo_chunks;
   const int k = 2 * a.radius + 1;
   const int y0 = blockIdx.y * a.strip_rows;
   const int y1 = min(y0 + a.strip_rows, a.height);
+  const int step_rows = blockDim.y * kRun;
   const bool vector = a.src_chunks && xb >= 0 && xb + kChunkBytes <= a.readable_bytes;
   bool walk = vector;  // the pointer walk: a branch the warp takes as one where it shuffles
   if constexpr (kRowWindow) walk = __all_sync(kFullWarp, vector);
   // A box pass's run of column windows, narrowed: this warp's rows, this lane's chunks.
   __shared__ uint2 staged[kRowWindow ? kColumnRunsPerBlock : 1][kRowWindow ? kRun : 1][kColumnWarpChunks];
-  for (int t0 = y0 - a.radius + threadIdx.y * kRun; t0 < y1 - a.radius; t0 += blockDim.y * kRun) {
+  for (int s0 = y0 - a.radius; s0 < y1 - a.radius; s0 += step_rows) {
+    if (a.tiled) {
+      if (s0 != y0 - a.radius) __syncthreads();  // the last step's tile is read
+      load_column_tile<kMax>(a, s0, step_rows + k - 1, xb, vector, tile);
+    }
     // Output row t0 + radius + j is the window of input rows from t0 + j.
+    const int t0 = s0 + static_cast<int>(threadIdx.y) * kRun;
+    if (t0 >= y1 - a.radius) continue;
     const auto out = [&](int j, const ChunkLanes<T>& v) {
       if constexpr (kRowWindow) {
         staged[threadIdx.y][j][lane] = narrow_chunk<T, kMax>(v);
-      } else if (t0 + j + a.radius < y1) {
+      } else if (stores && t0 + j + a.radius < y1) {
         store_chunk<T, kMax>(a, t0 + j + a.radius, xb, v);
       }
     };
-    if (walk && t0 >= 0 && t0 + k + kRun - 2 < a.height) {
+    if (a.tiled) {
+      const uint2* column = tile + (t0 - s0) * kColumnWarpChunks + lane;
+      window_run<T, kMax, kRun>(
+          k, t0,
+          [&](int v) {
+            const uint2 c = column[(v - t0) * kColumnWarpChunks];
+            return widen_chunk<T, kMax>(c.x, c.y);
+          },
+          out);
+    } else if (walk && t0 >= 0 && t0 + k + kRun - 2 < a.height) {
       const std::uint8_t* top = a.src + static_cast<std::size_t>(t0) * a.src_pitch + xb;
       window_run<T, kMax, kRun>(
           k, t0, [&](int v) { return load_chunk<T, kMax, true>(top + static_cast<std::size_t>(v - t0) * a.src_pitch); },
@@ -646,9 +695,19 @@ inline bool box_pass_fits(const PlaneView& in, int half_width) {
   return column_readable(in) && box_halo_chunks(in, half_width) <= kMaxHaloChunks;
 }
 
+// Dynamic shared memory of a column pass whose block steps read their input rows from shared
+// memory: step_rows + k - 1 rows of a warp's chunks. Tiled where that and a box pass's staged runs
+// fit the budget: bars up to 65 rows high for a box pass, 129 for a column pass alone.
+inline std::size_t column_tile_bytes(int run, int radius) {
+  return static_cast<std::size_t>(run * kColumnRunsPerBlock + 2 * radius) * kColumnWarpChunks * kChunkBytes;
+}
+inline std::size_t column_staged_bytes(int run, bool box) {
+  return box ? static_cast<std::size_t>(kColumnRunsPerBlock * run * kColumnWarpChunks * kChunkBytes) : 0;
+}
+
 // The column pass of `in` (column_readable) into `out` with a bar of 2 * radius + 1 rows and, for
 // half_width > 0 (box_pass_fits), 2 * half_width + 1 columns, merged with what `out` holds when
-// `merge`: one run a thread, unless the grid would pass its 65,535 rows.
+// `merge`: one run a thread, unless the grid would pass its 65,535 rows; tiled where the tile fits.
 inline ColumnPassArgs column_pass_args(const PlaneView& in, const MutablePlaneView& out, int radius, int half_width,
                                        BorderMode border, bool merge, PassShape* shape) {
   const int m = window_run_length(2 * radius + 1), block_rows = m * kColumnRunsPerBlock;
@@ -672,11 +731,13 @@ inline ColumnPassArgs column_pass_args(const PlaneView& in, const MutablePlaneVi
                          border,
                          merge,
                          chunks(in.data, in.pitch),
-                         chunks(out.data, out.pitch)};
+                         chunks(out.data, out.pitch),
+                         column_tile_bytes(m, radius) + column_staged_bytes(m, half_width > 0) <=
+                             static_cast<std::size_t>(kSeparableSharedBudget)};
   const int columns = (row_bytes + kChunkBytes - 1) / kChunkBytes;
   const int warp_columns = kColumnWarpChunks - 2 * halo;  // the chunks a warp stores
-  *shape = PassShape{(columns + warp_columns - 1) / warp_columns,
-                     (in.height + a.strip_rows - 1) / a.strip_rows, kColumnWarpChunks, kColumnRunsPerBlock, 0};
+  *shape = PassShape{(columns + warp_columns - 1) / warp_columns, (in.height + a.strip_rows - 1) / a.strip_rows,
+                     kColumnWarpChunks, kColumnRunsPerBlock, a.tiled ? column_tile_bytes(m, radius) : 0};
   return a;
 }
 

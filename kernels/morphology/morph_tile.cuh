@@ -71,17 +71,27 @@ struct RowsLayout {
 
 // --- loading -------------------------------------------------------------------------------------
 
-// Asynchronous 16-byte copies to shared memory, in groups: a thread commits the copies it issued
-// as one group and later waits until at most `pending` of its groups are still in flight.
-// Synchronous copies below sm_80; the host emulation test (cuda_host_shim.h) lands them late.
-__device__ __forceinline__ void copy16_async(std::uint8_t* shared_dst, const std::uint8_t* global_src) {
+// Asynchronous copies of kBytes (4, 8 or 16, aligned to their size) to shared memory, in groups: a
+// thread commits the copies it issued as one group and later waits until at most `pending` of its
+// groups are still in flight. Synchronous copies below sm_80; the host emulation test
+// (cuda_host_shim.h) lands them late.
+template <int kBytes>
+__device__ __forceinline__ void copy_async(std::uint8_t* shared_dst, const std::uint8_t* global_src) {
+  static_assert(kBytes == 4 || kBytes == 8 || kBytes == 16, "cp.async copies 4, 8 or 16 bytes");
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
   const unsigned s = static_cast<unsigned>(__cvta_generic_to_shared(shared_dst));
-  asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(s), "l"(global_src));
+  if constexpr (kBytes == 16) {  // past L1 (.cg), which only 16-byte copies may take
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(s), "l"(global_src));
+  } else {
+    asm volatile("cp.async.ca.shared.global [%0], [%1], %2;\n" ::"r"(s), "l"(global_src), "n"(kBytes));
+  }
 #elif defined(DPX_MORPH_HOST_SHIM)
-  emulated_copy16_async(shared_dst, global_src);
+  emulated_copy_async(shared_dst, global_src, kBytes);
 #else
-  *reinterpret_cast<uint4*>(shared_dst) = *reinterpret_cast<const uint4*>(global_src);
+  struct alignas(kBytes) Bytes {
+    std::uint8_t b[kBytes];
+  };
+  *reinterpret_cast<Bytes*>(shared_dst) = *reinterpret_cast<const Bytes*>(global_src);
 #endif
 }
 

@@ -223,29 +223,35 @@ struct EmulatedAsyncCopies {
   struct Copy {
     std::uint8_t* dst;
     const std::uint8_t* src;
+    int bytes;
   };
   std::vector<Copy> open;                   // issued, not yet committed
   std::deque<std::vector<Copy>> committed;  // oldest first
 };
-inline std::vector<EmulatedAsyncCopies> emulated_copies(1024);  // per threadIdx.x
+inline std::vector<EmulatedAsyncCopies> emulated_copies(1024);  // per thread of a block
 inline bool emulated_copies_land_early = false;
 
-inline void emulated_copy16_async(std::uint8_t* dst, const std::uint8_t* src) {
+// This thread's copies: threads of a block that run side by side (the separable column pass) each
+// have their own.
+inline EmulatedAsyncCopies& emulated_thread_copies() {
+  return emulated_copies[threadIdx.y * blockDim.x + threadIdx.x];
+}
+inline void emulated_copy_async(std::uint8_t* dst, const std::uint8_t* src, int bytes) {
   if (emulated_copies_land_early) {
-    std::memcpy(dst, src, 16);
+    std::memcpy(dst, src, static_cast<std::size_t>(bytes));
   } else {
-    emulated_copies[threadIdx.x].open.push_back({dst, src});
+    emulated_thread_copies().open.push_back({dst, src, bytes});
   }
 }
 inline void emulated_commit_async_copies() {
-  EmulatedAsyncCopies& t = emulated_copies[threadIdx.x];
+  EmulatedAsyncCopies& t = emulated_thread_copies();
   t.committed.push_back(std::move(t.open));
   t.open.clear();
 }
 inline void emulated_wait_async_copies(int pending) {
-  EmulatedAsyncCopies& t = emulated_copies[threadIdx.x];
+  EmulatedAsyncCopies& t = emulated_thread_copies();
   while (static_cast<int>(t.committed.size()) > (pending > 0 ? pending : 0)) {
-    for (const auto& c : t.committed.front()) std::memcpy(c.dst, c.src, 16);
+    for (const auto& c : t.committed.front()) std::memcpy(c.dst, c.src, static_cast<std::size_t>(c.bytes));
     t.committed.pop_front();
   }
 }

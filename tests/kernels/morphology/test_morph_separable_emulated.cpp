@@ -60,35 +60,36 @@ void run_row_pass(const PlaneView& in, const MutablePlaneView& out, int radius, 
   }
 }
 
-// Without a row window thread by thread; a box pass (half_width > 0) a warp at a time, its lanes
-// on host threads that meet at each shuffle.
+// A block at a time, its warps side by side (they meet at the tile's barriers), each warp's lanes
+// on host threads that meet at each shuffle; the tile starts stale and its copies land late.
 template <typename T, bool kMax>
 void run_column_pass(const PlaneView& in, const MutablePlaneView& out, int radius, int half_width, BorderMode border,
                      bool merge) {
   PassShape s;
   const morph::ColumnPassArgs a = morph::column_pass_args(in, out, radius, half_width, border, merge, &s);
-  const auto thread = [&](int bx, int by, int ty) {
-    threadIdx.y = static_cast<unsigned>(ty);
-    blockIdx.x = static_cast<unsigned>(bx);
-    blockIdx.y = static_cast<unsigned>(by);
-    blockDim.x = static_cast<unsigned>(s.threads_x);
-    blockDim.y = static_cast<unsigned>(s.threads_y);
-    morph::with_column_pass(a.run_rows, half_width, in.channels, [&](auto run, auto channels) {
-      morph::column_pass<T, kMax, decltype(run)::value, decltype(channels)::value>(a);
-    });
-  };
+  std::vector<uint2> tile(s.shared_bytes / sizeof(uint2));
   for (int by = 0; by < s.blocks_y; ++by) {
     for (int bx = 0; bx < s.blocks_x; ++bx) {
+      std::fill(tile.begin(), tile.end(), uint2{kStaleShared, kStaleShared});
+      EmulatedBlockBarrier barrier(static_cast<unsigned>(s.threads_x * s.threads_y));
+      std::vector<std::thread> warps;
       for (int ty = 0; ty < s.threads_y; ++ty) {
-        if (half_width > 0) {
-          EmulatedWarp::run(0, [&] { thread(bx, by, ty); });
-          continue;
-        }
-        for (int tx = 0; tx < s.threads_x; ++tx) {
-          threadIdx.x = static_cast<unsigned>(tx);
-          thread(bx, by, ty);
-        }
+        warps.emplace_back([&, ty] {
+          EmulatedWarp::run(0, [&] {
+            threadIdx.y = static_cast<unsigned>(ty);
+            blockIdx.x = static_cast<unsigned>(bx);
+            blockIdx.y = static_cast<unsigned>(by);
+            blockDim.x = static_cast<unsigned>(s.threads_x);
+            blockDim.y = static_cast<unsigned>(s.threads_y);
+            emulated_block_barrier = &barrier;
+            morph::with_column_pass(a.run_rows, half_width, in.channels, [&](auto run, auto channels) {
+              morph::column_pass<T, kMax, decltype(run)::value, decltype(channels)::value>(a, tile.data());
+            });
+          });
+        });
       }
+      for (std::thread& w : warps) w.join();
+      ASSERT_TRUE(emulated_copies_drained()) << "column pass block " << bx << "," << by << " left copies unwaited";
     }
   }
 }
@@ -189,8 +190,9 @@ std::string element_name(const ::testing::TestParamInfo<ElementCase>& i) {
 // A run along the rows only, along the columns only, both, a run wider than the frames, one that
 // shrinks a block's row groups (a 255-wide line of four channels leaves room for two), column
 // runs of each length (bars of 3, 5, 9, 31 rows: runs of 2, 4, 8, 16) and a tall bar's long middle
-// (97 rows), and the elements of several bars merged in `dst` (a cross: a row and a column; an
-// ellipse: three bars).
+// (97 rows: a box pass too tall for the tile, loading straight from the plane), a column alone
+// through the tile (21 rows), and the elements of several bars merged in `dst` (a cross: a row and
+// a column; an ellipse: three bars).
 static_assert(morph::window_run_length(3) == 2 && morph::window_run_length(5) == 4 &&
                   morph::window_run_length(9) == 8 && morph::window_run_length(31) == morph::kMaxRun,
               "the bars below run the column pass in runs of every length");
@@ -199,7 +201,7 @@ INSTANTIATE_TEST_SUITE_P(Elements, MorphSeparableEmulated,
                                            ElementCase{MorphShape::kRect, 7, 3}, ElementCase{MorphShape::kRect, 15, 9},
                                            ElementCase{MorphShape::kRect, 5, 31}, ElementCase{MorphShape::kRect, 255, 3},
                                            ElementCase{MorphShape::kRect, 3, 97}, ElementCase{MorphShape::kRect, 45, 3},
-                                           ElementCase{MorphShape::kRect, 63, 1},
+                                           ElementCase{MorphShape::kRect, 63, 1}, ElementCase{MorphShape::kRect, 1, 21},
                                            ElementCase{MorphShape::kCross, 5, 9},
                                            ElementCase{MorphShape::kEllipse, 7, 5}),
                          element_name);
