@@ -1,20 +1,27 @@
 #!/usr/bin/env bash
 # Builds the CPU paths (CUDA disabled, so it fits in CI's time) with AddressSanitizer and
 # UndefinedBehaviorSanitizer into build-san/ and runs every test binary there; any report fails.
+# -O1 with line tables only (-g1): the optimisation the sanitizers recommend, and reports still name
+# file and line; the emulation tests' large template bodies compile 2.5 times faster than at -O2 -g.
 # Ends with one line "sanitizers: N passed, N failed, N skipped".
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/.." && pwd)
 source "$here/deps.sh"
 dpx_install_packages
-dpx_build build-san -Dcuda=disabled -Db_sanitize=address,undefined --buildtype=debugoptimized -Dbench=true
+dpx_build build-san -Dcuda=disabled -Db_sanitize=address,undefined -Doptimization=1 -Ddebug=false -Dcpp_args=-g1 \
+  -Dbench=true
 
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:strict_string_checks=1:detect_stack_use_after_return=1
 export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 # The register kernels' warp emulation (a warp's 32 lanes on host threads meeting at every shuffle)
 # takes 8 minutes of two cores under the sanitizers: here it runs every tenth of its cases (the
 # indices ending in 0, every operation among them); scripts/test.sh runs all of them.
-export GTEST_FILTER="*-$(for d in 1 2 3 4 5 6 7 8 9; do printf 'AllCases/MorphRowsEmulated.MatchesCpu/*%s:' "$d"; done)"
+# The separable passes' emulation (a block's 128 threads) takes 7 minutes here: the elements whose
+# passes another element already takes (the same run length, path and merge) are left to test.sh.
+rows_skipped=$(for d in 1 2 3 4 5 6 7 8 9; do printf 'AllCases/MorphRowsEmulated.MatchesCpu/*%s:' "$d"; done)
+separable_skipped=$(for e in rect3x1 rect7x3 ellipse7x5; do printf 'Elements/MorphSeparableEmulated.MatchesCpu/%s:' "$e"; done)
+export GTEST_FILTER="*-$rows_skipped$separable_skipped"
 export LSAN_OPTIONS=suppressions=$here/lsan.supp:print_suppressions=0
 # The plugin is instrumented too: scan it in this process (the uninstrumented gst-plugin-scanner
 # cannot load it) into a registry of the build's own, with only the system plugins the tests use, so
