@@ -197,49 +197,79 @@ MORPH_UNROLL
 // halo lanes that only feed their neighbours are at most a quarter of a warp.
 constexpr int kMaxHaloChunks = 4;
 
-// Bits of the window lengths n = r + 1 a row window of C channels can have: log2 of the longest
-// (kMaxHaloChunks of samples), plus one.
+// Doublings a row window of C channels can need: 2^levels <= 2 r + 1 for the widest r, whose window
+// reaches kMaxHaloChunks into each neighbour's row.
 template <typename T, int C>
-constexpr int row_window_bits() {
-  const int longest = kMaxHaloChunks * kChunkBytes / static_cast<int>(sizeof(T)) / C + 1;
-  int bits = 1;
-  while ((2 << (bits - 1)) <= longest) ++bits;
-  return bits;
+constexpr int row_window_max_levels() {
+  const int widest = 2 * (kMaxHaloChunks * kChunkBytes / static_cast<int>(sizeof(T)) / C) + 1;
+  int levels = 0;
+  while ((2 << levels) <= widest) ++levels;
+  return levels;
 }
 
-// One bit of the window length n (row_window): `forward` / `backward` hold each sample's window of
-// 2^I samples of its channel from it on / up to it; `ahead` / `behind` become the windows of n's low
-// I + 1 bits, the piece of this bit first and the earlier pieces (n's lower bits) after it.
+// A chunk moved by a warp-uniform number of bytes: the 8 bytes of the warp's row from this lane's
+// first byte + bytes on, taken from two neighbouring lanes (the lane holding the first byte and the
+// next) by three shuffles and put together by two byte permutes. Fixed for a pass: computed once.
+struct ByteShift {
+  int first_lane;  // lanes on (< 0: before) to the chunk holding the first byte
+  int middle_lane; // the same for the word after the first byte's word
+  bool high;       // the first byte lies in its chunk's second word
+  unsigned selector;
+};
+__device__ __forceinline__ ByteShift byte_shift(int bytes) {
+  const int lanes = bytes >> 3, offset = bytes & 7;  // floor and remainder, also for bytes < 0
+  const bool high = offset >= 4;
+  return ByteShift{lanes, lanes + (high ? 1 : 0), high, 0x3210u + 0x1111u * static_cast<unsigned>(offset & 3)};
+}
+// A lane whose source lies outside the warp gets some lane's chunk: only halo lanes read those.
+__device__ __forceinline__ uint2 shift_bytes(uint2 v, const ByteShift& s, int lane) {
+  const std::uint32_t lead = s.high ? v.y : v.x, next = s.high ? v.x : v.y;
+  const std::uint32_t first = __shfl_sync(kFullWarp, lead, lane + s.first_lane);
+  const std::uint32_t middle = __shfl_sync(kFullWarp, next, lane + s.middle_lane);
+  const std::uint32_t last = __shfl_sync(kFullWarp, lead, lane + s.first_lane + 1);
+  return make_uint2(__byte_perm(first, middle, s.selector), __byte_perm(middle, last, s.selector));
+}
+
+// The row window of half-width r pixels as two pieces of 2^levels pixels (the largest power of two
+// up to 2 r + 1) that cover it: from r pixels before each sample (`before`) and from
+// r + 1 - 2^levels pixels after it (`after`, none when that is 0). Fixed for a pass.
+struct RowWindowPlan {
+  int levels;
+  ByteShift before, after;
+  bool shift_after;
+};
+template <typename T, int C>
+__device__ __forceinline__ RowWindowPlan row_window_plan(int r) {
+  int levels = 0;
+  while ((2 << levels) <= 2 * r + 1) ++levels;
+  constexpr int kPixelBytes = C * static_cast<int>(sizeof(T));
+  const int after = r + 1 - (1 << levels);
+  return RowWindowPlan{levels, byte_shift(-r * kPixelBytes), byte_shift(after * kPixelBytes), after != 0};
+}
+
+// `f` becomes each sample's window of 2^levels pixels of its channel from it on, by doubling.
 template <typename T, bool kMax, int C, int I>
-__device__ __forceinline__ void row_window_bit(int n, const ChunkLanes<T>& forward, const ChunkLanes<T>& backward,
-                                               ChunkLanes<T>& ahead, ChunkLanes<T>& behind) {
-  constexpr int kStep = C << I;  // samples: 2^I pixels
-  if ((n >> I & 1) != 0) {
-    if ((n & ((1 << I) - 1)) != 0) {
-      ahead = pick2<T, kMax>(forward, shift_samples<T, kStep>(ahead));
-      behind = pick2<T, kMax>(backward, shift_samples<T, -kStep>(behind));
-    } else {
-      ahead = forward;
-      behind = backward;
-    }
-  }
-  if constexpr (I + 1 < row_window_bits<T, C>()) {
-    if ((n >> (I + 1)) != 0) {
-      row_window_bit<T, kMax, C, I + 1>(n, pick2<T, kMax>(forward, shift_samples<T, kStep>(forward)),
-                                        pick2<T, kMax>(backward, shift_samples<T, -kStep>(backward)), ahead, behind);
+__device__ __forceinline__ void double_window(ChunkLanes<T>& f, int levels) {
+  if constexpr (I < row_window_max_levels<T, C>()) {
+    if (I < levels) {
+      f = pick2<T, kMax>(f, shift_samples<T, (C << I)>(f));
+      double_window<T, kMax, C, I + 1>(f, levels);
     }
   }
 }
 
 // Each sample of the warp's row over the samples of its channel from r pixels before it to r after
-// it (C channels): the windows of r + 1 samples from it on and up to it, built from windows of 2^i
-// samples by doubling (shifts of compile-time lengths, one per bit of r + 1), then put together.
-// Valid where the row reaches r pixels on both sides within the warp.
+// it (C channels, the plan of r): the doubled window of 2^levels pixels, moved back by r pixels
+// and on by r + 1 - 2^levels. Valid where the row reaches r pixels on both sides within the warp.
 template <typename T, bool kMax, int C>
-__device__ __forceinline__ ChunkLanes<T> row_window(const ChunkLanes<T>& v, int r) {
-  ChunkLanes<T> ahead, behind;
-  row_window_bit<T, kMax, C, 0>(r + 1, v, v, ahead, behind);
-  return pick2<T, kMax>(ahead, behind);
+__device__ __forceinline__ ChunkLanes<T> row_window(ChunkLanes<T> v, const RowWindowPlan& plan, int lane) {
+  double_window<T, kMax, C, 0>(v, plan.levels);
+  const uint2 doubled = narrow_chunk<T, kMax>(v);
+  const uint2 before = shift_bytes(doubled, plan.before, lane);
+  const ChunkLanes<T> window = widen_chunk<T, kMax>(before.x, before.y);
+  if (!plan.shift_after) return pick2<T, kMax>(window, v);
+  const uint2 after = shift_bytes(doubled, plan.after, lane);
+  return pick2<T, kMax>(window, widen_chunk<T, kMax>(after.x, after.y));
 }
 
 // f(std::integral_constant<int, run>{}, std::integral_constant<int, C>{}) for a column pass of runs
@@ -554,6 +584,7 @@ __device__ void column_pass(const ColumnPassArgs& a, uint2* tile) {
   if constexpr (kRowWindow) walk = __all_sync(kFullWarp, vector);
   // A box pass's run of column windows, narrowed: this warp's rows, this lane's chunks.
   __shared__ uint2 staged[kRowWindow ? kColumnRunsPerBlock : 1][kRowWindow ? kRun : 1][kColumnWarpChunks];
+  const RowWindowPlan plan = row_window_plan<T, kRowWindow ? C : 1>(a.half_width);
   for (int s0 = y0 - a.radius; s0 < y1 - a.radius; s0 += step_rows) {
     if (a.tiled) {
       if (s0 != y0 - a.radius) __syncthreads();  // the last step's tile is read
@@ -601,7 +632,7 @@ __device__ void column_pass(const ColumnPassArgs& a, uint2* tile) {
 #endif
       for (int j = 0; j < rows; ++j) {
         const uint2 v = staged[threadIdx.y][j][lane];
-        const ChunkLanes<T> r = row_window<T, kMax, C>(widen_chunk<T, kMax>(v.x, v.y), a.half_width);
+        const ChunkLanes<T> r = row_window<T, kMax, C>(widen_chunk<T, kMax>(v.x, v.y), plan, lane);
         if (stores) store_chunk<T, kMax>(a, t0 + j + a.radius, xb, r);
       }
     }

@@ -204,6 +204,10 @@ inline unsigned __shfl_up_sync(unsigned, unsigned v, unsigned delta) {
   const unsigned lane = threadIdx.x % EmulatedWarp::kLanes;
   return EmulatedWarp::current()->exchange(v, static_cast<int>(lane >= delta ? lane - delta : lane));
 }
+// A source lane outside the warp reads lane (src_lane mod 32), as the hardware does.
+inline unsigned __shfl_sync(unsigned, unsigned v, int src_lane) {
+  return EmulatedWarp::current()->exchange(v, src_lane & static_cast<int>(EmulatedWarp::kLanes - 1));
+}
 inline int __all_sync(unsigned, int predicate) { return EmulatedWarp::current()->all(predicate != 0) ? 1 : 0; }
 inline unsigned __shfl_down_sync(unsigned, unsigned v, unsigned delta) {
   const unsigned lane = threadIdx.x % EmulatedWarp::kLanes;
