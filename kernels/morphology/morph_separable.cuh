@@ -211,10 +211,10 @@ constexpr int row_window_max_levels() {
 // first byte + bytes on, taken from two neighbouring lanes (the lane holding the first byte and the
 // next) by three shuffles and put together by two byte permutes. Fixed for a pass: computed once.
 struct ByteShift {
-  int first_lane;  // lanes on (< 0: before) to the chunk holding the first byte
-  int middle_lane; // the same for the word after the first byte's word
-  bool high;       // the first byte lies in its chunk's second word
-  unsigned selector;
+  int first_lane;     // lanes on (< 0: before) to the chunk holding the first byte
+  int middle_lane;    // the same for the word after the first byte's word
+  bool high;          // the first byte lies in its chunk's second word
+  unsigned selector;  // __byte_perm's: the four bytes from the first byte's place in its word
 };
 __device__ __forceinline__ ByteShift byte_shift(int bytes) {
   const int lanes = bytes >> 3, offset = bytes & 7;  // floor and remainder, also for bytes < 0
