@@ -197,14 +197,18 @@ MORPH_UNROLL
 // halo lanes that only feed their neighbours are at most a quarter of a warp.
 constexpr int kMaxHaloChunks = 4;
 
-// Doublings a row window of C channels can need: 2^levels <= 2 r + 1 for the widest r, whose window
-// reaches kMaxHaloChunks into each neighbour's row.
+// Doublings that build the row window of half-width r: the largest L with 2^L <= 2 r + 1.
+constexpr int row_window_levels(int r) {
+  int levels = 0;
+  while ((2 << levels) <= 2 * r + 1) ++levels;
+  return levels;
+}
+
+// Doublings a row window of C channels can need: those of the widest r, whose window reaches
+// kMaxHaloChunks into each neighbour's row.
 template <typename T, int C>
 constexpr int row_window_max_levels() {
-  const int widest = 2 * (kMaxHaloChunks * kChunkBytes / static_cast<int>(sizeof(T)) / C) + 1;
-  int levels = 0;
-  while ((2 << levels) <= widest) ++levels;
-  return levels;
+  return row_window_levels(kMaxHaloChunks * kChunkBytes / static_cast<int>(sizeof(T)) / C);
 }
 
 // A chunk moved by a warp-uniform number of bytes: the 8 bytes of the warp's row from this lane's
@@ -240,8 +244,7 @@ struct RowWindowPlan {
 };
 template <typename T, int C>
 __device__ __forceinline__ RowWindowPlan row_window_plan(int r) {
-  int levels = 0;
-  while ((2 << levels) <= 2 * r + 1) ++levels;
+  const int levels = row_window_levels(r);
   constexpr int kPixelBytes = C * static_cast<int>(sizeof(T));
   const int after = r + 1 - (1 << levels);
   return RowWindowPlan{levels, byte_shift(-r * kPixelBytes), byte_shift(after * kPixelBytes), after != 0};
