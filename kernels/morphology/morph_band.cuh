@@ -18,6 +18,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "morph_lanes.cuh"
 #include "morph_launch.h"
 #include "morph_tile.cuh"
 
@@ -68,10 +69,12 @@ struct DeviceThreads {
   __device__ __forceinline__ void sync() const { __syncthreads(); }
 };
 
-// One block: output bytes bx * 256 .. + 255 of rows by * band_rows .. + band_rows - 1.
-template <class L, int C, int Size, MorphShape Shape, int kRowsPerThread, class Threads>
+// One block: output bytes bx * 256 .. + 255 of rows by * band_rows .. + band_rows - 1, in the
+// lanes LanesFor<Format, C>.
+template <class Format, int C, int Size, MorphShape Shape, int kRowsPerThread, class Threads>
 __device__ void band_pass(const Threads& threads, const TileArgs& a, const BandArgs& b, std::uint8_t* ring, int bx,
                           int by) {
+  using L = LanesFor<Format, C>;
   constexpr int R = Size / 2;
   constexpr int G = Band<kRowsPerThread>::kGroupRows;
   using Sample = typename L::Sample;

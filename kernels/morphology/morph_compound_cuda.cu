@@ -48,7 +48,7 @@ struct CompoundPass {
 
 PassFn pick_dpx_compound(SampleType type, int channels, const MorphParams& p) {
   return type == SampleType::kU16 ? dispatch<CompoundPass<U16x2Lanes>::At>(channels, p)
-                                  : dispatch<CompoundPass<U8WideLanes>::At>(channels, p);
+                                  : dispatch<CompoundPass<U8SplitLanes>::At>(channels, p);
 }
 
 }  // namespace morph

@@ -100,7 +100,7 @@ PassFn pick_dpx_pass(SampleType type, int channels, const MorphParams& p, int ro
   constexpr int kU8Rows = detail::morph_default_rows(SampleType::kU8);
   constexpr int kU16Rows = detail::morph_default_rows(SampleType::kU16);
   return type == SampleType::kU16 ? pick_op<U16x2Lanes, ops::Dpx, kU16Rows>(channels, p)
-                                  : pick_op<U8WideLanes, ops::Dpx, kU8Rows>(channels, p);
+                                  : pick_op<U8SplitLanes, ops::Dpx, kU8Rows>(channels, p);
 }
 
 Status morph_cuda_run(const PlaneView& src, const MutablePlaneView& dst, const MorphParams& params,

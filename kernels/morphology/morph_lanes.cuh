@@ -6,6 +6,8 @@
 //   U16x2Lanes  — u16 samples, two per word, as stored: Ops::max3_u16x2 / min3_u16x2 (DPX).
 //   U8WideLanes — u8 samples widened to 16-bit lanes (b0 b1 | b2 b3 -> two words), so that the
 //                 same packed 16-bit three-operand instructions apply; narrowed again on store.
+//   U8SplitLanes — u8 samples as the high bytes of 16-bit lanes, the even samples in one compute
+//                 word and the odd ones in the other (1 instruction to split, where widening takes 2).
 //   U8x4Lanes   — u8 samples, four per word, byte SIMD: two Ops::max_u8x4 (__vmaxu4).
 // The kernels take the format (which carries the policy and dilate/erode) as a template
 // parameter; channels and shifts are expressed in lanes, so the tile code is format-agnostic.
@@ -28,6 +30,9 @@ struct LaneFormat {
   static constexpr int kLaneBits = 32 / kLanesPerWord;
   static constexpr int kComputePerStorage = kComputeWords;
   static constexpr Sample kNeutral = kMax ? 0 : static_cast<Sample>(~Sample{0});
+  // Compute word 0 holds a storage word's even samples and word 1 its odd ones (U8SplitLanes);
+  // otherwise the samples keep their order across the compute words.
+  static constexpr bool kEvenOdd = false;
 
   static __device__ __forceinline__ void widen(std::uint32_t s, std::uint32_t* c) { c[0] = s; }
   static __device__ __forceinline__ std::uint32_t narrow(const std::uint32_t* c) { return c[0]; }
@@ -55,6 +60,35 @@ struct U8WideLanes : Packed16Lanes<Ops, kMax, std::uint8_t, 2> {
     return __byte_perm(c[0], c[1], 0x6420);
   }
 };
+
+template <class Ops, bool kMax>
+struct U8SplitLanes : Packed16Lanes<Ops, kMax, std::uint8_t, 2> {
+  static constexpr bool kEvenOdd = true;
+  // Bytes b0 b1 b2 b3 -> lanes whose high bytes are (b0, b2) and (b1, b3): the word moved up a byte
+  // and the word itself. The low bytes are whatever they are: the high byte of a 16-bit max/min is
+  // the max/min of the high bytes, so the samples' results never depend on them.
+  static __device__ __forceinline__ void widen(std::uint32_t s, std::uint32_t* c) {
+    c[0] = s << 8;
+    c[1] = s;
+  }
+  static __device__ __forceinline__ std::uint32_t narrow(const std::uint32_t* c) {
+    return __byte_perm(c[0], c[1], 0x7351);
+  }
+};
+
+// The format a pass over pixels of C channels runs for L: L, except that the split form of two
+// channels is the widened one. There a pixel's two samples are one compute word, which moves along
+// the row as a whole word; split, each half would take a funnel shift a word.
+template <class L, int C>
+struct ChannelLanes {
+  using type = L;
+};
+template <class Ops, bool kMax>
+struct ChannelLanes<U8SplitLanes<Ops, kMax>, 2> {
+  using type = U8WideLanes<Ops, kMax>;
+};
+template <class L, int C>
+using LanesFor = typename ChannelLanes<L, C>::type;
 
 template <class Ops, bool kMax>
 struct U8x4Lanes : LaneFormat<Ops, kMax, std::uint8_t, 4, 1> {

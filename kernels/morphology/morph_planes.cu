@@ -95,7 +95,7 @@ LaunchFn pick_size(const MorphParams& p) {
 template <bool kMax>
 LaunchFn pick_lanes(SampleType type, const MorphParams& p) {
   if (type == SampleType::kU16) return pick_size<U16x2Lanes<ops::Dpx, kMax>>(p);
-  return pick_size<U8WideLanes<ops::Dpx, kMax>>(p);
+  return pick_size<U8SplitLanes<ops::Dpx, kMax>>(p);
 }
 
 LaunchFn pick_launch(SampleType type, const MorphParams& p) {

@@ -16,6 +16,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "morph_lanes.cuh"
 #include "morph_tile.cuh"
 
 namespace dpx {
@@ -247,9 +248,10 @@ struct WarpPlace {
 
 // Block (bx, by) of the register schedule: RowsLayout::kWarps warps of a 1-D block of
 // RowsLayout::kThreads, warp w on output rows (by * kWarps + w) * kRows .. + kRows - 1 of the
-// 512 bytes from bx * 512.
-template <class L, int C, int Size, MorphShape Shape, int kRows>
+// 512 bytes from bx * 512, in the lanes LanesFor<Format, C>.
+template <class Format, int C, int Size, MorphShape Shape, int kRows>
 __device__ __forceinline__ void rows_pass(const TileArgs& a, int bx, int by) {
+  using L = LanesFor<Format, C>;
   constexpr int R = Size / 2;
   constexpr int kIn = kRows + 2 * R;
   using Words = RowWords<L, C, R>;

@@ -175,12 +175,13 @@ constexpr StageDifference stage_difference(MorphOp op) {
                                     : StageDifference::kNone;
 }
 
-// One block of kernel kKernel with the max / min formats of Lanes (`diff` for the two stages).
+// One block of kernel kKernel with the max / min formats of Lanes for C channels (LanesFor;
+// `diff` for the two stages).
 template <template <class, bool> class Lanes, class Ops, int C, int Size, MorphShape Shape, int kRows,
           CompoundKernel kKernel>
 __device__ __forceinline__ void compound_pass(const TileArgs& a, StageDifference diff, int bx, int by) {
-  using Max = Lanes<Ops, true>;
-  using Min = Lanes<Ops, false>;
+  using Max = LanesFor<Lanes<Ops, true>, C>;
+  using Min = LanesFor<Lanes<Ops, false>, C>;
   if constexpr (kKernel == CompoundKernel::kGradient) {
     rows_gradient_pass<Max, Min, C, Size, Shape, kRows>(a, bx, by);
   } else if constexpr (kKernel == CompoundKernel::kOpening) {

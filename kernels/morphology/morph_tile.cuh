@@ -174,9 +174,19 @@ MORPH_UNROLL
     for (int j = 0; j < kStorage; ++j) L::widen(s[j], &w[j * L::kComputePerStorage]);
   }
 
-  // Lanes of body word i moved by D lanes (D > 0: the samples D lanes to the right).
+  // Lanes of body word i moved by D samples (D > 0: the samples D positions to the right).
   template <int D>
   __device__ __forceinline__ std::uint32_t shifted(int i) const {
+    if constexpr (L::kEvenOdd) {
+      return i % 2 == 0 ? split_shifted<D, 0>(i / 2) : split_shifted<D, 1>(i / 2);
+    } else {
+      return ordered_shifted<D>(i);
+    }
+  }
+
+  // Samples keeping their order across the compute words: D lanes on.
+  template <int D>
+  __device__ __forceinline__ std::uint32_t ordered_shifted(int i) const {
     constexpr int q = D >= 0 ? D / L::kLanes : -((-D + L::kLanes - 1) / L::kLanes);  // floor
     constexpr int m = D - q * L::kLanes;
     static_assert(q >= -kHalo && q + (m ? 1 : 0) <= kHalo, "halo too small for the window");
@@ -184,6 +194,24 @@ MORPH_UNROLL
       return w[kHalo + i + q];
     } else {
       return __funnelshift_r(w[kHalo + i + q], w[kHalo + i + q + 1], m * L::kLaneBits);
+    }
+  }
+
+  // Split words: compute word 2t + S holds samples 4t + S and 4t + S + 2 of storage word t (S = 0
+  // the even samples, 1 the odd ones). Those D positions on lie in the words of parity S + D, m
+  // lanes on; an odd m straddles two of them.
+  template <int D, int S>
+  __device__ __forceinline__ std::uint32_t split_shifted(int t) const {
+    constexpr int to = (S + D) & 1;
+    constexpr int m = (S + D - to) / 2;
+    constexpr int q = m >= 0 ? m / 2 : -((1 - m) / 2);  // floor(m / 2)
+    constexpr int odd = m - 2 * q;
+    static_assert(q >= -kHaloStorage && q + odd <= kHaloStorage, "halo too small for the window");
+    const int k = kHalo + 2 * (t + q) + to;
+    if constexpr (odd == 0) {
+      return w[k];
+    } else {
+      return __funnelshift_r(w[k], w[k + 2], L::kLaneBits);
     }
   }
 

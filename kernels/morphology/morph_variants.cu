@@ -13,7 +13,7 @@ namespace {
 
 using morph::PassFn;
 using morph::U16x2Lanes;
-using morph::U8WideLanes;
+using morph::U8SplitLanes;
 using morph::U8x4Lanes;
 
 template <class L, int kRows>
@@ -36,14 +36,14 @@ PassFn pick_dpx(SampleType type, int channels, const MorphParams& p, int rows_pe
                                     : morph::pick_op<U16x2Lanes, ops::Dpx, 4>(channels, p);
   }
   if (channels != 1 || p.shape != MorphShape::kRect) return nullptr;
-  if (rows_per_thread == 8) return u16 ? pick_dpx_rect<U16x2Lanes, 8>(p) : pick_dpx_rect<U8WideLanes, 8>(p);
-  return u16 || rows_per_thread != 2 ? nullptr : pick_dpx_rect<U8WideLanes, 2>(p);
+  if (rows_per_thread == 8) return u16 ? pick_dpx_rect<U16x2Lanes, 8>(p) : pick_dpx_rect<U8SplitLanes, 8>(p);
+  return u16 || rows_per_thread != 2 ? nullptr : pick_dpx_rect<U8SplitLanes, 2>(p);
 }
 
 PassFn pick_plain(SampleType type, int channels, const MorphParams& p, int rows_per_thread) {
   if (rows_per_thread != 4) return nullptr;
   return type == SampleType::kU16 ? morph::pick_op<U16x2Lanes, ops::PlainOps, 4>(channels, p)
-                                  : morph::pick_op<U8WideLanes, ops::PlainOps, 4>(channels, p);
+                                  : morph::pick_op<U8SplitLanes, ops::PlainOps, 4>(channels, p);
 }
 
 PassFn pick_byte_simd(SampleType, int channels, const MorphParams& p, int rows_per_thread) {

@@ -47,7 +47,7 @@ void run_grid(const TileArgs& a, int warp_bytes, int rows, const Body& body) {
   }
 }
 
-enum class Format { kU16, kU8Wide, kU8x4 };
+enum class Format { kU16, kU8Split, kU8x4 };
 
 // p.op with the lanes `Lanes` (max for dilate, min for erode; both for the compound operations),
 // single passes at kRows rows a lane.
@@ -76,15 +76,15 @@ void run_op(const TileArgs& a, int channels, const MorphParams& p) {
 
 void run_format(Format f, const TileArgs& a, int channels, const MorphParams& p) {
   if (f == Format::kU16) run_op<morph::U16x2Lanes, kU16Rows>(a, channels, p);
-  if (f == Format::kU8Wide) run_op<morph::U8WideLanes, kU8Rows>(a, channels, p);
+  if (f == Format::kU8Split) run_op<morph::U8SplitLanes, kU8Rows>(a, channels, p);
   if (f == Format::kU8x4) run_op<morph::U8x4Lanes, 4>(a, channels, p);  // the variants' byte-SIMD rows
 }
 
 // The lane formats the library and the variants build for `c` on the register schedule.
 std::vector<Format> formats_for(const MorphCase& c) {
   if (c.type == SampleType::kU16) return {Format::kU16};
-  if (morph::is_compound(c.params.op)) return {Format::kU8Wide};
-  return {Format::kU8Wide, Format::kU8x4};
+  if (morph::is_compound(c.params.op)) return {Format::kU8Split};
+  return {Format::kU8Split, Format::kU8x4};
 }
 
 // Frames: one pixel, narrower and shorter than the element, inside one warp, ending just past

@@ -65,13 +65,13 @@ void pick_geometry(const TileArgs& a, const BandPlan& plan, int channels, const 
   });
 }
 
-enum class Format { kU16, kU8Wide, kU8x4 };
+enum class Format { kU16, kU8Split, kU8x4 };
 
 template <bool kMax>
 void run_format(Format f, const TileArgs& a, const BandPlan& plan, int channels, const MorphParams& p) {
   using ops::Dpx;
   if (f == Format::kU16) pick_geometry<morph::U16x2Lanes<Dpx, kMax>>(a, plan, channels, p);
-  if (f == Format::kU8Wide) pick_geometry<morph::U8WideLanes<Dpx, kMax>>(a, plan, channels, p);
+  if (f == Format::kU8Split) pick_geometry<morph::U8SplitLanes<Dpx, kMax>>(a, plan, channels, p);
   if (f == Format::kU8x4) pick_geometry<morph::U8x4Lanes<Dpx, kMax>>(a, plan, channels, p);
 }
 
@@ -104,7 +104,7 @@ TEST_P(MorphTileEmulated, MatchesCpu) {
   std::mt19937_64 rng = seeded_rng();
   const MorphCase c = GetParam();
   const std::vector<Format> formats = c.type == SampleType::kU16 ? std::vector<Format>{Format::kU16}
-                                                                 : std::vector<Format>{Format::kU8Wide, Format::kU8x4};
+                                                                 : std::vector<Format>{Format::kU8Split, Format::kU8x4};
   for (const Geometry& g : edge_geometries()) {
     HostPlane src = make_plane(g, c.channels, c.type);
     fill_random(src, rng);
