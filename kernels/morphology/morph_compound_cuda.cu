@@ -18,16 +18,10 @@ constexpr int kBlockRows = RowsLayout::kWarps * kCompoundRows;
 
 template <template <class, bool> class Lanes, int C, int Size, MorphShape Shape, MorphOp kOp>
 Status run_compound(const TileArgs& a, const BandPlan&, cudaStream_t stream) {
-  constexpr CompoundKernel kKernel = compound_kernel(kOp);
-  constexpr int kStep = compound_warp_bytes(kKernel);
+  constexpr int kStep = compound_warp_bytes(compound_kernel(kOp));
   const dim3 grid((a.row_bytes + kStep - 1) / kStep, (a.height + kBlockRows - 1) / kBlockRows);
-  if constexpr (five_block_compound<Lanes<ops::Dpx, true>>(Size)) {
-    morph_compound_kernel_5<Lanes, ops::Dpx, C, Size, Shape, kCompoundRows, kKernel>
-        <<<grid, RowsLayout::kThreads, 0, stream>>>(a, stage_difference(kOp));
-  } else {
-    morph_compound_kernel<Lanes, ops::Dpx, C, Size, Shape, kCompoundRows, kKernel>
-        <<<grid, RowsLayout::kThreads, 0, stream>>>(a, stage_difference(kOp));
-  }
+  morph_compound_kernel<Lanes, ops::Dpx, C, Size, Shape, kCompoundRows, kOp>
+      <<<grid, RowsLayout::kThreads, 0, stream>>>(a);
   DPX_CUDA_CHECK_LAUNCH("morph_compound_kernel");
   return Status::ok();
 }

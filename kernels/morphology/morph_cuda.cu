@@ -95,12 +95,10 @@ class CudaEngine {
 }  // namespace
 
 PassFn pick_dpx_pass(SampleType type, int channels, const MorphParams& p, int rows_per_thread) {
-  if (rows_per_thread != detail::morph_default_rows(type)) return nullptr;
+  if (rows_per_thread != detail::morph_default_rows(type, p.size)) return nullptr;
   if (is_compound(p.op)) return pick_dpx_compound(type, channels, p);
-  constexpr int kU8Rows = detail::morph_default_rows(SampleType::kU8);
-  constexpr int kU16Rows = detail::morph_default_rows(SampleType::kU16);
-  return type == SampleType::kU16 ? pick_op<U16x2Lanes, ops::Dpx, kU16Rows>(channels, p)
-                                  : pick_op<U8SplitLanes, ops::Dpx, kU8Rows>(channels, p);
+  return type == SampleType::kU16 ? pick_op<U16x2Lanes, ops::Dpx, DefaultRows<SampleType::kU16>>(channels, p)
+                                  : pick_op<U8SplitLanes, ops::Dpx, DefaultRows<SampleType::kU8>>(channels, p);
 }
 
 Status morph_cuda_run(const PlaneView& src, const MutablePlaneView& dst, const MorphParams& params,
@@ -149,8 +147,8 @@ namespace detail {
 
 Status morph_cuda_launch(const PlaneView& src, const MutablePlaneView& dst, const MorphParams& params,
                          cudaStream_t stream, DeviceBuffer* scratch) {
-  return morph::morph_cuda_run(src, dst, params, stream, scratch, morph_default_schedule(src.type),
-                               morph::pick_dpx_pass);
+  const MorphSchedule schedule = morph_default_schedule(src.type, morph_width(params));
+  return morph::morph_cuda_run(src, dst, params, stream, scratch, schedule, morph::pick_dpx_pass);
 }
 
 }  // namespace detail

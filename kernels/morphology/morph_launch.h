@@ -1,7 +1,7 @@
 // The CUDA morphology launcher behind dpx::morph_cuda() (DPX lanes, the default schedule) and the
 // schedules a block can move through its column with; the variants (other lanes, other schedules)
-// are in morph_variants.h. The launcher is built only with CUDA; the enum is plain C++ (the host
-// emulation test uses it too).
+// are in morph_variants.h. The launcher is built only with CUDA; the enum and the rows a lane are
+// plain C++ (the host emulation test uses them too).
 #pragma once
 
 #include "dpx/morphology.h"
@@ -19,18 +19,17 @@ enum class MorphSchedule {
             // cases dpx-bench times only: Dpx policy, one channel, rect (else kUnsupported)
   kRegisters,  // no shared memory: a warp's input rows loaded into registers at once, the
                // horizontal halo by shuffles (morph_rows.cuh); 4 output rows a lane
-  kRegisters2,  // the same with 2 output rows a lane: every case of u16 planes; of u8 planes
-                // only kTile64's cases
+  kRegisters2,  // the same with 2 output rows a lane
 };
 
-// The output rows a lane and the schedule dpx::morph_cuda() runs for planes of `type` (one call,
-// 4K: GRAY8 3x3 registers 7.29-7.33 us, registers2 7.24-7.31, tile32 13.1-13.9; GRAY16 3x3
-// registers2 11.16-11.36, registers 11.42-11.49). GRAY8 5x5 runs faster at two rows (8.13 against
-// 8.35-8.39 us), which the variants build for one channel and rect only: the library's u8
-// instances stay at four rows (docs/perf-morph.md, ninth version).
-constexpr int morph_default_rows(SampleType type) { return type == SampleType::kU16 ? 2 : 4; }
-constexpr MorphSchedule morph_default_schedule(SampleType type) {
-  return morph_default_rows(type) == 2 ? MorphSchedule::kRegisters2 : MorphSchedule::kRegisters;
+// The output rows a lane and the schedule dpx::morph_cuda() runs for planes of `type` and square
+// elements of side `size` (3 or 5; other elements take the separable passes, which have neither):
+// two for u16 planes and for u8 5x5, four for u8 3x3. One H200 call, 4K, us: GRAY8 5x5 rect two
+// rows 7.66-7.70, four 7.86-7.89 (copy 6.74-6.89); GRAY8 3x3 the two within the calls' spread
+// (7.11-7.41 both); GRAY16 3x3 two 11.47, four 11.70-11.76 (docs/perf-morph.md, sixteenth version).
+constexpr int morph_default_rows(SampleType type, int size) { return type == SampleType::kU16 || size == 5 ? 2 : 4; }
+constexpr MorphSchedule morph_default_schedule(SampleType type, int size) {
+  return morph_default_rows(type, size) == 2 ? MorphSchedule::kRegisters2 : MorphSchedule::kRegisters;
 }
 
 constexpr const char* morph_schedule_name(MorphSchedule schedule) {
@@ -48,4 +47,20 @@ Status morph_cuda_launch(const PlaneView& src, const MutablePlaneView& dst, cons
                          cudaStream_t stream, DeviceBuffer* scratch);
 
 }  // namespace detail
+
+namespace morph {
+
+// Rows a lane of the fused passes a dispatch builds (morph_pass.cuh), by element side (3 or 5);
+// 0: none built there.
+template <int R3, int R5>
+struct RowsBySize {
+  static constexpr int of(int size) { return size == 3 ? R3 : R5; }
+};
+template <int R>
+using FixedRows = RowsBySize<R, R>;
+// The rows of the library's passes (detail::morph_default_rows()).
+template <SampleType T>
+using DefaultRows = RowsBySize<detail::morph_default_rows(T, 3), detail::morph_default_rows(T, 5)>;
+
+}  // namespace morph
 }  // namespace dpx

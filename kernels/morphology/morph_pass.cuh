@@ -1,7 +1,7 @@
 // The fused 3x3 / 5x5 pass (thin kernel, launch) and its compile-time dispatch as templates on the
 // lane format and the rows per thread, and the launcher both builds of it share: the library
-// instantiates the DPX lanes at four rows per thread for u8 and two for u16 (morph_cuda.cu), the
-// internal variants library the others (morph_variants.cu).
+// instantiates the DPX lanes at DefaultRows (morph_cuda.cu), the internal variants library the
+// others (morph_variants.cu).
 #pragma once
 
 #include <cuda_runtime.h>
@@ -50,21 +50,27 @@ PassFn dispatch(int channels, const MorphParams& p) {
   return pass;
 }
 
-// One dilation or erosion (the lane format L says which) at R rows per thread.
-template <class L, int R>
+// One dilation or erosion (the lane format L says which) at Rows::of(Size) rows per thread.
+template <class L, class Rows>
 struct SinglePass {
   template <int C, int Size, MorphShape Shape>
   struct At {
-    static PassFn fn(const MorphParams&) { return run_pass<L, C, Size, Shape, R>; }
+    static PassFn fn(const MorphParams&) {
+      if constexpr (Rows::of(Size) == 0) {
+        return nullptr;
+      } else {
+        return run_pass<L, C, Size, Shape, Rows::of(Size)>;
+      }
+    }
   };
 };
 
 // p.op's pass with Lanes<Ops, max?>; nullptr for the compound operations (two passes, or the
 // one-pass kernels of morph_compound_cuda.cu).
-template <template <class, bool> class Lanes, class Ops, int R>
+template <template <class, bool> class Lanes, class Ops, class Rows>
 PassFn pick_op(int channels, const MorphParams& p) {
-  if (p.op == MorphOp::kDilate) return dispatch<SinglePass<Lanes<Ops, true>, R>::template At>(channels, p);
-  if (p.op == MorphOp::kErode) return dispatch<SinglePass<Lanes<Ops, false>, R>::template At>(channels, p);
+  if (p.op == MorphOp::kDilate) return dispatch<SinglePass<Lanes<Ops, true>, Rows>::template At>(channels, p);
+  if (p.op == MorphOp::kErode) return dispatch<SinglePass<Lanes<Ops, false>, Rows>::template At>(channels, p);
   return nullptr;
 }
 
@@ -73,8 +79,8 @@ PassFn pick_op(int channels, const MorphParams& p) {
 // `rows_per_thread`; nullptr where none is built.
 using PickPass = PassFn (*)(SampleType type, int channels, const MorphParams& p, int rows_per_thread);
 
-// The DPX passes dpx::morph_cuda runs (morph_default_schedule()): u8 planes at four rows per
-// thread, u16 planes at two; nullptr for other rows per thread.
+// The DPX passes dpx::morph_cuda runs (morph_default_schedule()): DefaultRows; nullptr for other
+// rows per thread.
 PassFn pick_dpx_pass(SampleType type, int channels, const MorphParams& p, int rows_per_thread);
 
 // The DPX one-pass compound operations of the register schedule (morph_compound_cuda.cu), p.op

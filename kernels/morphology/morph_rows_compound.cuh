@@ -48,8 +48,8 @@ constexpr int kStagesWarpBytes = (RowsLayout::kLanes - 2) * Tile::kChunk;
 // Block (bx, by) of the two-stage pass: RowsLayout::kWarps warps, warp w on output rows
 // (by * kWarps + w) * kRows .. + kRows - 1 of the 480 bytes from bx * 480. LA is stage A's lane
 // format, LB stage B's (the same samples, the other of max / min).
-template <class LA, class LB, int C, int Size, MorphShape Shape, int kRows>
-__device__ __forceinline__ void rows_two_stage_pass(const TileArgs& a, StageDifference diff, int bx, int by) {
+template <class LA, class LB, int C, int Size, MorphShape Shape, int kRows, StageDifference kDiff>
+__device__ __forceinline__ void rows_two_stage_pass(const TileArgs& a, int bx, int by) {
   constexpr int R = Size / 2;
   constexpr int kMid = kRows + 2 * R;  // stage-A rows
   constexpr int kIn = kRows + 4 * R;
@@ -108,8 +108,8 @@ MORPH_UNROLL
 MORPH_UNROLL
     for (int m = 0; m < 4; ++m) {
       const std::uint32_t src = word_of(rows.body[k + 2 * R], m);
-      if (diff == StageDifference::kSourceMinusResult) o[m] = subtract_saturated<Sample>(src, o[m]);
-      if (diff == StageDifference::kResultMinusSource) o[m] = subtract_saturated<Sample>(o[m], src);
+      if constexpr (kDiff == StageDifference::kSourceMinusResult) o[m] = subtract_saturated<Sample>(src, o[m]);
+      if constexpr (kDiff == StageDifference::kResultMinusSource) o[m] = subtract_saturated<Sample>(o[m], src);
     }
     if (!w.edge_lane) store_chunk<LB>(a, w.y0 + k, w.xb, o);
   }
@@ -175,19 +175,21 @@ constexpr StageDifference stage_difference(MorphOp op) {
                                     : StageDifference::kNone;
 }
 
-// One block of kernel kKernel with the max / min formats of Lanes for C channels (LanesFor;
-// `diff` for the two stages).
-template <template <class, bool> class Lanes, class Ops, int C, int Size, MorphShape Shape, int kRows,
-          CompoundKernel kKernel>
-__device__ __forceinline__ void compound_pass(const TileArgs& a, StageDifference diff, int bx, int by) {
+// One block of compound operation kOp with the max / min formats of Lanes for C channels
+// (LanesFor). The operation is a compile-time parameter: a difference chosen at run time costs the
+// opening and closing registers they do not use (94 against 79 for the u8 3x3 opening, and 2-3 %).
+template <template <class, bool> class Lanes, class Ops, int C, int Size, MorphShape Shape, int kRows, MorphOp kOp>
+__device__ __forceinline__ void compound_pass(const TileArgs& a, int bx, int by) {
   using Max = LanesFor<Lanes<Ops, true>, C>;
   using Min = LanesFor<Lanes<Ops, false>, C>;
+  constexpr CompoundKernel kKernel = compound_kernel(kOp);
+  constexpr StageDifference kDiff = stage_difference(kOp);
   if constexpr (kKernel == CompoundKernel::kGradient) {
     rows_gradient_pass<Max, Min, C, Size, Shape, kRows>(a, bx, by);
   } else if constexpr (kKernel == CompoundKernel::kOpening) {
-    rows_two_stage_pass<Min, Max, C, Size, Shape, kRows>(a, diff, bx, by);
+    rows_two_stage_pass<Min, Max, C, Size, Shape, kRows, kDiff>(a, bx, by);
   } else {
-    rows_two_stage_pass<Max, Min, C, Size, Shape, kRows>(a, diff, bx, by);
+    rows_two_stage_pass<Max, Min, C, Size, Shape, kRows, kDiff>(a, bx, by);
   }
 }
 
@@ -210,29 +212,9 @@ bool with_compound_op(MorphOp op, const F& f) {
   }
 }
 
-template <template <class, bool> class Lanes, class Ops, int C, int Size, MorphShape Shape, int kRows,
-          CompoundKernel kKernel>
-__global__ void __launch_bounds__(RowsLayout::kThreads) morph_compound_kernel(TileArgs a, StageDifference diff) {
-  compound_pass<Lanes, Ops, C, Size, Shape, kRows, kKernel>(a, diff, blockIdx.x, blockIdx.y);
-}
-
-// The same kernel held to five blocks an SM: what the u8 3x3 operations launch (five_block_compound).
-template <template <class, bool> class Lanes, class Ops, int C, int Size, MorphShape Shape, int kRows,
-          CompoundKernel kKernel>
-__global__ void __launch_bounds__(RowsLayout::kThreads, 5) morph_compound_kernel_5(TileArgs a, StageDifference diff) {
-  compound_pass<Lanes, Ops, C, Size, Shape, kRows, kKernel>(a, diff, blockIdx.x, blockIdx.y);
-}
-
-// Whether a compound kernel of lane format L and element `size` runs as morph_compound_kernel_5.
-// Left to itself ptxas gives the u8 3x3 opening 104-113 registers, four blocks an SM: a 4K GRAY8
-// frame's 1,080 blocks then take 2.05 waves, the last 24 blocks a third round alone (ncu: the SMs
-// active 77% of the elapsed cycles). At five blocks (96 registers) they take 1.64 waves and the
-// u8 3x3 compound operations ran 6-8% faster on the H200. The others keep ptxas's choice: any
-// minimum-blocks bound, even one block, changes its register heuristic — the u16 3x3 opening went
-// from 72 to 106 registers and 8-15% slower, the u8 5x5 ellipse opening to 219 and 18% slower.
-template <class L>
-constexpr bool five_block_compound(int size) {
-  return sizeof(typename L::Sample) == 1 && size == 3;
+template <template <class, bool> class Lanes, class Ops, int C, int Size, MorphShape Shape, int kRows, MorphOp kOp>
+__global__ void __launch_bounds__(RowsLayout::kThreads) morph_compound_kernel(TileArgs a) {
+  compound_pass<Lanes, Ops, C, Size, Shape, kRows, kOp>(a, blockIdx.x, blockIdx.y);
 }
 
 }  // namespace morph

@@ -1,6 +1,7 @@
-// The morphology variants: the plain-op and byte-SIMD lanes at four rows per thread, the DPX lanes
-// of u16 planes at four (the band schedules), at eight (kTile64: one channel, rect) and those of u8
-// planes at two (kRegisters2: one channel, rect), each through the library's launcher.
+// The morphology variants: the plain-op and byte-SIMD lanes at four rows per thread, and the DPX
+// lanes the library does not build: four rows for u16 planes and for u8 5x5 elements (the band
+// schedules and kRegisters), eight (kTile64: one channel, rect) and two for u8 3x3 (kRegisters2:
+// one channel, rect), each through the library's launcher.
 #include "dpx_ops.cuh"
 #include "morph_compound.h"  // is_compound
 #include "morph_lanes.cuh"
@@ -11,44 +12,49 @@ namespace dpx {
 namespace variants {
 namespace {
 
+using morph::FixedRows;
 using morph::PassFn;
+using morph::RowsBySize;
 using morph::U16x2Lanes;
 using morph::U8SplitLanes;
 using morph::U8x4Lanes;
 
-template <class L, int kRows>
+template <class L, class Rows>
 PassFn one_channel(const MorphParams& p) {
-  return morph::dispatch<morph::SinglePass<L, kRows>::template At>(1, p);
+  return morph::dispatch<morph::SinglePass<L, Rows>::template At>(1, p);
 }
 
-template <template <class, bool> class Lanes, int kRows>
+template <template <class, bool> class Lanes, class Rows>
 PassFn pick_dpx_rect(const MorphParams& p) {
   if (morph::is_compound(p.op)) return nullptr;  // two passes
-  return p.op == MorphOp::kDilate ? one_channel<Lanes<ops::Dpx, true>, kRows>(p)
-                                  : one_channel<Lanes<ops::Dpx, false>, kRows>(p);
+  return p.op == MorphOp::kDilate ? one_channel<Lanes<ops::Dpx, true>, Rows>(p)
+                                  : one_channel<Lanes<ops::Dpx, false>, Rows>(p);
 }
 
 PassFn pick_dpx(SampleType type, int channels, const MorphParams& p, int rows_per_thread) {
   if (const PassFn library = morph::pick_dpx_pass(type, channels, p, rows_per_thread)) return library;
   const bool u16 = type == SampleType::kU16;
-  if (u16 && rows_per_thread == 4) {
-    return morph::is_compound(p.op) ? morph::pick_dpx_compound(type, channels, p)
-                                    : morph::pick_op<U16x2Lanes, ops::Dpx, 4>(channels, p);
+  if (rows_per_thread == 4) {
+    if (morph::is_compound(p.op)) return morph::pick_dpx_compound(type, channels, p);  // one pass, any plan
+    return u16 ? morph::pick_op<U16x2Lanes, ops::Dpx, FixedRows<4>>(channels, p)
+               : morph::pick_op<U8SplitLanes, ops::Dpx, RowsBySize<0, 4>>(channels, p);
   }
   if (channels != 1 || p.shape != MorphShape::kRect) return nullptr;
-  if (rows_per_thread == 8) return u16 ? pick_dpx_rect<U16x2Lanes, 8>(p) : pick_dpx_rect<U8SplitLanes, 8>(p);
-  return u16 || rows_per_thread != 2 ? nullptr : pick_dpx_rect<U8SplitLanes, 2>(p);
+  if (rows_per_thread == 8) {
+    return u16 ? pick_dpx_rect<U16x2Lanes, FixedRows<8>>(p) : pick_dpx_rect<U8SplitLanes, FixedRows<8>>(p);
+  }
+  return u16 || rows_per_thread != 2 ? nullptr : pick_dpx_rect<U8SplitLanes, RowsBySize<2, 0>>(p);
 }
 
 PassFn pick_plain(SampleType type, int channels, const MorphParams& p, int rows_per_thread) {
   if (rows_per_thread != 4) return nullptr;
-  return type == SampleType::kU16 ? morph::pick_op<U16x2Lanes, ops::PlainOps, 4>(channels, p)
-                                  : morph::pick_op<U8SplitLanes, ops::PlainOps, 4>(channels, p);
+  return type == SampleType::kU16 ? morph::pick_op<U16x2Lanes, ops::PlainOps, FixedRows<4>>(channels, p)
+                                  : morph::pick_op<U8SplitLanes, ops::PlainOps, FixedRows<4>>(channels, p);
 }
 
 PassFn pick_byte_simd(SampleType, int channels, const MorphParams& p, int rows_per_thread) {
   if (rows_per_thread != 4) return nullptr;
-  return morph::pick_op<U8x4Lanes, ops::Dpx, 4>(channels, p);
+  return morph::pick_op<U8x4Lanes, ops::Dpx, FixedRows<4>>(channels, p);
 }
 
 }  // namespace

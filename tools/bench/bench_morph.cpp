@@ -252,12 +252,13 @@ bool gpu_rows(const Options& opts, const MorphCase& c, const MorphParams& params
 
   using variants::MorphKernel;
   using detail::MorphSchedule;
-  const MorphSchedule default_schedule = detail::morph_default_schedule(c.type);
+  const MorphSchedule default_schedule = detail::morph_default_schedule(c.type, c.size);
   std::vector<std::pair<MorphKernel, MorphSchedule>> runs;
   if (c.fused()) {
     for (MorphSchedule s : {MorphSchedule::kStream, MorphSchedule::kSplit, MorphSchedule::kTile32, MorphSchedule::kTile64,
                              MorphSchedule::kRegisters, MorphSchedule::kRegisters2}) {
-      const bool rect_only = s == MorphSchedule::kTile64 || s == MorphSchedule::kRegisters2;
+      const bool rect_only =
+          s != default_schedule && (s == MorphSchedule::kTile64 || s == MorphSchedule::kRegisters2);
       if (!rect_only || c.shape == MorphShape::kRect) runs.emplace_back(MorphKernel::kDpx, s);
     }
     runs.emplace_back(MorphKernel::kPlain, MorphSchedule::kRegisters);  // the variants' lanes run four rows a lane

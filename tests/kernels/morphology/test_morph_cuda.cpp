@@ -58,13 +58,16 @@ std::vector<MorphKernel> kernels_for(SampleType type) {
   return {MorphKernel::kDpx, MorphKernel::kPlain, MorphKernel::kByteSimd};
 }
 
-// The schedules built for a variant and case: all of them at 4 rows per thread; kTile64 only for
-// the DPX kernel, one channel and rect (morph_launch.h).
-std::vector<MorphSchedule> schedules_for(MorphKernel kernel, int channels, const MorphParams& params) {
+// The schedules built for a variant and case: all of them at 4 rows per thread; for the DPX kernel
+// kTile64 on one channel and rect, and kRegisters2 there and wherever it is the default
+// (morph_launch.h).
+std::vector<MorphSchedule> schedules_for(MorphKernel kernel, SampleType type, int channels, const MorphParams& params) {
   std::vector<MorphSchedule> s = {MorphSchedule::kStream, MorphSchedule::kSplit, MorphSchedule::kTile32,
                                    MorphSchedule::kRegisters};
-  if (kernel == MorphKernel::kDpx && channels == 1 && params.shape == MorphShape::kRect) {
-    s.push_back(MorphSchedule::kTile64);
+  if (kernel != MorphKernel::kDpx) return s;
+  const bool one_channel_rect = channels == 1 && params.shape == MorphShape::kRect;
+  if (one_channel_rect) s.push_back(MorphSchedule::kTile64);
+  if (one_channel_rect || detail::morph_default_schedule(type, morph_width(params)) == MorphSchedule::kRegisters2) {
     s.push_back(MorphSchedule::kRegisters2);
   }
   return s;
@@ -135,7 +138,7 @@ TEST_P(MorphCudaMatrix, MatchesCpuOnEdgeGeometries) {
                  [&](const HostPlane& want, const HostPlane& src, const HostPlane& same, const HostPlane& other,
                      const MorphParams& p, const std::string& what) {
                    for (MorphKernel k : kernels_for(c.type)) {
-                     for (MorphSchedule sched : schedules_for(k, c.channels, p)) {
+                     for (MorphSchedule sched : schedules_for(k, c.type, c.channels, p)) {
                        expect_gpu_matches(want, src, same, p, k, sched, p.iterations == 2 ? nullptr : &scratch, what);
                        expect_gpu_matches(want, src, other, p, k, sched, &scratch, what + " (other dst layout)");
                      }
@@ -157,9 +160,9 @@ TEST_P(MorphCudaOperations, MatchCpu) {
   for_each_frame(operation_geometries(c.params), c,
                  [&](const HostPlane& want, const HostPlane& src, const HostPlane& same, const HostPlane& other,
                      const MorphParams& p, const std::string& what) {
-                   expect_gpu_matches(want, src, same, p, k, detail::morph_default_schedule(c.type), nullptr, what);
-                   expect_gpu_matches(want, src, other, p, k, detail::morph_default_schedule(c.type), &scratch,
-                                      what + " (other dst layout)");
+                   const MorphSchedule sched = detail::morph_default_schedule(c.type, morph_width(p));
+                   expect_gpu_matches(want, src, same, p, k, sched, nullptr, what);
+                   expect_gpu_matches(want, src, other, p, k, sched, &scratch, what + " (other dst layout)");
                  });
 }
 
@@ -205,8 +208,8 @@ TEST(MorphCuda, LargeElementsOnFramesMatchCpu) {
       const HostPlane want = cpu_result(src, mc.params);
       const std::string what = describe(mc) + " " + std::to_string(c.g.width) + "x" + std::to_string(c.g.height);
       const MorphKernel k = MorphKernel::kDpx;
-      expect_gpu_matches(want, src, make_plane(c.g, c.channels, c.type), mc.params, k, detail::morph_default_schedule(c.type),
-                         nullptr, what);
+      expect_gpu_matches(want, src, make_plane(c.g, c.channels, c.type), mc.params, k,
+                         detail::morph_default_schedule(c.type, c.width), nullptr, what);
     }
   }
 }
@@ -233,8 +236,8 @@ TEST(MorphCuda, CompoundOperationsMatchCpu) {
         const std::string what = describe(mc) + " " + std::to_string(g.width) + "x" + std::to_string(g.height);
         const HostPlane want = cpu_result(src, mc.params);
         for (const HostPlane& dst : {make_plane(g, mc.channels, mc.type), other_layout(g, mc.channels, mc.type)}) {
-          expect_gpu_matches(want, src, dst, mc.params, MorphKernel::kDpx, detail::morph_default_schedule(mc.type), nullptr,
-                             what);
+          expect_gpu_matches(want, src, dst, mc.params, MorphKernel::kDpx,
+                             detail::morph_default_schedule(mc.type, mc.params.size), nullptr, what);
         }
       }
     }
@@ -263,7 +266,7 @@ TEST(MorphCuda, Frames4kMatchCpu) {
                                    (type == SampleType::kU8 ? " u8" : " u16");
           const HostPlane want = cpu_result(src, p);
           for (MorphKernel k : kernels_for(type)) {
-            for (MorphSchedule sched : schedules_for(k, 1, p)) {
+            for (MorphSchedule sched : schedules_for(k, type, 1, p)) {
               expect_gpu_matches(want, src, dst, p, k, sched, nullptr, what);
             }
           }

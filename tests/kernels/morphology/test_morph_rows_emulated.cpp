@@ -13,7 +13,7 @@
 
 #include "../../../kernels/morphology/morph_compound.h"  // is_compound
 #include "../../../kernels/morphology/morph_lanes.cuh"
-#include "../../../kernels/morphology/morph_launch.h"  // morph_default_rows
+#include "../../../kernels/morphology/morph_launch.h"  // DefaultRows
 #include "../../../kernels/morphology/morph_rows_compound.cuh"
 #include "morph_test_util.h"
 #include "test_util.h"
@@ -26,10 +26,8 @@ using morph::RowsLayout;
 using morph::TileArgs;
 
 // Output rows per lane, as the library builds the kernels: the compound operations' at four, the
-// single passes at detail::morph_default_rows().
+// single passes at detail::morph_default_rows() (morph::DefaultRows).
 constexpr int kCompoundRows = 4;
-constexpr int kU8Rows = detail::morph_default_rows(SampleType::kU8);
-constexpr int kU16Rows = detail::morph_default_rows(SampleType::kU16);
 
 // Every block of the grid whose warps step `warp_bytes` along the rows, each warp in turn.
 template <class Body>
@@ -50,20 +48,21 @@ void run_grid(const TileArgs& a, int warp_bytes, int rows, const Body& body) {
 enum class Format { kU16, kU8Split, kU8x4 };
 
 // p.op with the lanes `Lanes` (max for dilate, min for erode; both for the compound operations),
-// single passes at kRows rows a lane.
-template <template <class, bool> class Lanes, int kRows>
+// single passes at Rows::of(size) rows a lane.
+template <template <class, bool> class Lanes, class Rows>
 void run_op(const TileArgs& a, int channels, const MorphParams& p) {
   using ops::Dpx;
   morph::with_square_element(channels, p.size, p.shape, [&](auto c, auto size, auto shape) {
     constexpr int C = decltype(c)::value, Size = decltype(size)::value;
     constexpr MorphShape Shape = decltype(shape)::value;
     const bool compound = morph::with_compound_op(p.op, [&](auto op) {
-      constexpr morph::CompoundKernel kKernel = morph::compound_kernel(decltype(op)::value);
-      run_grid(a, morph::compound_warp_bytes(kKernel), kCompoundRows, [&](int bx, int by) {
-        morph::compound_pass<Lanes, Dpx, C, Size, Shape, kCompoundRows, kKernel>(a, morph::stage_difference(op), bx, by);
+      constexpr MorphOp kOp = decltype(op)::value;
+      run_grid(a, morph::compound_warp_bytes(morph::compound_kernel(kOp)), kCompoundRows, [&](int bx, int by) {
+        morph::compound_pass<Lanes, Dpx, C, Size, Shape, kCompoundRows, kOp>(a, bx, by);
       });
     });
     if (compound) return;
+    constexpr int kRows = Rows::of(Size);
     run_grid(a, RowsLayout::kWarpBytes, kRows, [&](int bx, int by) {
       if (p.op == MorphOp::kDilate) {
         morph::rows_pass<Lanes<Dpx, true>, C, Size, Shape, kRows>(a, bx, by);
@@ -75,9 +74,9 @@ void run_op(const TileArgs& a, int channels, const MorphParams& p) {
 }
 
 void run_format(Format f, const TileArgs& a, int channels, const MorphParams& p) {
-  if (f == Format::kU16) run_op<morph::U16x2Lanes, kU16Rows>(a, channels, p);
-  if (f == Format::kU8Split) run_op<morph::U8SplitLanes, kU8Rows>(a, channels, p);
-  if (f == Format::kU8x4) run_op<morph::U8x4Lanes, 4>(a, channels, p);  // the variants' byte-SIMD rows
+  if (f == Format::kU16) run_op<morph::U16x2Lanes, morph::DefaultRows<SampleType::kU16>>(a, channels, p);
+  if (f == Format::kU8Split) run_op<morph::U8SplitLanes, morph::DefaultRows<SampleType::kU8>>(a, channels, p);
+  if (f == Format::kU8x4) run_op<morph::U8x4Lanes, morph::FixedRows<4>>(a, channels, p);  // the variants' byte SIMD
 }
 
 // The lane formats the library and the variants build for `c` on the register schedule.
