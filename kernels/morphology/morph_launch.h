@@ -61,6 +61,10 @@ using FixedRows = RowsBySize<R, R>;
 // The rows of the library's passes (detail::morph_default_rows()).
 template <SampleType T>
 using DefaultRows = RowsBySize<detail::morph_default_rows(T, 3), detail::morph_default_rows(T, 5)>;
+// R rows a lane where the library's passes run other rows: what the variants build beside them.
+template <SampleType T, int R>
+using RowsBesideDefault =
+    RowsBySize<detail::morph_default_rows(T, 3) == R ? 0 : R, detail::morph_default_rows(T, 5) == R ? 0 : R>;
 
 }  // namespace morph
 }  // namespace dpx

@@ -1,7 +1,7 @@
 // The morphology variants: the plain-op and byte-SIMD lanes at four rows per thread, and the DPX
-// lanes the library does not build: four rows for u16 planes and for u8 5x5 elements (the band
-// schedules and kRegisters), eight (kTile64: one channel, rect) and two for u8 3x3 (kRegisters2:
-// one channel, rect), each through the library's launcher.
+// lanes at the rows a lane the library does not build (RowsBesideDefault): four (the band schedules
+// and kRegisters), eight (kTile64: one channel, rect) and, for u8, two (kRegisters2: one channel,
+// rect), each through the library's launcher.
 #include "dpx_ops.cuh"
 #include "morph_compound.h"  // is_compound
 #include "morph_lanes.cuh"
@@ -14,7 +14,7 @@ namespace {
 
 using morph::FixedRows;
 using morph::PassFn;
-using morph::RowsBySize;
+using morph::RowsBesideDefault;
 using morph::U16x2Lanes;
 using morph::U8SplitLanes;
 using morph::U8x4Lanes;
@@ -36,14 +36,14 @@ PassFn pick_dpx(SampleType type, int channels, const MorphParams& p, int rows_pe
   const bool u16 = type == SampleType::kU16;
   if (rows_per_thread == 4) {
     if (morph::is_compound(p.op)) return morph::pick_dpx_compound(type, channels, p);  // one pass, any plan
-    return u16 ? morph::pick_op<U16x2Lanes, ops::Dpx, FixedRows<4>>(channels, p)
-               : morph::pick_op<U8SplitLanes, ops::Dpx, RowsBySize<0, 4>>(channels, p);
+    return u16 ? morph::pick_op<U16x2Lanes, ops::Dpx, RowsBesideDefault<SampleType::kU16, 4>>(channels, p)
+               : morph::pick_op<U8SplitLanes, ops::Dpx, RowsBesideDefault<SampleType::kU8, 4>>(channels, p);
   }
   if (channels != 1 || p.shape != MorphShape::kRect) return nullptr;
   if (rows_per_thread == 8) {
     return u16 ? pick_dpx_rect<U16x2Lanes, FixedRows<8>>(p) : pick_dpx_rect<U8SplitLanes, FixedRows<8>>(p);
   }
-  return u16 || rows_per_thread != 2 ? nullptr : pick_dpx_rect<U8SplitLanes, RowsBySize<2, 0>>(p);
+  return u16 || rows_per_thread != 2 ? nullptr : pick_dpx_rect<U8SplitLanes, RowsBesideDefault<SampleType::kU8, 2>>(p);
 }
 
 PassFn pick_plain(SampleType type, int channels, const MorphParams& p, int rows_per_thread) {
