@@ -21,8 +21,17 @@ __global__ void __launch_bounds__(kRowThreads) row_pass_kernel(RowPassArgs a) {
   row_pass<T, kMax, kRun>(a, reinterpret_cast<std::uint32_t*>(shared));
 }
 
+// Blocks an SM the column pass must leave room for: six for a box pass in runs of kMaxBoxRun (u8
+// unbounded takes 109 registers: four blocks), else no bound (0: even a bound of one block took a
+// box pass in runs of one row from 40 registers to 64, and 15x1 from 15.3 µs to 16.9).
+template <int kRun, int C>
+constexpr int column_min_blocks() {
+  return C != 0 && kRun == kMaxBoxRun ? 6 : 0;
+}
+
 template <typename T, bool kMax, int kRun, int C>
-__global__ void __launch_bounds__(kColumnWarpChunks * kColumnRunsPerBlock) column_pass_kernel(ColumnPassArgs a) {
+__global__ void __launch_bounds__(kColumnWarpChunks * kColumnRunsPerBlock, column_min_blocks<kRun, C>())
+    column_pass_kernel(ColumnPassArgs a) {
   extern __shared__ uint2 column_tile[];  // column_tile_bytes where a.tiled
   column_pass<T, kMax, kRun, C>(a, column_tile);
 }

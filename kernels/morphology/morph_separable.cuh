@@ -4,7 +4,7 @@
 // registers, on 8-byte chunks of 16-bit lanes. The column pass walks down chunk columns of the
 // plane; the row pass walks along a tile held in shared memory as chunks of consecutive rows at a
 // position (transposed on the way in and out). A box pass is the column pass that also takes each
-// output row's row window across its warp's lanes (row_window), a bar in one pass.
+// output row's row window across its warp's lanes (row_windows), a bar in one pass.
 #pragma once
 
 #include <algorithm>
@@ -138,12 +138,17 @@ MORPH_UNROLL
 
 constexpr int kMaxRun = 16;
 
+// A box pass's runs are shorter: its warps also take each output row's row window, one group of rows
+// after another, and where a frame's blocks fill about one wave a block's life is the kernel's time
+// (4K 31x31: 19.0 µs in runs of 16, 17.6 in runs of 8, a frame of half the height 14.5 and 12.3).
+constexpr int kMaxBoxRun = 8;
+
 // Outputs a thread takes from one middle for a window of k: the largest power of two up to k and
-// kMaxRun (the run's windows are held in registers, so it is a compile-time constant:
+// max_run (the run's windows are held in registers, so it is a compile-time constant:
 // with_window_run).
-constexpr int window_run_length(int k) {
+constexpr int window_run_length(int k, int max_run = kMaxRun) {
   int m = 1;
-  while (2 * m <= k && 2 * m <= kMaxRun) m *= 2;
+  while (2 * m <= k && 2 * m <= max_run) m *= 2;
   return m;
 }
 
@@ -192,6 +197,11 @@ MORPH_UNROLL
   for (int i = 0; i < W; ++i) r.w[i] = kOdd ? __byte_perm(words[i], words[i + 1], 0x5432) : words[i];
   return r;
 }
+
+// Rows of a box pass's run that go through the row window together (row_windows): one row's
+// shuffles wait for each other, four rows' overlap (4K GRAY16 31x31 31.6 µs a row at a time, 28.7
+// two, 27.5 four).
+constexpr int kRowWindowRows = 4;
 
 // A box pass's row window reaches at most this many chunks into each neighbouring lane's row: the
 // halo lanes that only feed their neighbours are at most a quarter of a warp.
@@ -250,42 +260,58 @@ __device__ __forceinline__ RowWindowPlan row_window_plan(int r) {
   return RowWindowPlan{levels, byte_shift(-r * kPixelBytes), byte_shift(after * kPixelBytes), after != 0};
 }
 
-// `f` becomes each sample's window of 2^levels pixels of its channel from it on, by doubling.
-template <typename T, bool kMax, int C, int I>
-__device__ __forceinline__ void double_window(ChunkLanes<T>& f, int levels) {
+// Each f[i] becomes each sample's window of 2^levels pixels of its channel from it on, by doubling.
+template <typename T, bool kMax, int C, int N, int I>
+__device__ __forceinline__ void double_window(ChunkLanes<T> (&f)[N], int levels) {
   if constexpr (I < row_window_max_levels<T, C>()) {
     if (I < levels) {
-      f = pick2<T, kMax>(f, shift_samples<T, (C << I)>(f));
-      double_window<T, kMax, C, I + 1>(f, levels);
+MORPH_UNROLL
+      for (int i = 0; i < N; ++i) f[i] = pick2<T, kMax>(f[i], shift_samples<T, (C << I)>(f[i]));
+      double_window<T, kMax, C, N, I + 1>(f, levels);
     }
   }
 }
 
-// Each sample of the warp's row over the samples of its channel from r pixels before it to r after
-// it (C channels, the plan of r): the doubled window of 2^levels pixels, moved back by r pixels
-// and on by r + 1 - 2^levels. Valid where the row reaches r pixels on both sides within the warp.
-template <typename T, bool kMax, int C>
-__device__ __forceinline__ ChunkLanes<T> row_window(ChunkLanes<T> v, const RowWindowPlan& plan, int lane) {
-  double_window<T, kMax, C, 0>(v, plan.levels);
-  const uint2 doubled = narrow_chunk<T, kMax>(v);
-  const uint2 before = shift_bytes(doubled, plan.before, lane);
-  const ChunkLanes<T> window = widen_chunk<T, kMax>(before.x, before.y);
-  if (!plan.shift_after) return pick2<T, kMax>(window, v);
-  const uint2 after = shift_bytes(doubled, plan.after, lane);
-  return pick2<T, kMax>(window, widen_chunk<T, kMax>(after.x, after.y));
+// Each sample of N rows of the warp (v[i]) over the samples of its channel from r pixels before it
+// to r after it (C channels, the plan of r): the doubled window of 2^levels pixels, moved back by r
+// pixels and on by r + 1 - 2^levels. Valid where the row reaches r pixels on both sides within the
+// warp. The rows go through each step together: a row alone is a chain of shuffles, each waiting
+// for the last, and several rows' chains overlap.
+template <typename T, bool kMax, int C, int N>
+__device__ __forceinline__ void row_windows(ChunkLanes<T> (&v)[N], const RowWindowPlan& plan, int lane) {
+  double_window<T, kMax, C, N, 0>(v, plan.levels);
+  uint2 doubled[N];
+  ChunkLanes<T> before[N];
+MORPH_UNROLL
+  for (int i = 0; i < N; ++i) {
+    doubled[i] = narrow_chunk<T, kMax>(v[i]);
+    const uint2 moved = shift_bytes(doubled[i], plan.before, lane);
+    before[i] = widen_chunk<T, kMax>(moved.x, moved.y);
+  }
+  if (plan.shift_after) {
+MORPH_UNROLL
+    for (int i = 0; i < N; ++i) {
+      const uint2 moved = shift_bytes(doubled[i], plan.after, lane);
+      v[i] = widen_chunk<T, kMax>(moved.x, moved.y);
+    }
+  }
+MORPH_UNROLL
+  for (int i = 0; i < N; ++i) v[i] = pick2<T, kMax>(v[i], before[i]);
 }
 
 // f(std::integral_constant<int, run>{}, std::integral_constant<int, C>{}) for a column pass of runs
 // of `run` rows (window_run_length) with C the channels of its row window of half_width on
-// `channels` (1, 2 or 4), C = 0 for a column pass alone (half_width 0).
+// `channels` (1, 2 or 4), C = 0 for a column pass alone (half_width 0). A box pass's runs are at
+// most kMaxBoxRun (column_pass_args), so no box pass is built for longer ones.
 template <class F>
 decltype(auto) with_column_pass(int run, int half_width, int channels, const F& f) {
   return with_window_run(run, [&](auto r) {
     if (half_width == 0) return f(r, std::integral_constant<int, 0>{});
+    const std::integral_constant<int, std::min(decltype(r)::value, kMaxBoxRun)> box_run;
     switch (channels) {
-      case 1: return f(r, std::integral_constant<int, 1>{});
-      case 2: return f(r, std::integral_constant<int, 2>{});
-      default: return f(r, std::integral_constant<int, 4>{});
+      case 1: return f(box_run, std::integral_constant<int, 1>{});
+      case 2: return f(box_run, std::integral_constant<int, 2>{});
+      default: return f(box_run, std::integral_constant<int, 4>{});
     }
   });
 }
@@ -514,19 +540,34 @@ __device__ __forceinline__ ChunkLanes<T> load_chunk_words(const std::uint8_t* ro
 // Input rows first .. first + rows - 1 of this thread's chunk column into row i - first of `tile`
 // (kColumnWarpChunks chunks a row, as the plane holds them), with the border rule; the block's
 // threads share the rows, and every copy is issued before any is waited for: the whole tile is one
-// wait for memory, where loads into registers come in batches of a few rows.
+// wait for memory, where loads into registers come in batches of a few rows. A readable chunk of a
+// tile whose rows all lie in the plane (all but the first and last block rows) walks one pointer
+// down the pitch with no border rule: resolving each row took about 40 instructions a copy, a
+// quarter of a 31x31 box pass's.
 template <bool kMax>
 __device__ void load_column_tile(const ColumnPassArgs& a, int first, int rows, int xb, bool vector, uint2* tile) {
-  for (int i = threadIdx.y; i < rows; i += blockDim.y) {
-    uint2* slot = tile + i * kColumnWarpChunks + threadIdx.x;
-    const int sy = resolve(first + i, a.height, a.border);
-    const std::uint8_t* row = a.src + static_cast<std::size_t>(max(sy, 0)) * a.src_pitch;
-    if (sy < 0 || xb < 0) {
-      *slot = make_uint2(neutral_word<kMax>(), neutral_word<kMax>());
-    } else if (vector) {
-      copy_async<kChunkBytes>(reinterpret_cast<std::uint8_t*>(slot), row + xb);
-    } else {
-      *slot = chunk_words<kMax>(row, xb, a.readable_bytes);
+  if (vector && first >= 0 && first + rows <= a.height) {
+    const std::size_t step = static_cast<std::size_t>(blockDim.y) * a.src_pitch;
+    const std::uint8_t* p = a.src + static_cast<std::size_t>(first + threadIdx.y) * a.src_pitch + xb;
+    uint2* slot = tile + threadIdx.y * kColumnWarpChunks + threadIdx.x;
+#if defined(__CUDACC__)
+#pragma unroll 4
+#endif
+    for (int i = threadIdx.y; i < rows; i += blockDim.y, p += step, slot += blockDim.y * kColumnWarpChunks) {
+      copy_async<kChunkBytes>(reinterpret_cast<std::uint8_t*>(slot), p);
+    }
+  } else {
+    for (int i = threadIdx.y; i < rows; i += blockDim.y) {
+      uint2* slot = tile + i * kColumnWarpChunks + threadIdx.x;
+      const int sy = resolve(first + i, a.height, a.border);
+      const std::uint8_t* row = a.src + static_cast<std::size_t>(max(sy, 0)) * a.src_pitch;
+      if (sy < 0 || xb < 0) {
+        *slot = make_uint2(neutral_word<kMax>(), neutral_word<kMax>());
+      } else if (vector) {
+        copy_async<kChunkBytes>(reinterpret_cast<std::uint8_t*>(slot), row + xb);
+      } else {
+        *slot = chunk_words<kMax>(row, xb, a.readable_bytes);
+      }
     }
   }
   commit_async_copies();
@@ -560,20 +601,21 @@ __device__ __forceinline__ void store_chunk(const ColumnPassArgs& a, int y, int 
 // walk one pointer down the pitch with one load a chunk (where the chunk is aligned and readable),
 // and the others resolve each row with the border rule.
 //
-// A box pass (C channels, C > 0) also takes each output row's row window (row_window) before it
+// A box pass (C channels, C > 0) also takes each output row's row window (row_windows) before it
 // stores it: a warp's lanes hold consecutive chunks, the first and last halo_chunks of which only
 // feed their neighbours (warps overlap by twice that), and outside the row is the neutral sample.
 // That is the border rule's result for a centred rectangle: a sample the rule puts outside the row
 // is one inside it that the window holds anyway. A run's rows wait in shared memory (each lane its
-// own slots) and go through the row window in one rolled loop: inlined in each row of a run, on both
-// load paths, the row window made a kernel for runs of 16 rows 3,456 shuffles long and 2.6 times
-// slower than its instructions (docs/perf-morph.md, twelfth version).
+// own slots) and go through the row window in a rolled loop, kRowWindowRows rows at a time: inlined
+// in each row of a run, on both load paths, the row window made a kernel for runs of 16 rows 3,456
+// shuffles long and 2.6 times slower than its instructions (docs/perf-morph.md, twelfth version).
 //
 // Every thread of a block takes every step (the tile's barriers, a box pass's shuffles); lanes past
 // the row's end store nothing.
 template <typename T, bool kMax, int kRun, int C>
 __device__ void column_pass(const ColumnPassArgs& a, uint2* tile) {
   constexpr bool kRowWindow = C != 0;
+  constexpr int kTogether = std::min(kRun, kRowWindowRows);  // rows through row_windows at once
   const int lane = static_cast<int>(threadIdx.x);
   const int block = static_cast<int>(blockIdx.x);
   const int xb = (block * static_cast<int>(blockDim.x) - (2 * block + 1) * a.halo_chunks + lane) * kChunkBytes;
@@ -633,10 +675,18 @@ __device__ void column_pass(const ColumnPassArgs& a, uint2* tile) {
 #if defined(__CUDACC__)
 #pragma unroll 1
 #endif
-      for (int j = 0; j < rows; ++j) {
-        const uint2 v = staged[threadIdx.y][j][lane];
-        const ChunkLanes<T> r = row_window<T, kMax, C>(widen_chunk<T, kMax>(v.x, v.y), plan, lane);
-        if (stores) store_chunk<T, kMax>(a, t0 + j + a.radius, xb, r);
+      for (int j = 0; j < rows; j += kTogether) {
+        ChunkLanes<T> r[kTogether];  // rows past the last repeat it and are not stored
+MORPH_UNROLL
+        for (int i = 0; i < kTogether; ++i) {
+          const uint2 v = staged[threadIdx.y][min(j + i, rows - 1)][lane];
+          r[i] = widen_chunk<T, kMax>(v.x, v.y);
+        }
+        row_windows<T, kMax, C>(r, plan, lane);
+MORPH_UNROLL
+        for (int i = 0; i < kTogether; ++i) {
+          if (stores && j + i < rows) store_chunk<T, kMax>(a, t0 + j + i + a.radius, xb, r[i]);
+        }
       }
     }
   }
@@ -731,7 +781,7 @@ inline bool box_pass_fits(const PlaneView& in, int half_width) {
 
 // Dynamic shared memory of a column pass whose block steps read their input rows from shared
 // memory: step_rows + k - 1 rows of a warp's chunks. Tiled where that and a box pass's staged runs
-// fit the budget: bars up to 65 rows high for a box pass, 129 for a column pass alone.
+// fit the budget: bars up to 129 rows high.
 inline std::size_t column_tile_bytes(int run, int radius) {
   return static_cast<std::size_t>(run * kColumnRunsPerBlock + 2 * radius) * kColumnWarpChunks * kChunkBytes;
 }
@@ -744,7 +794,8 @@ inline std::size_t column_staged_bytes(int run, bool box) {
 // `merge`: one run a thread, unless the grid would pass its 65,535 rows; tiled where the tile fits.
 inline ColumnPassArgs column_pass_args(const PlaneView& in, const MutablePlaneView& out, int radius, int half_width,
                                        BorderMode border, bool merge, PassShape* shape) {
-  const int m = window_run_length(2 * radius + 1), block_rows = m * kColumnRunsPerBlock;
+  const int m = window_run_length(2 * radius + 1, half_width > 0 ? kMaxBoxRun : kMaxRun);
+  const int block_rows = m * kColumnRunsPerBlock;
   const int halo = box_halo_chunks(in, half_width);
   const auto chunks = [](const void* p, std::size_t pitch) {
     return (reinterpret_cast<std::uintptr_t>(p) | pitch) % kChunkBytes == 0;

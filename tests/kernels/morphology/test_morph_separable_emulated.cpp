@@ -120,7 +120,8 @@ void run_element(const HostPlane& src, HostPlane& rows, HostPlane& dst, const Mo
 // not a multiple of 8 or 32 rows, u16: 4 or 16); across the 256-pixel row tile; taller than a
 // row-pass block and than a column run's rows (the pointer walk); tight, padded, misaligned (rows
 // that do not end on a word) and 16-byte aligned pitches; rows a box pass reads in place, of one
-// warp and of several, with a pitch of whole words but not chunks and one of whole chunks.
+// warp and of several, with a pitch of whole words but not chunks and one of whole chunks; tall
+// enough that a column-pass block's tile lies inside the plane (its copies without the border rule).
 const std::vector<Geometry>& separable_geometries() {
   static const std::vector<Geometry> g = {{1, 1, 0, 0, false},
                                           {3, 7, 1, 1, false},
@@ -128,7 +129,8 @@ const std::vector<Geometry>& separable_geometries() {
                                           {261, 13, 3, 1, false},
                                           {29, 67, 2, 0, false},
                                           {60, 9, 0, 0, false},
-                                          {300, 21, 0, 0, true}};
+                                          {300, 21, 0, 0, true},
+                                          {24, 170, 0, 0, true}};
   return g;
 }
 
@@ -189,18 +191,21 @@ std::string element_name(const ::testing::TestParamInfo<ElementCase>& i) {
 
 // A run along the rows only, along the columns only, both, a run wider than the frames, one that
 // shrinks a block's row groups (a 255-wide line of four channels leaves room for two), column
-// runs of each length (bars of 3, 5, 9, 31 rows: runs of 2, 4, 8, 16) and a tall bar's long middle
-// (97 rows: a box pass too tall for the tile, loading straight from the plane), a column alone
-// through the tile (21 rows), and the elements of several bars merged in `dst` (a cross: a row and
-// a column; an ellipse: three bars).
+// runs of each length (bars of 3, 5, 9, 31 rows: runs of 2, 4, 8 and, for a box pass, its longest)
+// and a tall bar's long middle (131 rows: a box pass too tall for the tile, loading straight from
+// the plane), a column alone through the tile in runs of 16 (21 rows), and the elements of several
+// bars merged in `dst` (a cross: a row and a column; an ellipse: three bars).
 static_assert(morph::window_run_length(3) == 2 && morph::window_run_length(5) == 4 &&
-                  morph::window_run_length(9) == 8 && morph::window_run_length(31) == morph::kMaxRun,
+                  morph::window_run_length(9) == 8 &&
+                  morph::window_run_length(31, morph::kMaxBoxRun) == morph::kMaxBoxRun &&
+                  morph::window_run_length(21) == morph::kMaxRun,
               "the bars below run the column pass in runs of every length");
 INSTANTIATE_TEST_SUITE_P(Elements, MorphSeparableEmulated,
                          ::testing::Values(ElementCase{MorphShape::kRect, 3, 1}, ElementCase{MorphShape::kRect, 1, 5},
                                            ElementCase{MorphShape::kRect, 7, 3}, ElementCase{MorphShape::kRect, 15, 9},
                                            ElementCase{MorphShape::kRect, 5, 31}, ElementCase{MorphShape::kRect, 255, 3},
-                                           ElementCase{MorphShape::kRect, 3, 97}, ElementCase{MorphShape::kRect, 45, 3},
+                                           ElementCase{MorphShape::kRect, 3, 131},
+                                           ElementCase{MorphShape::kRect, 45, 3},
                                            ElementCase{MorphShape::kRect, 63, 1}, ElementCase{MorphShape::kRect, 1, 21},
                                            ElementCase{MorphShape::kCross, 5, 9},
                                            ElementCase{MorphShape::kEllipse, 7, 5}),
