@@ -60,8 +60,12 @@ __device__ __forceinline__ void rows_two_stage_pass(const TileArgs& a, int bx, i
   const WarpPlace<kRows, H> w(bx, by, kStagesWarpBytes);
   if (w.y0 >= a.height) return;  // the whole warp: the shuffles need every lane
 
+  // Stage A on the warp's edge lanes only feeds the neighbouring lanes' halo, which lies within
+  // the edge lane's own chunk and its inner neighbour's when the halo is at most half a chunk: then
+  // the words past the warp's ends are neither loaded nor run through the window.
+  constexpr bool kEdgesA = 2 * Words::kHalo > kBody;
   LaneRows<kIn, H> rows;
-  rows.load(a, w.y0 - 2 * R, w.xb, w.edge_lane, w.edge_x, LA::kNeutral == 0 ? 0u : ~0u);
+  rows.load(a, w.y0 - 2 * R, w.xb, kEdgesA && w.edge_lane, w.edge_x, LA::kNeutral == 0 ? 0u : ~0u);
   WideRows<LA, kIn, H> wide;
   wide.widen(rows);
 
@@ -76,7 +80,7 @@ MORPH_UNROLL
   PairMiddles<LA, C, Size> middles_a;
 MORPH_UNROLL
   for (int k = 0; k < kMid; ++k) {
-    stage_row<LA, C, Size, Shape, true>(
+    stage_row<LA, C, Size, Shape, kEdgesA>(
         w.lane, k, [&](int j, int i) { return wide.body[k + j][i]; }, [&](int j, int t) { return wide.edge[k + j][t]; },
         middles_a, mid[k]);
   }
