@@ -37,6 +37,9 @@ template <typename T, bool kMax>
 using WindowLanes = std::conditional_t<sizeof(T) == 1, U8SplitLanes<ops::Dpx, kMax>, U16x2Lanes<ops::Dpx, kMax>>;
 template <typename T, bool kMax>
 using RowWindowLanes = std::conditional_t<sizeof(T) == 1, U8WideLanes<ops::Dpx, kMax>, U16x2Lanes<ops::Dpx, kMax>>;
+static_assert(WindowLanes<std::uint8_t, true>::kComputePerStorage ==
+                  RowWindowLanes<std::uint8_t, true>::kComputePerStorage,
+              "both u8 formats fill the same chunk of lane words (ChunkLanes)");
 
 template <bool kMax>
 __device__ __forceinline__ std::uint32_t pick2(std::uint32_t a, std::uint32_t b) {
