@@ -1,7 +1,7 @@
 // dpx-align: aligns every query against every target (Smith-Waterman, Needleman-Wunsch,
 // semi-global, edit distance) or warps every series against every other (DTW), on the GPU when
 // there is one, and writes a TSV table; or searches a database for each query's best hits, FASTA
-// or a database file written once by makedb.
+// or a database file written once by makedb; or merges the outputs of a search run in shards.
 // Bad flags or inputs: a message and exit status 2; Ctrl-C during a search: 130.
 #include <chrono>
 #include <cstdio>
@@ -16,6 +16,7 @@
 #include "dpx/align_distance.h"
 #include "input_file.h"
 #include "letters.h"
+#include "merge_command.h"
 #include "options.h"
 #include "output_file.h"
 #include "progress.h"
@@ -112,6 +113,10 @@ int main(int argc, char** argv) {
       return 2;
     case ParseResult::kOk:
       break;
+  }
+  if (o.command == Command::kMerge) {
+    const Status s = run_merge(o);
+    return s.is_ok() ? 0 : fail(s.message(), s.code() == StatusCode::kInvalidArgument ? 2 : 1);
   }
   if (o.query_path == "-" && o.target_path == "-") return fail("only one input can be standard input");
 

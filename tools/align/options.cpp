@@ -54,7 +54,7 @@ bool parse_command(const char* word, Command* out) {
     Command command;
   } commands[] = {{"sw", Command::kSw},     {"nw", Command::kNw},   {"sg", Command::kSg},
                   {"edit", Command::kEdit}, {"dtw", Command::kDtw}, {"search", Command::kSearch},
-                  {"makedb", Command::kMakedb}};
+                  {"makedb", Command::kMakedb}, {"merge", Command::kMerge}};
   for (const auto& c : commands)
     if (std::strcmp(word, c.name) == 0) {
       *out = c.command;
@@ -77,6 +77,22 @@ std::string makedb_usage() {
          "  read letters the same way (another rule is refused). OUT is replaced only when whole.\n";
 }
 
+// What merge accepts.
+bool merge_option(int code) {
+  return code == kTop || code == kOutfmt || code == kOutput || code == 'o' || code == kHelp || code == 'h';
+}
+
+std::string merge_usage() {
+  return "dpx-align merge [--top N] [--outfmt tsv|blast6] [--output FILE] SHARD_OUTPUT...\n"
+         "  Merges the outputs of one search run as shards (--shard i/n --output OUT, each beside its\n"
+         "  OUT.shard record, in any order) into the bytes one search of the whole database writes.\n"
+         "  Every shard is checked first: all n of them, each once, each whole, all from the same\n"
+         "  options, queries and database; otherwise nothing is written.\n"
+         "  --top N              hits per query (default the search's; at most what it kept)\n"
+         "  --outfmt tsv|blast6  the shards' format, checked (merge does not convert)\n"
+         "  --output FILE        write to FILE, replaced only when whole (default standard output)\n";
+}
+
 }  // namespace
 
 std::string letter_options(const CliOptions& o) {
@@ -92,6 +108,7 @@ std::string usage() {
          "       dpx-align dtw [--band R] [--float] [--cost abs|sq] [options] A.txt B.txt\n"
          "       dpx-align search [options] QUERIES DATABASE\n"
          "       dpx-align makedb [letter options] DATABASE.fasta OUT\n"
+         "       dpx-align merge [--top N] [--outfmt tsv|blast6] [--output FILE] SHARD_OUTPUT...\n"
          "\n"
          "Aligns every query against every target and writes a TSV table (with a header line) to the\n"
          "output: query, target, score (distance, cost), query_start, query_end, target_start,\n"
@@ -134,39 +151,44 @@ std::string usage() {
          "  --keep-case          compare letters as written\n"
          "  --unknown-as-wildcard  sw, nw, sg, search: read unknown letters as the matrix's wildcard,\n"
          "                       with one warning giving their count\n"
-         "\n" + search_usage() + "\n" + makedb_usage();
+         "\n" + search_usage() + "\n" + makedb_usage() + "\n" + merge_usage();
 }
 
 ParseResult parse_options(int argc, char** argv, CliOptions* out, std::string* error) {
   if (argc < 2) {
-    *error = "missing the command (sw, nw, sg, edit, dtw, search or makedb)";
+    *error = "missing the command (sw, nw, sg, edit, dtw, search, makedb or merge)";
     return ParseResult::kError;
   }
   if (std::strcmp(argv[1], "--help") == 0 || std::strcmp(argv[1], "-h") == 0) return ParseResult::kHelp;
   if (!parse_command(argv[1], &out->command)) {
-    *error = std::string("unknown command '") + argv[1] + "' (sw, nw, sg, edit, dtw, search or makedb)";
+    *error = std::string("unknown command '") + argv[1] + "' (sw, nw, sg, edit, dtw, search, makedb or merge)";
     return ParseResult::kError;
   }
   const bool search = out->command == Command::kSearch;
   const bool makedb = out->command == Command::kMakedb;
+  const bool merge = out->command == Command::kMerge;
   const bool scoring = out->command == Command::kSw || out->command == Command::kNw || out->command == Command::kSg || search;
   bool ok = true;
   opterr = 0;
   optind = 1;  // argv[0] of the sub-vector below is the command
   int code;
   while (ok && (code = getopt_long(argc - 1, argv + 1, ":ho:", kLongOptions, nullptr)) != -1) {
+    const bool not_an_option = code == '?' || code == ':';  // reported below
+    if (merge && !merge_option(code) && !not_an_option) {
+      *error = "merge takes --top, --outfmt and --output only";
+      return ParseResult::kError;
+    }
     const bool only_scoring = code == kMatrix || code == kWildcard || code == kMatch || code == kMismatch ||
                               code == kGapOpen || code == kGapExtend || code == kUnknownAsWildcard;
     if (only_scoring && !scoring && !(makedb && letter_option(code))) {
       *error = std::string("--") + kLongOptions[code - kMatrix].name + " applies to sw, nw, sg and search only";
       return ParseResult::kError;
     }
-    const bool not_an_option = code == '?' || code == ':';  // reported below
     if (makedb && !letter_option(code) && !not_an_option && code != kQuiet && code != kHelp && code != 'h') {
       *error = "makedb takes the letter options only (--matrix, --wildcard, --keep-case, --unknown-as-wildcard)";
       return ParseResult::kError;
     }
-    if (code >= kTop && code <= kTimings && !search) {
+    if (code >= kTop && code <= kTimings && !search && !merge) {
       *error = std::string("--") + kLongOptions[code - kMatrix].name + " applies to search only";
       return ParseResult::kError;
     }
@@ -218,9 +240,15 @@ ParseResult parse_options(int argc, char** argv, CliOptions* out, std::string* e
       case kQuiet: out->quiet = true; break;
       case kKeepCase: out->keep_case = true; break;
       case kUnknownAsWildcard: out->unknown_as_wildcard = true; break;
-      case kTop: ok = parse_top(optarg, &out->search, error); break;
+      case kTop:
+        ok = parse_top(optarg, &out->search, error);
+        out->top_given = true;
+        break;
       case kMinScore: ok = parse_int("min-score", optarg, 0, INT_MAX, &out->search.min_score, error); break;
-      case kOutfmt: ok = parse_output_format(optarg, &out->search, error); break;
+      case kOutfmt:
+        ok = parse_output_format(optarg, &out->search, error);
+        out->format_given = true;
+        break;
       case kDevices: ok = parse_devices(optarg, &out->search, error); break;
       case kShard: ok = parse_shard(optarg, &out->search, error); break;
       case kTimings: out->search.timings = true; break;
@@ -240,6 +268,14 @@ ParseResult parse_options(int argc, char** argv, CliOptions* out, std::string* e
   }
   if (!ok) return ParseResult::kError;
   const int positional = argc - 1 - optind;
+  if (merge) {
+    if (positional == 0) {
+      *error = "merge needs the shard outputs of a search";
+      return ParseResult::kError;
+    }
+    out->shard_outputs.assign(argv + 1 + optind, argv + argc);
+    return ParseResult::kOk;
+  }
   if (positional != 2) {
     *error = std::string(makedb ? "expected 2 files (" : "expected 2 input files (") +
              std::string(out->command == Command::kDtw ? "A and B" : search ? "QUERIES and DATABASE"

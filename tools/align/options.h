@@ -2,6 +2,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "dpx/align_distance.h"
 #include "dpx/device.h"
@@ -10,7 +11,7 @@
 namespace dpx {
 namespace cli {
 
-enum class Command { kSw, kNw, kSg, kEdit, kDtw, kSearch, kMakedb };
+enum class Command { kSw, kNw, kSg, kEdit, kDtw, kSearch, kMakedb, kMerge };
 
 struct CliOptions {
   Command command = Command::kSw;
@@ -30,6 +31,8 @@ struct CliOptions {
   std::string output = "-";
   SearchOptions search;             // search
   std::string query_path, target_path;  // makedb: the FASTA database and the file to write
+  std::vector<std::string> shard_outputs;  // merge
+  bool top_given = false, format_given = false;  // merge: else the shards' --top and --outfmt
 };
 
 enum class ParseResult { kOk, kHelp, kError };

@@ -13,6 +13,7 @@
 #include "progress.h"
 #include "search_engine.h"
 #include "search_report.h"
+#include "shard_record.h"
 
 namespace dpx {
 namespace cli {
@@ -153,6 +154,9 @@ Status run_search(const CliOptions& o, const ScoreMatrix& matrix, const NamedSeq
   }
   if (!writer->ok()) return invalid_argument("cannot write " + o.output);
   if (!output.commit(&error)) return invalid_argument(error);
+  if (o.search.sharded && o.output != "-" &&
+      !write_shard_record(o.output, describe_shard(o, matrix, queries, db), best, &error))
+    return invalid_argument(error);
   return Status::ok();
 }
 

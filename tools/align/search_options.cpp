@@ -65,6 +65,7 @@ bool parse_shard(const char* text, SearchOptions* out, std::string* error) {
   }
   out->shard = static_cast<std::size_t>(i);
   out->shards = static_cast<std::size_t>(n);
+  out->sharded = true;
   return true;
 }
 
@@ -98,8 +99,9 @@ std::string search_usage() {
          "  --devices all|0,1,.. GPUs to spread the database over (default all; the output does not\n"
          "                       depend on how many); ignored on the CPU\n"
          "  --shard i/n          score only shard i (0-based) of n equal parts of the database, e.g.\n"
-         "                       one per host; E-values still count the whole database. Each shard's\n"
-         "                       rows are in order; see the README for merging them\n"
+         "                       one per host or GPU; E-values still count the whole database. With\n"
+         "                       --output OUT it writes OUT.shard beside OUT, the record that\n"
+         "                       dpx-align merge needs to join the shards into one search's bytes\n"
          "  --timings            print how long each stage took on standard error: reading the\n"
          "                       inputs, scoring the database (with its GCUPS), aligning and writing\n"
          "                       the hits\n"

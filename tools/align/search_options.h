@@ -16,6 +16,7 @@ struct SearchOptions {
   OutputFormat format = OutputFormat::kTsv;
   std::vector<int> devices;       // empty = every visible device
   std::size_t shard = 0, shards = 1;  // --shard i/n: this run scores shard i of n of the database
+  bool sharded = false;           // --shard given: --output gets a record for merge beside it
   bool timings = false;           // --timings: each stage's time on standard error
 };
 

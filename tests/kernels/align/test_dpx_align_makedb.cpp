@@ -30,24 +30,6 @@ class DpxAlignMakedb : public DpxAlignCli {
   }
 };
 
-// Proteins of random lengths (lower case here and there, lines of 60), every fourth a copy of an
-// earlier one so that equal scores are common; `unknown` letters (J) sprinkled in when asked.
-std::string protein_fasta(std::mt19937_64& rng, std::size_t count, bool unknown) {
-  const std::string residues = "ARNDCQEGHILKMFPSTWYVarndc";
-  std::vector<std::string> seqs;
-  std::string fasta;
-  for (std::size_t i = 0; i < count; ++i) {
-    std::string s = i % 4 == 3 ? seqs[rng() % seqs.size()] : std::string(20 + rng() % 150, 'A');
-    if (i % 4 != 3)
-      for (char& c : s) c = residues[rng() % residues.size()];
-    if (unknown && i % 5 == 0) s[rng() % s.size()] = 'J';
-    seqs.push_back(s);
-    fasta += ">p" + std::to_string(i) + " protein " + std::to_string(i) + "\n";
-    for (std::size_t at = 0; at < s.size(); at += 60) fasta += s.substr(at, 60) + "\n";
-  }
-  return fasta;
-}
-
 TEST_F(DpxAlignMakedb, SearchGivesTheFastaBytes) {
   auto rng = test::seeded_rng();
   const std::string queries = write("q.fa", protein_fasta(rng, 3, false));
