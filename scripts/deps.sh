@@ -7,6 +7,10 @@ DPX_PACKAGES=(meson ninja-build pkg-config g++ libgtest-dev zlib1g-dev
   libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev libgstreamer-plugins-bad1.0-dev libjson-glib-dev
   gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good gstreamer1.0-plugins-bad)
 
+# The Python package's build and tests (scripts/test-python.sh).
+DPX_PYTHON_PACKAGES=(python3-mesonpy python3-pip python3-venv pybind11-dev python3-pybind11 python3-numpy python3-pytest
+  python3-opencv python3-parasail python3-edlib)
+
 dpx_install_packages() {
   local missing=()
   for p in "${DPX_PACKAGES[@]}" "$@"; do

@@ -1,0 +1,12 @@
+"""dpx: morphology, motion vectors, sequence alignment and a quantised epilogue on the DPX
+instructions of NVIDIA Hopper GPUs, with a CPU twin giving the same bits.
+
+Every function takes numpy arrays (run on the backend asked for: CUDA when a device is usable,
+else the CPU) or CUDA arrays (CuPy, PyTorch, Numba: anything with __cuda_array_interface__),
+which are used in place and give results on the same device, queued on the caller's stream.
+"""
+
+from ._dpx import cuda_built, cuda_device_count
+from ._morphology import morphology
+
+__all__ = ["cuda_built", "cuda_device_count", "morphology"]

@@ -1,0 +1,83 @@
+"""Array plumbing shared by every family: numpy inputs made contiguous, results allocated beside
+their inputs (numpy, CuPy, PyTorch or Numba), and the CUDA stream a call runs on."""
+
+import numpy as np
+
+
+def is_cuda(x):
+    return hasattr(x, "__cuda_array_interface__")
+
+
+def prepare(x, name="array"):
+    """A CUDA array as it is; anything else as a C-contiguous numpy array."""
+    if is_cuda(x):
+        return x
+    if hasattr(x, "__dlpack__") and not isinstance(x, np.ndarray) and _dlpack_device(x) == "cuda":
+        raise TypeError(f"{name}: a CUDA DLPack object without __cuda_array_interface__; "
+                        "pass a CuPy array (cupy.from_dlpack(x)) or a PyTorch tensor")
+    return np.ascontiguousarray(x)
+
+
+def _dlpack_device(x):
+    try:
+        kind, _ = x.__dlpack_device__()
+    except Exception:  # not every DLPack producer reports its device
+        return "unknown"
+    return "cuda" if int(kind) in (2, 13) else "host"  # kDLCUDA, kDLCUDAManaged
+
+
+def _framework(x):
+    return type(x).__module__.split(".")[0]
+
+
+_TORCH_DTYPES = ("uint8", "int8", "int16", "uint16", "int32", "uint32", "int64", "float32", "float64")
+
+
+def empty_like(x, shape=None, dtype=None):
+    """A new C-contiguous array of `shape` and `dtype` (numpy's name; default: x's) where x lives."""
+    shape = tuple(x.shape) if shape is None else tuple(shape)
+    if not is_cuda(x):
+        return np.empty(shape, dtype=x.dtype if dtype is None else np.dtype(dtype))
+    kind = _framework(x)
+    if kind == "cupy":
+        import cupy
+        with cupy.cuda.Device(x.device.id):
+            return cupy.empty(shape, dtype=x.dtype if dtype is None else dtype)
+    if kind == "torch":
+        import torch
+        if dtype is None:
+            torch_dtype = x.dtype
+        elif str(np.dtype(dtype)) in _TORCH_DTYPES:
+            torch_dtype = getattr(torch, str(np.dtype(dtype)))
+        else:
+            raise TypeError(f"no PyTorch dtype for {dtype}")
+        return torch.empty(shape, dtype=torch_dtype, device=x.device)
+    if kind == "numba":
+        from numba import cuda
+        return cuda.device_array(shape, dtype=x.dtype if dtype is None else np.dtype(dtype))
+    raise TypeError(f"cannot allocate a result beside a {type(x).__name__} CUDA array; "
+                    "pass a CuPy array, a PyTorch tensor or a Numba device array")
+
+
+def stream_handle(x, stream):
+    """The cudaStream_t a call runs on, as an integer: `stream` (an int, a CuPy or Numba stream, a
+    torch.cuda.Stream) or, when None, the current stream of x's framework (0, the default stream,
+    for numpy arrays and other frameworks)."""
+    if stream is None:
+        if not is_cuda(x):
+            return 0
+        kind = _framework(x)
+        if kind == "cupy":
+            import cupy
+            return cupy.cuda.get_current_stream().ptr
+        if kind == "torch":
+            import torch
+            return torch.cuda.current_stream(x.device).cuda_stream
+        return 0
+    if isinstance(stream, int):
+        return stream
+    for attr in ("ptr", "cuda_stream", "handle"):
+        value = getattr(stream, attr, None)
+        if value is not None:
+            return int(getattr(value, "value", value) or 0)
+    raise TypeError(f"stream: expected an int, a CuPy, Numba or PyTorch stream, got {type(stream).__name__}")

@@ -1,0 +1,16 @@
+// One registration function per family; module.cpp calls them all.
+#pragma once
+
+#include <pybind11/pybind11.h>
+
+namespace dpx {
+namespace py_bindings {
+
+void bind_morphology(pybind11::module_& m);
+void bind_motion(pybind11::module_& m);
+void bind_alignment(pybind11::module_& m);
+void bind_search(pybind11::module_& m);
+void bind_epilogue(pybind11::module_& m);
+
+}  // namespace py_bindings
+}  // namespace dpx
