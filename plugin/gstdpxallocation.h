@@ -11,15 +11,15 @@
 namespace gstdpx {
 
 enum class AllocationReply {
-  kAnswered,  /* the query holds our pool */
-  kDefault,   /* not ours to answer: GstBaseTransform's default applies */
-  kRefused,   /* CUDA-memory caps without a usable pool */
+  kAnswered, /* the query holds our pool */
+  kDefault,  /* not ours to answer: GstBaseTransform's default applies */
+  kRefused,  /* CUDA-memory caps without a usable pool */
 };
 
 /* propose_allocation: offers our pool (and its allocator) upstream. */
-AllocationReply propose_allocation (CudaDevice & device, dpx::Backend backend, GstQuery * query);
+AllocationReply propose_allocation(CudaDevice& device, dpx::Backend backend, GstQuery* query);
 
 /* decide_allocation: keeps downstream's pool when it suits, else puts ours in the query. */
-AllocationReply decide_allocation (CudaDevice & device, dpx::Backend backend, GstQuery * query);
+AllocationReply decide_allocation(CudaDevice& device, dpx::Backend backend, GstQuery* query);
 
 }  // namespace gstdpx

@@ -15,8 +15,8 @@ typedef struct _GstCudaContext GstCudaContext;
 
 G_BEGIN_DECLS
 
-#define GST_TYPE_DPX_BACKEND (gst_dpx_backend_get_type ())
-GType gst_dpx_backend_get_type (void);
+#define GST_TYPE_DPX_BACKEND (gst_dpx_backend_get_type())
+GType gst_dpx_backend_get_type(void);
 
 /* Values of the `backend` property; the same order as dpx::Backend. */
 typedef enum {
@@ -31,53 +31,54 @@ namespace gstdpx {
 
 class CudaDevice {
  public:
-  explicit CudaDevice (GstElement * element):element_ (element) {}
-  ~CudaDevice () { release (); }
-  CudaDevice (const CudaDevice &) = delete;
-  CudaDevice & operator= (const CudaDevice &) = delete;
+  explicit CudaDevice(GstElement* element) : element_(element) {}
+  ~CudaDevice() { release(); }
+  CudaDevice(const CudaDevice&) = delete;
+  CudaDevice& operator=(const CudaDevice&) = delete;
 
   /* The `cuda-device-id` property: -1 takes a neighbour's device, else the first. */
-  void set_device_id (int id);
-  int device_id ();
+  void set_device_id(int id);
+  int device_id();
 
   /* Finds or makes the context; FALSE with the reason in `why` when CUDA cannot be used. */
-  bool ensure (std::string * why);
+  bool ensure(std::string* why);
   /* The context, nullptr before ensure() or after release(). No reference is added. */
-  GstCudaContext *context ();
-  void release ();
+  GstCudaContext* context();
+  void release();
 
   /* GstElement::set_context and the CONTEXT query, for neighbours sharing the context. */
-  void handle_set_context (GstContext * context);
-  bool handle_context_query (GstQuery * query);
+  void handle_set_context(GstContext* context);
+  bool handle_context_query(GstQuery* query);
 
   /* TRUE when every memory of `buffer` is CUDA memory of this context (usable in place). */
-  bool holds (GstBuffer * buffer);
+  bool holds(GstBuffer* buffer);
 
   /* Makes the context current for the guard's lifetime (nothing without a context). */
   class Current {
    public:
-    explicit Current (CudaDevice & device);
-    ~Current ();
-    bool pushed () const { return pushed_; }
-    Current (const Current &) = delete;
-    Current & operator= (const Current &) = delete;
+    explicit Current(CudaDevice& device);
+    ~Current();
+    bool pushed() const { return pushed_; }
+    Current(const Current&) = delete;
+    Current& operator=(const Current&) = delete;
+
    private:
     bool pushed_ = false;
   };
 
  private:
-  GstElement *element_;
-  std::mutex lock_;             /* guards both below: set_context comes from any thread */
+  GstElement* element_;
+  std::mutex lock_; /* guards both below: set_context comes from any thread */
   int device_id_ = -1;
-  GstCudaContext *context_ = nullptr;
+  GstCudaContext* context_ = nullptr;
 };
 
 /* Where frames run for the `backend` property: cpu as asked; cuda when `device` can be used;
  * auto takes cuda when it can and the CPU otherwise. FALSE (with `why`) only when cuda was asked
  * for explicitly and cannot be used. `backend` is kCpu whenever the answer is not kCuda. */
-bool decide_backend (GstDpxBackend requested, CudaDevice & device, dpx::Backend * backend, std::string * why);
+bool decide_backend(GstDpxBackend requested, CudaDevice& device, dpx::Backend* backend, std::string* why);
 
 /* TRUE for caps whose first structure is in memory:CUDAMemory. */
-bool caps_are_cuda_memory (GstCaps * caps);
+bool caps_are_cuda_memory(GstCaps* caps);
 
 }  // namespace gstdpx

@@ -11,30 +11,30 @@
 #include "dpx/status.h"
 #include "gstdpxstaging.h"
 
-typedef struct CUevent_st *cudaEvent_t;
+typedef struct CUevent_st* cudaEvent_t;
 
 namespace gstdpx {
 
 class CudaFrames {
  public:
-  CudaFrames () = default;
-  ~CudaFrames () { release (); }
-  CudaFrames (const CudaFrames &) = delete;
-  CudaFrames & operator= (const CudaFrames &) = delete;
+  CudaFrames() = default;
+  ~CudaFrames() { release(); }
+  CudaFrames(const CudaFrames&) = delete;
+  CudaFrames& operator=(const CudaFrames&) = delete;
 
   /* Streams, and `slots` slots (grown, never shrunk, while frames may be in flight). */
-  dpx::Status ensure (unsigned slots);
-  void release ();
+  dpx::Status ensure(unsigned slots);
+  void release();
 
-  cudaStream_t upload_stream () const { return upload_.get (); }
-  cudaStream_t work_stream () const { return work_.get (); }
-  CudaStager & stager (unsigned slot) { return slots_[slot].stager; }
+  cudaStream_t upload_stream() const { return upload_.get(); }
+  cudaStream_t work_stream() const { return work_.get(); }
+  CudaStager& stager(unsigned slot) { return slots_[slot].stager; }
 
   /* The work stream waits for everything enqueued on the upload stream so far. */
-  dpx::Status work_after_uploads ();
+  dpx::Status work_after_uploads();
   /* Marks the end of `slot`'s frame on the work stream; wait() blocks until it has run. */
-  dpx::Status record (unsigned slot);
-  dpx::Status wait (unsigned slot);
+  dpx::Status record(unsigned slot);
+  dpx::Status wait(unsigned slot);
 
  private:
   struct Slot {

@@ -61,8 +61,11 @@ bool FrameLayout::set(const GstVideoInfo& info, std::string* why) {
 
 dpx::MutablePlaneView FrameLayout::view(const GstVideoFrame* frame, unsigned p) const {
   const PlaneShape& s = planes_[p];
-  return dpx::MutablePlaneView{GST_VIDEO_FRAME_PLANE_DATA(frame, p), s.width, s.height,
-                               static_cast<std::size_t>(GST_VIDEO_FRAME_PLANE_STRIDE(frame, p)), s.channels,
+  return dpx::MutablePlaneView{GST_VIDEO_FRAME_PLANE_DATA(frame, p),
+                               s.width,
+                               s.height,
+                               static_cast<std::size_t>(GST_VIDEO_FRAME_PLANE_STRIDE(frame, p)),
+                               s.channels,
                                s.type};
 }
 
@@ -76,8 +79,8 @@ bool FrameLayout::fits(const GstVideoFrame* frame, std::string* why) const {
              std::to_string(row) + " bytes";
       return false;
     }
-    const std::size_t end =
-        GST_VIDEO_FRAME_PLANE_OFFSET(frame, p) + static_cast<std::size_t>(stride) * (planes_[p].height - 1) + row;
+    const std::size_t end = GST_VIDEO_FRAME_PLANE_OFFSET(frame, p) +
+                            static_cast<std::size_t>(stride) * (planes_[p].height - 1) + row;
     if (end > size) {
       *why = "buffer of " + std::to_string(size) + " bytes ends before plane " + std::to_string(p) +
              " (which needs " + std::to_string(end) + " bytes)";
@@ -91,8 +94,8 @@ bool FrameLayout::map(GstVideoFrame* frame, GstBuffer* buffer, GstMapFlags flags
   if (!gst_video_frame_map(frame, &info_, buffer, flags)) {
     *why = "cannot map a buffer of " + std::to_string(gst_buffer_get_size(buffer)) + " bytes as " +
            GST_VIDEO_INFO_NAME(&info_) + " " + std::to_string(GST_VIDEO_INFO_WIDTH(&info_)) + "x" +
-           std::to_string(GST_VIDEO_INFO_HEIGHT(&info_)) + " (" + std::to_string(GST_VIDEO_INFO_SIZE(&info_)) +
-           " bytes)";
+           std::to_string(GST_VIDEO_INFO_HEIGHT(&info_)) + " (" +
+           std::to_string(GST_VIDEO_INFO_SIZE(&info_)) + " bytes)";
     return false;
   }
   if (!fits(frame, why)) {

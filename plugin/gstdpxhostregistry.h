@@ -20,19 +20,19 @@ namespace gstdpx {
 class HostRegistry {
  public:
   /* Bytes registered at most, over every memory alive at once. */
-  static constexpr std::size_t kMaxBytes = std::size_t (2) << 30;
+  static constexpr std::size_t kMaxBytes = std::size_t(2) << 30;
 
-  HostRegistry ();
-  ~HostRegistry ();
-  HostRegistry (const HostRegistry &) = delete;
-  HostRegistry & operator= (const HostRegistry &) = delete;
+  HostRegistry();
+  ~HostRegistry();
+  HostRegistry(const HostRegistry&) = delete;
+  HostRegistry& operator=(const HostRegistry&) = delete;
 
   /* Notes each system memory of `buffer`, registering those seen before (the context must be
    * current; it is kept for unregistering). */
-  void note (GstBuffer * buffer, GstCudaContext * context);
+  void note(GstBuffer* buffer, GstCudaContext* context);
 
   /* Bytes registered now. */
-  std::size_t registered_bytes () const;
+  std::size_t registered_bytes() const;
 
   struct Shared;
 

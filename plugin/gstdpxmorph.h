@@ -10,21 +10,23 @@
 
 G_BEGIN_DECLS
 
-#define GST_TYPE_DPX_MORPH_SHAPE (gst_dpx_morph_shape_get_type ())
-GType gst_dpx_morph_shape_get_type (void);
+#define GST_TYPE_DPX_MORPH_SHAPE (gst_dpx_morph_shape_get_type())
+GType gst_dpx_morph_shape_get_type(void);
 
-#define GST_TYPE_DPX_MORPH_BORDER (gst_dpx_morph_border_get_type ())
-GType gst_dpx_morph_border_get_type (void);
+#define GST_TYPE_DPX_MORPH_BORDER (gst_dpx_morph_border_get_type())
+GType gst_dpx_morph_border_get_type(void);
 
-#define GST_TYPE_DPX_MORPH_OPERATION (gst_dpx_morph_operation_get_type ())
-GType gst_dpx_morph_operation_get_type (void);
+#define GST_TYPE_DPX_MORPH_OPERATION (gst_dpx_morph_operation_get_type())
+GType gst_dpx_morph_operation_get_type(void);
 
+// clang-format off
 #define GST_TYPE_DPX_MORPH           (gst_dpx_morph_get_type ())
 #define GST_DPX_MORPH(obj)           (G_TYPE_CHECK_INSTANCE_CAST ((obj), GST_TYPE_DPX_MORPH, GstDpxMorph))
 #define GST_DPX_MORPH_GET_CLASS(obj) (G_TYPE_INSTANCE_GET_CLASS ((obj), GST_TYPE_DPX_MORPH, GstDpxMorphClass))
 #define GST_TYPE_DPX_DILATE          (gst_dpx_dilate_get_type ())
 #define GST_TYPE_DPX_ERODE           (gst_dpx_erode_get_type ())
 #define GST_TYPE_DPX_MORPH_ANY       (gst_dpx_morph_any_get_type ())
+// clang-format on
 
 typedef struct _GstDpxMorph GstDpxMorph;
 typedef struct _GstDpxMorphClass GstDpxMorphClass;
@@ -34,14 +36,14 @@ struct _GstDpxMorph {
   GstDpxFilter parent;
 
   /*< private >*/
-  GstDpxMorphPrivate *priv;
+  GstDpxMorphPrivate* priv;
 };
 
 struct _GstDpxMorphClass {
   GstDpxFilterClass parent_class;
 
-  dpx::MorphOp op;            /* set by dpxdilate / dpxerode */
-  gboolean op_is_property;    /* dpxmorph: the operation comes from the properties */
+  dpx::MorphOp op;         /* set by dpxdilate / dpxerode */
+  gboolean op_is_property; /* dpxmorph: the operation comes from the properties */
 };
 
 /* The libdpx enums in the order of the GEnum values. */
@@ -67,13 +69,13 @@ typedef enum {
   GST_DPX_MORPH_BORDER_NEUTRAL = 2,
 } GstDpxMorphBorder;
 
-GType gst_dpx_morph_get_type (void);
-GType gst_dpx_dilate_get_type (void);
-GType gst_dpx_erode_get_type (void);
-GType gst_dpx_morph_any_get_type (void);
+GType gst_dpx_morph_get_type(void);
+GType gst_dpx_dilate_get_type(void);
+GType gst_dpx_erode_get_type(void);
+GType gst_dpx_morph_any_get_type(void);
 
-GST_ELEMENT_REGISTER_DECLARE (dpxdilate);
-GST_ELEMENT_REGISTER_DECLARE (dpxerode);
-GST_ELEMENT_REGISTER_DECLARE (dpxmorph);
+GST_ELEMENT_REGISTER_DECLARE(dpxdilate);
+GST_ELEMENT_REGISTER_DECLARE(dpxerode);
+GST_ELEMENT_REGISTER_DECLARE(dpxmorph);
 
 G_END_DECLS

@@ -24,17 +24,20 @@
  *
  * ## Example launch lines
  * |[
- * gst-launch-1.0 videotestsrc pattern=ball motion=sweep ! video/x-raw,format=GRAY8 ! dpxmotionest draw=true block-size=16 ! videoconvert ! autovideosink
+ * gst-launch-1.0 videotestsrc pattern=ball motion=sweep ! video/x-raw,format=GRAY8 ! dpxmotionest draw=true
+ * block-size=16 ! videoconvert ! autovideosink
  * ]| Shows the vectors of a moving ball drawn over the picture.
  * |[
- * gst-launch-1.0 filesrc location=in.mp4 ! qtdemux ! h264parse ! nvh264dec ! cudaupload ! dpxmotionest search-range=32 location=vectors.jsonl post-messages=true ! fakesink
+ * gst-launch-1.0 filesrc location=in.mp4 ! qtdemux ! h264parse ! nvh264dec ! cudaupload ! dpxmotionest
+ * search-range=32 location=vectors.jsonl post-messages=true ! fakesink
  * ]| Writes every frame's vectors of decoded NV12 (in CUDA memory) to vectors.jsonl and posts
  * motion-detection messages on the bus.
  * |[
- * gst-launch-1.0 filesrc location=in.mp4 ! decodebin ! dpxmotionest search=predictive search-range=128 subpel=quarter lambda=4 location=vectors.jsonl ! fakesink
+ * gst-launch-1.0 filesrc location=in.mp4 ! decodebin ! dpxmotionest search=predictive search-range=128
+ * subpel=quarter lambda=4 location=vectors.jsonl ! fakesink
  * ]| Quarter-pel vectors of a coherent field over a ±128 pixel range.
  */
-#define GST_DPX_PLUGIN_BUILD  /* the plugin-side declarations of gstdpxmotionmeta.h */
+#define GST_DPX_PLUGIN_BUILD /* the plugin-side declarations of gstdpxmotionmeta.h */
 #include "gstdpxmotionest.h"
 
 #include <cstdio>
@@ -43,22 +46,20 @@
 #include <vector>
 
 #include "dpx/motion.h"
-#include "gstdpxhostcopy.h"
 #include "gstdpxmotionmeta.h"
 #include "gstdpxmotionreport.h"
+#include "gstdpxmotionsearch.h"
 
 #if DPX_HAVE_CUDA
-#include <cuda_runtime_api.h>
 #include <gst/cuda/gstcudamemory.h>
 
-#include "gstdpxcudastatus.h"
+#include "dpx/cuda_status.h"
 #endif
 
-GST_DEBUG_CATEGORY_STATIC (gst_dpx_motion_est_debug);
+GST_DEBUG_CATEGORY_STATIC(gst_dpx_motion_est_debug);
 #define GST_CAT_DEFAULT gst_dpx_motion_est_debug
 
-enum
-{
+enum {
   PROP_0,
   PROP_BLOCK_SIZE,
   PROP_SEARCH_RANGE,
@@ -82,11 +83,9 @@ enum
 #define DEFAULT_LAMBDA 0
 #define DEFAULT_SEARCH GST_DPX_MOTION_SEARCH_FULL
 
-#define DPX_MOTION_FORMATS \
-  "{ GRAY8, GRAY16_LE, I420, YV12, NV12, NV21, Y42B, Y444, P010_10LE, P016_LE }"
+#define DPX_MOTION_FORMATS "{ GRAY8, GRAY16_LE, I420, YV12, NV12, NV21, Y42B, Y444, P010_10LE, P016_LE }"
 
-struct MotionSettings
-{
+struct MotionSettings {
   dpx::MotionParams params;
   bool draw = DEFAULT_DRAW;
   std::string location;
@@ -94,187 +93,156 @@ struct MotionSettings
   bool post_messages = DEFAULT_POST_MESSAGES;
 };
 
-/* The last frame's vectors, a start of the predictive search: on the grid `grid` (empty when the
- * last frame had none), in the memory of the search that made them. */
-struct PreviousField
-{
-  dpx::MotionGrid grid;
-  std::vector<dpx::MotionVector> host;
-  dpx::DeviceBuffer device;
+/* A frame's settings, from begin_frame until frame_done. */
+struct MotionFrame {
+  MotionSettings settings;
+  bool discont = false; /* the frame starts a new reference chain */
 };
 
-/* The previous frame's luma plane, kept where the search runs (host or device memory). */
-struct ReferencePlane
-{
-  bool valid = false;
-  dpx::PlaneView view;          /* data: host_ or device_ */
-  GstClockTime pts = GST_CLOCK_TIME_NONE;
-  std::vector<std::uint8_t> host;
-  dpx::DeviceBuffer device;
-};
-
-struct _GstDpxMotionEstPrivate
-{
-  std::mutex lock;              /* guards `settings`: properties change while playing */
+struct _GstDpxMotionEstPrivate {
+  std::mutex lock; /* guards `settings`: properties change while playing */
   MotionSettings settings;
 
   /* Streaming thread only. */
-  MotionSettings frame;         /* the settings of the frame being processed */
-  GstClockTime frame_pts = GST_CLOCK_TIME_NONE;
-  bool discont = false;         /* the frame starts a new reference chain */
-  std::uint64_t frame_number = 0;
-  ReferencePlane reference;
-  bool searched = false;        /* this frame has vectors in `vectors` */
-  GstClockTime searched_reference_pts = GST_CLOCK_TIME_NONE;
-  dpx::MotionGrid grid;
-  dpx::MotionField field;       /* the CPU's output */
-  dpx::DeviceBuffer device_vectors;     /* the CUDA output ... */
-  dpx::PinnedBuffer pinned_vectors;     /* ... and its host copy */
-  PreviousField previous;
-  const dpx::MotionVector *vectors = nullptr;
-  FILE *file = nullptr;
+  std::vector<MotionFrame> frames; /* per in-flight slot */
+  gstdpx::MotionSearcher search;
+  std::uint64_t frame_number = 0; /* of the next frame to complete */
+  FILE* file = nullptr;
   std::string file_path;
 };
 
-GType
-gst_dpx_motion_subpel_get_type (void)
-{
+GType gst_dpx_motion_subpel_get_type(void) {
   static GType type = 0;
   static const GEnumValue values[] = {
-    {GST_DPX_MOTION_SUBPEL_NONE, "Whole pixels", "none"},
-    {GST_DPX_MOTION_SUBPEL_HALF, "Half pixels (vectors in 1/2 pixel)", "half"},
-    {GST_DPX_MOTION_SUBPEL_QUARTER, "Quarter pixels (vectors in 1/4 pixel)", "quarter"},
-    {0, nullptr, nullptr},
+      {GST_DPX_MOTION_SUBPEL_NONE, "Whole pixels", "none"},
+      {GST_DPX_MOTION_SUBPEL_HALF, "Half pixels (vectors in 1/2 pixel)", "half"},
+      {GST_DPX_MOTION_SUBPEL_QUARTER, "Quarter pixels (vectors in 1/4 pixel)", "quarter"},
+      {0, nullptr, nullptr},
   };
-  if (g_once_init_enter (&type)) {
-    GType t = g_enum_register_static ("GstDpxMotionSubpel", values);
-    g_once_init_leave (&type, t);
+  if (g_once_init_enter(&type)) {
+    GType t = g_enum_register_static("GstDpxMotionSubpel", values);
+    g_once_init_leave(&type, t);
   }
   return type;
 }
 
-GType
-gst_dpx_motion_search_get_type (void)
-{
+GType gst_dpx_motion_search_get_type(void) {
   static GType type = 0;
   static const GEnumValue values[] = {
-    {GST_DPX_MOTION_SEARCH_FULL, "Exhaustive search of every candidate", "full"},
-    {GST_DPX_MOTION_SEARCH_PREDICTIVE, "Predictors and a 4x downsampled coarse search", "predictive"},
-    {0, nullptr, nullptr},
+      {GST_DPX_MOTION_SEARCH_FULL, "Exhaustive search of every candidate", "full"},
+      {GST_DPX_MOTION_SEARCH_PREDICTIVE, "Predictors and a 4x downsampled coarse search", "predictive"},
+      {0, nullptr, nullptr},
   };
-  if (g_once_init_enter (&type)) {
-    GType t = g_enum_register_static ("GstDpxMotionSearch", values);
-    g_once_init_leave (&type, t);
+  if (g_once_init_enter(&type)) {
+    GType t = g_enum_register_static("GstDpxMotionSearch", values);
+    g_once_init_leave(&type, t);
   }
   return type;
 }
 
-GType
-gst_dpx_motion_block_size_get_type (void)
-{
+GType gst_dpx_motion_block_size_get_type(void) {
   static GType type = 0;
   static const GEnumValue values[] = {
-    {GST_DPX_MOTION_BLOCK_4, "4x4 pixels", "4"},
-    {GST_DPX_MOTION_BLOCK_8, "8x8 pixels", "8"},
-    {GST_DPX_MOTION_BLOCK_16, "16x16 pixels", "16"},
-    {GST_DPX_MOTION_BLOCK_32, "32x32 pixels", "32"},
-    {0, nullptr, nullptr},
+      {GST_DPX_MOTION_BLOCK_4, "4x4 pixels", "4"},
+      {GST_DPX_MOTION_BLOCK_8, "8x8 pixels", "8"},
+      {GST_DPX_MOTION_BLOCK_16, "16x16 pixels", "16"},
+      {GST_DPX_MOTION_BLOCK_32, "32x32 pixels", "32"},
+      {0, nullptr, nullptr},
   };
-  if (g_once_init_enter (&type)) {
-    GType t = g_enum_register_static ("GstDpxMotionBlockSize", values);
-    g_once_init_leave (&type, t);
+  if (g_once_init_enter(&type)) {
+    GType t = g_enum_register_static("GstDpxMotionBlockSize", values);
+    g_once_init_leave(&type, t);
   }
   return type;
 }
 
 #define gst_dpx_motion_est_parent_class parent_class
-G_DEFINE_TYPE (GstDpxMotionEst, gst_dpx_motion_est, GST_TYPE_DPX_FILTER);
-GST_ELEMENT_REGISTER_DEFINE (dpxmotionest, "dpxmotionest", GST_RANK_NONE, GST_TYPE_DPX_MOTION_EST);
+G_DEFINE_TYPE(GstDpxMotionEst, gst_dpx_motion_est, GST_TYPE_DPX_FILTER);
+GST_ELEMENT_REGISTER_DEFINE(dpxmotionest, "dpxmotionest", GST_RANK_NONE, GST_TYPE_DPX_MOTION_EST);
 
 /* ------------------------------------------------------------------------------------------ */
 /* Properties */
 
-static void
-gst_dpx_motion_est_set_property (GObject * object, guint prop_id, const GValue * value,
-    GParamSpec * pspec)
-{
-  GstDpxMotionEst *self = GST_DPX_MOTION_EST (object);
-  std::lock_guard < std::mutex > lk (self->priv->lock);
-  MotionSettings & s = self->priv->settings;
+static void gst_dpx_motion_est_set_property(GObject* object, guint prop_id, const GValue* value,
+                                            GParamSpec* pspec) {
+  GstDpxMotionEst* self = GST_DPX_MOTION_EST(object);
+  std::lock_guard<std::mutex> lk(self->priv->lock);
+  MotionSettings& s = self->priv->settings;
   switch (prop_id) {
     case PROP_BLOCK_SIZE:
-      s.params.block_size = g_value_get_enum (value);
+      s.params.block_size = g_value_get_enum(value);
       break;
     case PROP_SEARCH_RANGE:
-      s.params.search_range = g_value_get_int (value);
+      s.params.search_range = g_value_get_int(value);
       break;
     case PROP_DRAW:
-      s.draw = g_value_get_boolean (value);
+      s.draw = g_value_get_boolean(value);
       break;
-    case PROP_LOCATION:{
-      const gchar *path = g_value_get_string (value);
+    case PROP_LOCATION: {
+      const gchar* path = g_value_get_string(value);
       s.location = path ? path : "";
       break;
     }
     case PROP_MOTION_THRESHOLD:
-      s.threshold = g_value_get_double (value);
+      s.threshold = g_value_get_double(value);
       break;
     case PROP_POST_MESSAGES:
-      s.post_messages = g_value_get_boolean (value);
+      s.post_messages = g_value_get_boolean(value);
       break;
     case PROP_SUBPEL:
-      s.params.subpel = static_cast<dpx::MotionSubpel> (g_value_get_enum (value));
+      s.params.subpel = static_cast<dpx::MotionSubpel>(g_value_get_enum(value));
       break;
     case PROP_LAMBDA:
-      s.params.lambda = g_value_get_int (value);
+      s.params.lambda = g_value_get_int(value);
       break;
     case PROP_SEARCH:
-      s.params.search = g_value_get_enum (value) == GST_DPX_MOTION_SEARCH_PREDICTIVE ?
-          dpx::MotionSearch::kPredictive : dpx::MotionSearch::kFull;
+      s.params.search = g_value_get_enum(value) == GST_DPX_MOTION_SEARCH_PREDICTIVE
+                            ? dpx::MotionSearch::kPredictive
+                            : dpx::MotionSearch::kFull;
       break;
     default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      G_OBJECT_WARN_INVALID_PROPERTY_ID(object, prop_id, pspec);
       break;
   }
 }
 
-static void
-gst_dpx_motion_est_get_property (GObject * object, guint prop_id, GValue * value, GParamSpec * pspec)
-{
-  GstDpxMotionEst *self = GST_DPX_MOTION_EST (object);
-  std::lock_guard < std::mutex > lk (self->priv->lock);
-  const MotionSettings & s = self->priv->settings;
+static void gst_dpx_motion_est_get_property(GObject* object, guint prop_id, GValue* value,
+                                            GParamSpec* pspec) {
+  GstDpxMotionEst* self = GST_DPX_MOTION_EST(object);
+  std::lock_guard<std::mutex> lk(self->priv->lock);
+  const MotionSettings& s = self->priv->settings;
   switch (prop_id) {
     case PROP_BLOCK_SIZE:
-      g_value_set_enum (value, s.params.block_size);
+      g_value_set_enum(value, s.params.block_size);
       break;
     case PROP_SEARCH_RANGE:
-      g_value_set_int (value, s.params.search_range);
+      g_value_set_int(value, s.params.search_range);
       break;
     case PROP_DRAW:
-      g_value_set_boolean (value, s.draw);
+      g_value_set_boolean(value, s.draw);
       break;
     case PROP_LOCATION:
-      g_value_set_string (value, s.location.empty ()? nullptr : s.location.c_str ());
+      g_value_set_string(value, s.location.empty() ? nullptr : s.location.c_str());
       break;
     case PROP_MOTION_THRESHOLD:
-      g_value_set_double (value, s.threshold);
+      g_value_set_double(value, s.threshold);
       break;
     case PROP_POST_MESSAGES:
-      g_value_set_boolean (value, s.post_messages);
+      g_value_set_boolean(value, s.post_messages);
       break;
     case PROP_SUBPEL:
-      g_value_set_enum (value, static_cast<gint> (s.params.subpel));
+      g_value_set_enum(value, static_cast<gint>(s.params.subpel));
       break;
     case PROP_LAMBDA:
-      g_value_set_int (value, s.params.lambda);
+      g_value_set_int(value, s.params.lambda);
       break;
     case PROP_SEARCH:
-      g_value_set_enum (value, s.params.search == dpx::MotionSearch::kPredictive ?
-          GST_DPX_MOTION_SEARCH_PREDICTIVE : GST_DPX_MOTION_SEARCH_FULL);
+      g_value_set_enum(value, s.params.search == dpx::MotionSearch::kPredictive
+                                  ? GST_DPX_MOTION_SEARCH_PREDICTIVE
+                                  : GST_DPX_MOTION_SEARCH_FULL);
       break;
     default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      G_OBJECT_WARN_INVALID_PROPERTY_ID(object, prop_id, pspec);
       break;
   }
 }
@@ -282,153 +250,43 @@ gst_dpx_motion_est_get_property (GObject * object, guint prop_id, GValue * value
 /* ------------------------------------------------------------------------------------------ */
 /* The search */
 
-static void
-close_file (GstDpxMotionEstPrivate * priv)
-{
-  if (priv->file != nullptr)
-    std::fclose (priv->file);
+static void close_file(GstDpxMotionEstPrivate* priv) {
+  if (priv->file != nullptr) std::fclose(priv->file);
   priv->file = nullptr;
-  priv->file_path.clear ();
+  priv->file_path.clear();
 }
 
-static gboolean
-gst_dpx_motion_est_setup (GstDpxFilter * filter, const GstVideoInfo * info, dpx::Backend backend)
-{
-  GstDpxMotionEstPrivate *priv = GST_DPX_MOTION_EST (filter)->priv;
-  (void) info;
-  (void) backend;
-  priv->reference.valid = false;        /* new caps or backend: no reference yet */
+static gboolean gst_dpx_motion_est_setup(GstDpxFilter* filter, const GstVideoInfo* info,
+                                         dpx::Backend backend) {
+  (void)info;
+  (void)backend;
+  GST_DPX_MOTION_EST(filter)->priv->search.forget_reference(); /* new caps or backend */
   return TRUE;
 }
 
-static void
-gst_dpx_motion_est_reset (GstDpxFilter * filter)
-{
+static void gst_dpx_motion_est_reset(GstDpxFilter* filter) {
   /* Called with the CUDA context current: the device and pinned memory belong to it. */
-  GstDpxMotionEstPrivate *priv = GST_DPX_MOTION_EST (filter)->priv;
-  priv->reference.valid = false;
-  priv->reference.device.reset ();
-  priv->reference.host.clear ();
-  priv->device_vectors.reset ();
-  priv->pinned_vectors.reset ();
-  priv->previous.grid = dpx::MotionGrid ();
-  priv->previous.device.reset ();
-  priv->vectors = nullptr;
+  GST_DPX_MOTION_EST(filter)->priv->search.reset();
 }
 
-static guint
-gst_dpx_motion_est_begin_frame (GstDpxFilter * filter, const GstVideoInfo * info, GstBuffer * inbuf)
-{
-  GstDpxMotionEstPrivate *priv = GST_DPX_MOTION_EST (filter)->priv;
-  (void) info;
+static guint gst_dpx_motion_est_begin_frame(GstDpxFilter* filter, const GstVideoInfo* info, GstBuffer* inbuf,
+                                            guint slot) {
+  GstDpxMotionEstPrivate* priv = GST_DPX_MOTION_EST(filter)->priv;
+  (void)info;
+  if (priv->frames.size() <= slot) priv->frames.resize(slot + 1);
+  MotionFrame& frame = priv->frames[slot];
   {
-    std::lock_guard < std::mutex > lk (priv->lock);
-    priv->frame = priv->settings;
+    std::lock_guard<std::mutex> lk(priv->lock);
+    frame.settings = priv->settings;
   }
-  priv->frame_pts = GST_BUFFER_PTS (inbuf);
-  priv->discont = GST_BUFFER_FLAG_IS_SET (inbuf, GST_BUFFER_FLAG_DISCONT);
-  priv->searched = false;
-  return 1u;                    /* plane 0: luma (or gray) in every supported format */
+  frame.discont = GST_BUFFER_FLAG_IS_SET(inbuf, GST_BUFFER_FLAG_DISCONT);
+  return 1u; /* plane 0: luma (or gray) in every supported format */
 }
 
-/* Grows `b` to at least `bytes`. */
-template <typename Buffer> static dpx::Status
-ensure_size (Buffer & b, std::size_t bytes)
-{
-  return b.size () >= bytes ? dpx::Status::ok () : b.allocate (bytes);
-}
-
-/* Searches `cur` against the stored reference; the vectors land in priv->vectors (on CUDA once
- * the stream has run, which the base class waits for before frame_done). */
-static dpx::Status
-search (GstDpxMotionEstPrivate * priv, const GstDpxPlaneJob * job)
-{
-  const dpx::MotionParams & p = priv->frame.params;
-  priv->grid = dpx::motion_grid (job->src.width, job->src.height, p.block_size);
-  priv->grid.scale = dpx::motion_scale (p);
-  /* The last frame's field is a start of the predictive search when it covers the same blocks. */
-  PreviousField & last = priv->previous;
-  const bool same_grid = last.grid.block_size == priv->grid.block_size &&
-      last.grid.columns == priv->grid.columns && last.grid.rows == priv->grid.rows;
-  dpx::MotionPrevious previous;
-  previous.scale = last.grid.scale;
-  if (job->backend == dpx::Backend::kCpu) {
-    previous.vectors = same_grid && !last.host.empty () ? last.host.data () : nullptr;
-    DPX_RETURN_IF_ERROR (dpx::motion_estimate_cpu (job->src, priv->reference.view, p, &priv->field, 0,
-            previous));
-    priv->vectors = priv->field.vectors.data ();
-    last.host = priv->field.vectors;
-    last.grid = priv->grid;
-    return dpx::Status::ok ();
-  }
-#if DPX_HAVE_CUDA
-  const std::size_t bytes = priv->grid.count () * sizeof (dpx::MotionVector);
-  previous.vectors = same_grid && last.device.size () >= bytes ? last.device.as < dpx::MotionVector > () : nullptr;
-  DPX_RETURN_IF_ERROR (ensure_size (priv->device_vectors, bytes));
-  DPX_RETURN_IF_ERROR (ensure_size (priv->pinned_vectors, bytes));
-  DPX_RETURN_IF_ERROR (dpx::motion_estimate_cuda (job->src, priv->reference.view, p,
-          priv->device_vectors.as < dpx::MotionVector > (), priv->grid.count (), job->stream, previous));
-  /* This field is the next frame's previous one (copied once it is written, on the same stream). */
-  DPX_RETURN_IF_ERROR (ensure_size (last.device, bytes));
-  GSTDPX_CUDA_TRY (cudaMemcpyAsync (last.device.data (), priv->device_vectors.data (), bytes,
-          cudaMemcpyDeviceToDevice, job->stream));
-  last.grid = priv->grid;
-  last.host.clear ();
-  GSTDPX_CUDA_TRY (cudaMemcpyAsync (priv->pinned_vectors.data (), priv->device_vectors.data (), bytes,
-          cudaMemcpyDeviceToHost, job->stream));
-  priv->vectors = priv->pinned_vectors.as < dpx::MotionVector > ();
-  return dpx::Status::ok ();
-#else
-  return dpx::Status (dpx::StatusCode::kNotBuilt, "dpxmotionest was built without CUDA support");
-#endif
-}
-
-/* Keeps `cur` as the next frame's reference (after the search on the same stream has read the
- * old one). */
-static dpx::Status
-store_reference (ReferencePlane & ref, const GstDpxPlaneJob * job)
-{
-  const dpx::PlaneView & cur = job->src;
-  const std::size_t pitch = cur.row_bytes (), bytes = pitch * cur.height;
-  ref.view = cur;
-  ref.view.pitch = pitch;
-  if (job->backend == dpx::Backend::kCpu) {
-    ref.host.resize (bytes);
-    gstdpx::copy_rows (ref.host.data (), pitch, cur.data, cur.pitch, pitch, cur.height);
-    ref.view.data = ref.host.data ();
-    return dpx::Status::ok ();
-  }
-#if DPX_HAVE_CUDA
-  DPX_RETURN_IF_ERROR (ensure_size (ref.device, bytes));
-  GSTDPX_CUDA_TRY (cudaMemcpy2DAsync (ref.device.data (), pitch, cur.data, cur.pitch, pitch, cur.height,
-          cudaMemcpyDeviceToDevice, job->stream));
-  ref.view.data = ref.device.data ();
-  return dpx::Status::ok ();
-#else
-  return dpx::Status (dpx::StatusCode::kNotBuilt, "dpxmotionest was built without CUDA support");
-#endif
-}
-
-static dpx::Status
-gst_dpx_motion_est_process_plane (GstDpxFilter * filter, const GstDpxPlaneJob * job)
-{
-  GstDpxMotionEstPrivate *priv = GST_DPX_MOTION_EST (filter)->priv;
-  ReferencePlane & ref = priv->reference;
-  const bool usable = ref.valid && !priv->discont &&
-      ref.view.width == job->src.width && ref.view.height == job->src.height &&
-      ref.view.type == job->src.type;
-  if (!usable)
-    priv->previous.grid = dpx::MotionGrid ();   /* a new chain starts without a previous field */
-  if (usable) {
-    DPX_RETURN_IF_ERROR (search (priv, job));
-    priv->searched = true;
-    priv->searched_reference_pts = ref.pts;
-  }
-  ref.valid = false;            /* until the copy below is enqueued */
-  DPX_RETURN_IF_ERROR (store_reference (ref, job));
-  ref.valid = true;
-  ref.pts = priv->frame_pts;
-  return dpx::Status::ok ();
+static dpx::Status gst_dpx_motion_est_process_plane(GstDpxFilter* filter, const GstDpxPlaneJob* job) {
+  GstDpxMotionEstPrivate* priv = GST_DPX_MOTION_EST(filter)->priv;
+  const MotionFrame& frame = priv->frames[job->slot];
+  return priv->search.process(*job, frame.settings.params, GST_BUFFER_PTS(job->buffer), frame.discont);
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -436,36 +294,28 @@ gst_dpx_motion_est_process_plane (GstDpxFilter * filter, const GstDpxPlaneJob * 
 
 /* Makes `path` the file the JSON lines go to ("" = none), closing the one before; an element
  * error when it cannot be opened. */
-static bool
-open_file (GstDpxMotionEst * self, const std::string & path)
-{
-  GstDpxMotionEstPrivate *priv = self->priv;
-  close_file (priv);
-  if (path.empty ())
-    return true;
-  priv->file = std::fopen (path.c_str (), "w");
+static bool open_file(GstDpxMotionEst* self, const std::string& path) {
+  GstDpxMotionEstPrivate* priv = self->priv;
+  close_file(priv);
+  if (path.empty()) return true;
+  priv->file = std::fopen(path.c_str(), "w");
   if (priv->file == nullptr) {
-    GST_ELEMENT_ERROR (self, RESOURCE, OPEN_WRITE, ("Could not open file \"%s\" for writing.",
-            path.c_str ()), GST_ERROR_SYSTEM);
+    GST_ELEMENT_ERROR(self, RESOURCE, OPEN_WRITE, ("Could not open file \"%s\" for writing.", path.c_str()),
+                      GST_ERROR_SYSTEM);
     return false;
   }
   priv->file_path = path;
   return true;
 }
 
-static bool
-write_line (GstDpxMotionEst * self, const gstdpx::MotionReport & report)
-{
-  GstDpxMotionEstPrivate *priv = self->priv;
-  const std::string & path = priv->frame.location;
-  if (path != priv->file_path && !open_file (self, path))
-    return false;
-  if (priv->file == nullptr)
-    return true;
-  const std::string line = gstdpx::motion_json_line (report);
-  if (std::fwrite (line.data (), 1, line.size (), priv->file) != line.size () || std::fflush (priv->file) != 0) {
-    GST_ELEMENT_ERROR (self, RESOURCE, WRITE, ("Could not write to file \"%s\".", path.c_str ()),
-        GST_ERROR_SYSTEM);
+static bool write_line(GstDpxMotionEst* self, const std::string& path, const gstdpx::MotionReport& report) {
+  GstDpxMotionEstPrivate* priv = self->priv;
+  if (path != priv->file_path && !open_file(self, path)) return false;
+  if (priv->file == nullptr) return true;
+  const std::string line = gstdpx::motion_json_line(report);
+  if (std::fwrite(line.data(), 1, line.size(), priv->file) != line.size() || std::fflush(priv->file) != 0) {
+    GST_ELEMENT_ERROR(self, RESOURCE, WRITE, ("Could not write to file \"%s\".", path.c_str()),
+                      GST_ERROR_SYSTEM);
     return false;
   }
   return true;
@@ -475,213 +325,212 @@ write_line (GstDpxMotionEst * self, const gstdpx::MotionReport & report)
  * mapped and checked like every frame of the base class: on the GPU with the device copy of the
  * vectors when the frame is CUDA memory the element processes in place (waiting for the draw
  * before the buffer leaves), else on the CPU. */
-static bool
-draw_vectors (GstDpxMotionEst * self, GstBuffer * buffer)
-{
-  GstDpxFilter *filter = GST_DPX_FILTER (self);
-  GstDpxMotionEstPrivate *priv = self->priv;
-  const bool on_device = gst_dpx_filter_buffer_on_device (filter, buffer);
+static bool draw_vectors(GstDpxMotionEst* self, GstBuffer* buffer, const gstdpx::MotionResult& result) {
+  GstDpxFilter* filter = GST_DPX_FILTER(self);
+  const bool on_device = gst_dpx_filter_buffer_on_device(filter, buffer);
 #if DPX_HAVE_CUDA
   const int map_cuda = on_device ? GST_MAP_CUDA : 0;
 #else
   const int map_cuda = 0;
 #endif
   GstVideoFrame frame;
-  if (!gst_dpx_filter_map_frame (filter, &frame, buffer, static_cast<GstMapFlags> (GST_MAP_READWRITE | map_cuda),
-          "drawn"))
+  if (!gst_dpx_filter_map_frame(filter, &frame, buffer,
+                                static_cast<GstMapFlags>(GST_MAP_READWRITE | map_cuda), "drawn"))
     return false;
-  const dpx::MutablePlaneView luma = gst_dpx_filter_get_layout (filter)->view (&frame, 0);
+  const dpx::MutablePlaneView luma = gst_dpx_filter_get_layout(filter)->view(&frame, 0);
   dpx::Status st;
 #if DPX_HAVE_CUDA
   if (on_device) {
-    cudaStream_t stream = gst_dpx_filter_get_stream (filter);
-    st = dpx::draw_motion_cuda (luma, priv->grid, priv->device_vectors.as < dpx::MotionVector > (), stream);
-    const dpx::Status synced = gstdpx::cuda_status (cudaStreamSynchronize (stream), "cudaStreamSynchronize");
-    if (st.is_ok ())
-      st = synced;
+    cudaStream_t stream = gst_dpx_filter_get_stream(filter);
+    st = dpx::draw_motion_cuda(luma, result.grid, result.device_vectors, stream);
+    const dpx::Status synced =
+        dpx::cuda_status(cudaStreamSynchronize(stream), "cudaStreamSynchronize", __FILE__, __LINE__);
+    if (st.is_ok()) st = synced;
   }
 #endif
-  if (!on_device)
-    st = dpx::draw_motion_cpu (luma, priv->grid, priv->vectors);
-  gst_video_frame_unmap (&frame);
-  if (!st.is_ok ()) {
-    GST_ELEMENT_ERROR (self, STREAM, FAILED, ("Could not draw the vectors"), ("%s", st.message ().c_str ()));
+  if (!on_device) st = dpx::draw_motion_cpu(luma, result.grid, result.vectors);
+  gst_video_frame_unmap(&frame);
+  if (!st.is_ok()) {
+    GST_ELEMENT_ERROR(self, STREAM, FAILED, ("Could not draw the vectors"), ("%s", st.message().c_str()));
     return false;
   }
   return true;
 }
 
-static GstFlowReturn
-gst_dpx_motion_est_frame_done (GstDpxFilter * filter, GstBuffer * buffer)
-{
-  GstDpxMotionEst *self = GST_DPX_MOTION_EST (filter);
-  GstDpxMotionEstPrivate *priv = self->priv;
+static GstFlowReturn gst_dpx_motion_est_frame_done(GstDpxFilter* filter, GstBuffer* buffer, guint slot) {
+  GstDpxMotionEst* self = GST_DPX_MOTION_EST(filter);
+  GstDpxMotionEstPrivate* priv = self->priv;
   const std::uint64_t number = priv->frame_number++;
-  if (!priv->searched)
-    return GST_FLOW_OK;
-  const gstdpx::MotionReport report = { number, priv->frame_pts, priv->searched_reference_pts,
-    priv->grid, priv->vectors
-  };
-  gst_buffer_add_dpx_motion_meta (buffer, priv->grid.block_size, priv->grid.columns, priv->grid.rows,
-      priv->grid.scale, reinterpret_cast<const GstDpxMotionVector *> (priv->vectors), priv->searched_reference_pts);
-  if (!write_line (self, report))
-    return GST_FLOW_ERROR;
-  if (priv->frame.post_messages) {
-    gst_element_post_message (GST_ELEMENT_CAST (self), gst_message_new_element (GST_OBJECT_CAST (self),
-            gstdpx::motion_message_structure (report, priv->frame.threshold)));
+  const gstdpx::MotionResult& result = priv->search.result(slot);
+  const MotionSettings& settings = priv->frames[slot].settings;
+  if (!result.searched) return GST_FLOW_OK;
+  const gstdpx::MotionReport report = {number, result.pts, result.reference_pts, result.grid, result.vectors};
+  gst_buffer_add_dpx_motion_meta(
+      buffer, result.grid.block_size, result.grid.columns, result.grid.rows, result.grid.scale,
+      reinterpret_cast<const GstDpxMotionVector*>(result.vectors), result.reference_pts);
+  if (!write_line(self, settings.location, report)) return GST_FLOW_ERROR;
+  if (settings.post_messages) {
+    gst_element_post_message(GST_ELEMENT_CAST(self),
+                             gst_message_new_element(GST_OBJECT_CAST(self), gstdpx::motion_message_structure(
+                                                                                report, settings.threshold)));
   }
-  if (priv->frame.draw && !draw_vectors (self, buffer))
-    return GST_FLOW_ERROR;
+  if (settings.draw && !draw_vectors(self, buffer, result)) return GST_FLOW_ERROR;
   return GST_FLOW_OK;
 }
 
 /* ------------------------------------------------------------------------------------------ */
 /* Stream events and state */
 
-static gboolean
-gst_dpx_motion_est_sink_event (GstBaseTransform * trans, GstEvent * event)
-{
-  GstDpxMotionEst *self = GST_DPX_MOTION_EST (trans);
+static gboolean gst_dpx_motion_est_sink_event(GstBaseTransform* trans, GstEvent* event) {
+  GstDpxMotionEst* self = GST_DPX_MOTION_EST(trans);
   /* After a flush the next frame need not follow the last one. */
-  if (GST_EVENT_TYPE (event) == GST_EVENT_FLUSH_STOP)
-    self->priv->reference.valid = false;
-  if (GST_EVENT_TYPE (event) == GST_EVENT_EOS && self->priv->file != nullptr && std::fflush (self->priv->file) != 0) {
-    GST_ELEMENT_ERROR (self, RESOURCE, WRITE, ("Could not write to file \"%s\".",
-            self->priv->file_path.c_str ()), GST_ERROR_SYSTEM);
+  if (GST_EVENT_TYPE(event) == GST_EVENT_FLUSH_STOP) self->priv->search.forget_reference();
+  if (GST_EVENT_TYPE(event) == GST_EVENT_EOS && self->priv->file != nullptr &&
+      std::fflush(self->priv->file) != 0) {
+    GST_ELEMENT_ERROR(self, RESOURCE, WRITE,
+                      ("Could not write to file \"%s\".", self->priv->file_path.c_str()), GST_ERROR_SYSTEM);
   }
-  return GST_BASE_TRANSFORM_CLASS (parent_class)->sink_event (trans, event);
+  return GST_BASE_TRANSFORM_CLASS(parent_class)->sink_event(trans, event);
 }
 
 /* The file opens with the element (READY to PAUSED): an unwritable path fails before the first
  * frame, and a stream too short for any vectors still leaves an empty file. */
-static gboolean
-gst_dpx_motion_est_start (GstBaseTransform * trans)
-{
-  GstDpxMotionEst *self = GST_DPX_MOTION_EST (trans);
+static gboolean gst_dpx_motion_est_start(GstBaseTransform* trans) {
+  GstDpxMotionEst* self = GST_DPX_MOTION_EST(trans);
   std::string path;
   {
-    std::lock_guard < std::mutex > lk (self->priv->lock);
+    std::lock_guard<std::mutex> lk(self->priv->lock);
     path = self->priv->settings.location;
   }
-  if (!open_file (self, path))
-    return FALSE;
-  if (GST_BASE_TRANSFORM_CLASS (parent_class)->start (trans))
-    return TRUE;
-  close_file (self->priv);
+  if (!open_file(self, path)) return FALSE;
+  if (GST_BASE_TRANSFORM_CLASS(parent_class)->start(trans)) return TRUE;
+  close_file(self->priv);
   return FALSE;
 }
 
-static gboolean
-gst_dpx_motion_est_stop (GstBaseTransform * trans)
-{
-  GstDpxMotionEstPrivate *priv = GST_DPX_MOTION_EST (trans)->priv;
-  const gboolean ok = GST_BASE_TRANSFORM_CLASS (parent_class)->stop (trans);
-  close_file (priv);
+static gboolean gst_dpx_motion_est_stop(GstBaseTransform* trans) {
+  GstDpxMotionEstPrivate* priv = GST_DPX_MOTION_EST(trans)->priv;
+  const gboolean ok = GST_BASE_TRANSFORM_CLASS(parent_class)->stop(trans);
+  close_file(priv);
   priv->frame_number = 0;
   return ok;
 }
 
-static void
-gst_dpx_motion_est_finalize (GObject * object)
-{
-  GstDpxMotionEst *self = GST_DPX_MOTION_EST (object);
-  close_file (self->priv);
+static void gst_dpx_motion_est_finalize(GObject* object) {
+  GstDpxMotionEst* self = GST_DPX_MOTION_EST(object);
+  close_file(self->priv);
   delete self->priv;
   self->priv = nullptr;
-  G_OBJECT_CLASS (parent_class)->finalize (object);
+  G_OBJECT_CLASS(parent_class)->finalize(object);
 }
 
-static void
-gst_dpx_motion_est_class_init (GstDpxMotionEstClass * klass)
-{
-  GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
-  GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
-  GstBaseTransformClass *trans_class = GST_BASE_TRANSFORM_CLASS (klass);
-  GstDpxFilterClass *filter_class = GST_DPX_FILTER_CLASS (klass);
-  const GParamFlags flags = static_cast<GParamFlags> (G_PARAM_READWRITE | GST_PARAM_MUTABLE_PLAYING |
-      G_PARAM_STATIC_STRINGS);
+static void gst_dpx_motion_est_class_init(GstDpxMotionEstClass* klass) {
+  GObjectClass* gobject_class = G_OBJECT_CLASS(klass);
+  GstElementClass* element_class = GST_ELEMENT_CLASS(klass);
+  GstBaseTransformClass* trans_class = GST_BASE_TRANSFORM_CLASS(klass);
+  GstDpxFilterClass* filter_class = GST_DPX_FILTER_CLASS(klass);
+  const GParamFlags flags =
+      static_cast<GParamFlags>(G_PARAM_READWRITE | GST_PARAM_MUTABLE_PLAYING | G_PARAM_STATIC_STRINGS);
   /* The search and reporting settings may follow a GstControlBinding; the file may not. */
-  const GParamFlags controllable = static_cast<GParamFlags> (flags | GST_PARAM_CONTROLLABLE);
+  const GParamFlags controllable = static_cast<GParamFlags>(flags | GST_PARAM_CONTROLLABLE);
 
   gobject_class->set_property = gst_dpx_motion_est_set_property;
   gobject_class->get_property = gst_dpx_motion_est_get_property;
   gobject_class->finalize = gst_dpx_motion_est_finalize;
 
-  g_object_class_install_property (gobject_class, PROP_BLOCK_SIZE,
-      g_param_spec_enum ("block-size", "Block size", "Side of the square blocks, in pixels",
-          GST_TYPE_DPX_MOTION_BLOCK_SIZE, DEFAULT_BLOCK_SIZE, controllable));
-  g_object_class_install_property (gobject_class, PROP_SEARCH_RANGE,
-      g_param_spec_int ("search-range", "Search range",
-          "Largest |dx| and |dy| searched, in pixels (up to 64 with search=full, 128 with "
-          "search=predictive; a larger value with search=full makes the frame an element error)", 1,
-          dpx::kMotionMaxPredictiveRange, DEFAULT_SEARCH_RANGE, controllable));
-  g_object_class_install_property (gobject_class, PROP_SEARCH,
-      g_param_spec_enum ("search", "Search",
+  g_object_class_install_property(
+      gobject_class, PROP_BLOCK_SIZE,
+      g_param_spec_enum("block-size", "Block size", "Side of the square blocks, in pixels",
+                        GST_TYPE_DPX_MOTION_BLOCK_SIZE, DEFAULT_BLOCK_SIZE, controllable));
+  g_object_class_install_property(
+      gobject_class, PROP_SEARCH_RANGE,
+      g_param_spec_int("search-range", "Search range",
+                       "Largest |dx| and |dy| searched, in pixels (up to 64 with search=full, 128 with "
+                       "search=predictive; a larger value with search=full makes the frame an element error)",
+                       1, dpx::kMotionMaxPredictiveRange, DEFAULT_SEARCH_RANGE, controllable));
+  g_object_class_install_property(
+      gobject_class, PROP_SEARCH,
+      g_param_spec_enum(
+          "search", "Search",
           "full: every candidate within the range; predictive: from predictors (zero, the median of "
           "the neighbours, the co-located vector of the last frame) and a 4x downsampled coarse "
-          "search, refined by a small exhaustive window", GST_TYPE_DPX_MOTION_SEARCH, DEFAULT_SEARCH,
-          controllable));
-  g_object_class_install_property (gobject_class, PROP_SUBPEL,
-      g_param_spec_enum ("subpel", "Sub-pixel refinement",
+          "search, refined by a small exhaustive window",
+          GST_TYPE_DPX_MOTION_SEARCH, DEFAULT_SEARCH, controllable));
+  g_object_class_install_property(
+      gobject_class, PROP_SUBPEL,
+      g_param_spec_enum(
+          "subpel", "Sub-pixel refinement",
           "Refine each vector to half or quarter pixels on a bilinearly interpolated reference; "
           "vectors are then in 1/2 or 1/4 pixel (the meta's scale, the JSON's \"scale\")",
           GST_TYPE_DPX_MOTION_SUBPEL, DEFAULT_SUBPEL, controllable));
-  g_object_class_install_property (gobject_class, PROP_LAMBDA,
-      g_param_spec_int ("lambda", "Lambda",
+  g_object_class_install_property(
+      gobject_class, PROP_LAMBDA,
+      g_param_spec_int(
+          "lambda", "Lambda",
           "Weight of a vector's distance to the median of its neighbours' (per vector unit) in the "
           "cost SAD + lambda * distance; 0 ranks by SAD alone. The reported SAD is never the cost",
           0, dpx::kMotionMaxLambda, DEFAULT_LAMBDA, controllable));
-  g_object_class_install_property (gobject_class, PROP_DRAW,
-      g_param_spec_boolean ("draw", "Draw",
+  g_object_class_install_property(
+      gobject_class, PROP_DRAW,
+      g_param_spec_boolean(
+          "draw", "Draw",
           "Draw each block's vector onto the luma plane (from the block centre to where its content "
-          "was in the previous frame); off: the video passes through unchanged", DEFAULT_DRAW, controllable));
-  g_object_class_install_property (gobject_class, PROP_LOCATION,
-      g_param_spec_string ("location", "Location",
+          "was in the previous frame); off: the video passes through unchanged",
+          DEFAULT_DRAW, controllable));
+  g_object_class_install_property(
+      gobject_class, PROP_LOCATION,
+      g_param_spec_string(
+          "location", "Location",
           "File to write every frame's vectors to, one JSON object per line (frame, pts, "
           "reference_pts, block_size, columns, rows, scale, vectors [[dx, dy, sad], ...]); none when unset",
           DEFAULT_LOCATION, flags));
-  g_object_class_install_property (gobject_class, PROP_MOTION_THRESHOLD,
-      g_param_spec_double ("motion-threshold", "Motion threshold",
+  g_object_class_install_property(
+      gobject_class, PROP_MOTION_THRESHOLD,
+      g_param_spec_double(
+          "motion-threshold", "Motion threshold",
           "Vector length in pixels above which a block counts as moving (the moving-fraction of "
-          "the dpx-motion message)", 0.0, MAX_MOTION_THRESHOLD, DEFAULT_MOTION_THRESHOLD, controllable));
-  g_object_class_install_property (gobject_class, PROP_POST_MESSAGES,
-      g_param_spec_boolean ("post-messages", "Post messages",
+          "the dpx-motion message)",
+          0.0, MAX_MOTION_THRESHOLD, DEFAULT_MOTION_THRESHOLD, controllable));
+  g_object_class_install_property(
+      gobject_class, PROP_POST_MESSAGES,
+      g_param_spec_boolean(
+          "post-messages", "Post messages",
           "Post an element message \"dpx-motion\" per frame with the mean vector length and the "
-          "fraction of moving blocks", DEFAULT_POST_MESSAGES, controllable));
+          "fraction of moving blocks",
+          DEFAULT_POST_MESSAGES, controllable));
 
-  GstCaps *caps = gst_dpx_filter_make_caps (DPX_MOTION_FORMATS);
-  gst_element_class_add_pad_template (element_class, gst_pad_template_new ("sink", GST_PAD_SINK,
-          GST_PAD_ALWAYS, caps));
-  gst_element_class_add_pad_template (element_class, gst_pad_template_new ("src", GST_PAD_SRC,
-          GST_PAD_ALWAYS, caps));
-  gst_caps_unref (caps);
-  gst_element_class_set_static_metadata (element_class, "DPX motion estimation",
-      "Filter/Analyzer/Video", "Block-matching motion vectors of the luma plane (exhaustive or "
-      "predictive SAD search, sub-pixel refinement) as buffer metadata, a JSON-lines file and motion messages, on CUDA or the CPU",
-      "gst-dpx developers");
+  GstCaps* caps = gst_dpx_filter_make_caps(DPX_MOTION_FORMATS);
+  gst_element_class_add_pad_template(element_class,
+                                     gst_pad_template_new("sink", GST_PAD_SINK, GST_PAD_ALWAYS, caps));
+  gst_element_class_add_pad_template(element_class,
+                                     gst_pad_template_new("src", GST_PAD_SRC, GST_PAD_ALWAYS, caps));
+  gst_caps_unref(caps);
+  gst_element_class_set_static_metadata(element_class, "DPX motion estimation", "Filter/Analyzer/Video",
+                                        "Block-matching motion vectors of the luma plane (exhaustive or "
+                                        "predictive SAD search, sub-pixel refinement) as buffer metadata, a "
+                                        "JSON-lines file and motion messages, on CUDA or the CPU",
+                                        "gst-dpx developers");
 
-  trans_class->sink_event = GST_DEBUG_FUNCPTR (gst_dpx_motion_est_sink_event);
-  trans_class->start = GST_DEBUG_FUNCPTR (gst_dpx_motion_est_start);
-  trans_class->stop = GST_DEBUG_FUNCPTR (gst_dpx_motion_est_stop);
+  trans_class->sink_event = GST_DEBUG_FUNCPTR(gst_dpx_motion_est_sink_event);
+  trans_class->start = GST_DEBUG_FUNCPTR(gst_dpx_motion_est_start);
+  trans_class->stop = GST_DEBUG_FUNCPTR(gst_dpx_motion_est_stop);
 
   filter_class->analysis_only = TRUE;
-  filter_class->setup = GST_DEBUG_FUNCPTR (gst_dpx_motion_est_setup);
-  filter_class->begin_frame = GST_DEBUG_FUNCPTR (gst_dpx_motion_est_begin_frame);
-  filter_class->process_plane = GST_DEBUG_FUNCPTR (gst_dpx_motion_est_process_plane);
-  filter_class->frame_done = GST_DEBUG_FUNCPTR (gst_dpx_motion_est_frame_done);
-  filter_class->reset = GST_DEBUG_FUNCPTR (gst_dpx_motion_est_reset);
+  filter_class->setup = GST_DEBUG_FUNCPTR(gst_dpx_motion_est_setup);
+  filter_class->begin_frame = GST_DEBUG_FUNCPTR(gst_dpx_motion_est_begin_frame);
+  filter_class->process_plane = GST_DEBUG_FUNCPTR(gst_dpx_motion_est_process_plane);
+  filter_class->frame_done = GST_DEBUG_FUNCPTR(gst_dpx_motion_est_frame_done);
+  filter_class->reset = GST_DEBUG_FUNCPTR(gst_dpx_motion_est_reset);
 
   /* Registers the meta's API type now, so applications find it by name (gstdpxmotionmeta.h). */
-  gst_dpx_motion_meta_get_info ();
+  gst_dpx_motion_meta_get_info();
 
-  gst_type_mark_as_plugin_api (GST_TYPE_DPX_MOTION_BLOCK_SIZE, static_cast<GstPluginAPIFlags> (0));
-  gst_type_mark_as_plugin_api (GST_TYPE_DPX_MOTION_SUBPEL, static_cast<GstPluginAPIFlags> (0));
-  gst_type_mark_as_plugin_api (GST_TYPE_DPX_MOTION_SEARCH, static_cast<GstPluginAPIFlags> (0));
-  GST_DEBUG_CATEGORY_INIT (gst_dpx_motion_est_debug, "dpxmotionest", 0, "dpxmotionest");
+  gst_type_mark_as_plugin_api(GST_TYPE_DPX_MOTION_BLOCK_SIZE, static_cast<GstPluginAPIFlags>(0));
+  gst_type_mark_as_plugin_api(GST_TYPE_DPX_MOTION_SUBPEL, static_cast<GstPluginAPIFlags>(0));
+  gst_type_mark_as_plugin_api(GST_TYPE_DPX_MOTION_SEARCH, static_cast<GstPluginAPIFlags>(0));
+  GST_DEBUG_CATEGORY_INIT(gst_dpx_motion_est_debug, "dpxmotionest", 0, "dpxmotionest");
 }
 
-static void
-gst_dpx_motion_est_init (GstDpxMotionEst * self)
-{
-  self->priv = new GstDpxMotionEstPrivate ();
+static void gst_dpx_motion_est_init(GstDpxMotionEst* self) {
+  self->priv = new GstDpxMotionEstPrivate();
 }

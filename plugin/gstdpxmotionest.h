@@ -7,8 +7,8 @@
 
 G_BEGIN_DECLS
 
-#define GST_TYPE_DPX_MOTION_BLOCK_SIZE (gst_dpx_motion_block_size_get_type ())
-GType gst_dpx_motion_block_size_get_type (void);
+#define GST_TYPE_DPX_MOTION_BLOCK_SIZE (gst_dpx_motion_block_size_get_type())
+GType gst_dpx_motion_block_size_get_type(void);
 
 /* Values of the `block-size` property: the block side in pixels. */
 typedef enum {
@@ -18,8 +18,8 @@ typedef enum {
   GST_DPX_MOTION_BLOCK_32 = 32,
 } GstDpxMotionBlockSize;
 
-#define GST_TYPE_DPX_MOTION_SUBPEL (gst_dpx_motion_subpel_get_type ())
-GType gst_dpx_motion_subpel_get_type (void);
+#define GST_TYPE_DPX_MOTION_SUBPEL (gst_dpx_motion_subpel_get_type())
+GType gst_dpx_motion_subpel_get_type(void);
 
 /* Values of the `subpel` property: the vector unit is 1/value pixel. */
 typedef enum {
@@ -28,8 +28,8 @@ typedef enum {
   GST_DPX_MOTION_SUBPEL_QUARTER = 4,
 } GstDpxMotionSubpel;
 
-#define GST_TYPE_DPX_MOTION_SEARCH (gst_dpx_motion_search_get_type ())
-GType gst_dpx_motion_search_get_type (void);
+#define GST_TYPE_DPX_MOTION_SEARCH (gst_dpx_motion_search_get_type())
+GType gst_dpx_motion_search_get_type(void);
 
 /* Values of the `search` property. */
 typedef enum {
@@ -37,8 +37,8 @@ typedef enum {
   GST_DPX_MOTION_SEARCH_PREDICTIVE = 1,
 } GstDpxMotionSearch;
 
-#define GST_TYPE_DPX_MOTION_EST (gst_dpx_motion_est_get_type ())
-#define GST_DPX_MOTION_EST(obj) (G_TYPE_CHECK_INSTANCE_CAST ((obj), GST_TYPE_DPX_MOTION_EST, GstDpxMotionEst))
+#define GST_TYPE_DPX_MOTION_EST (gst_dpx_motion_est_get_type())
+#define GST_DPX_MOTION_EST(obj) (G_TYPE_CHECK_INSTANCE_CAST((obj), GST_TYPE_DPX_MOTION_EST, GstDpxMotionEst))
 
 typedef struct _GstDpxMotionEst GstDpxMotionEst;
 typedef struct _GstDpxMotionEstClass GstDpxMotionEstClass;
@@ -48,15 +48,15 @@ struct _GstDpxMotionEst {
   GstDpxFilter parent;
 
   /*< private >*/
-  GstDpxMotionEstPrivate *priv;
+  GstDpxMotionEstPrivate* priv;
 };
 
 struct _GstDpxMotionEstClass {
   GstDpxFilterClass parent_class;
 };
 
-GType gst_dpx_motion_est_get_type (void);
+GType gst_dpx_motion_est_get_type(void);
 
-GST_ELEMENT_REGISTER_DECLARE (dpxmotionest);
+GST_ELEMENT_REGISTER_DECLARE(dpxmotionest);
 
 G_END_DECLS

@@ -42,47 +42,41 @@ typedef struct {
 typedef struct {
   GstMeta meta;
 
-  guint block_size;             /* pixels per block side: 4, 8, 16 or 32 */
-  guint columns;                /* blocks per row: ceil (width / block_size) */
-  guint rows;                   /* block rows: ceil (height / block_size) */
-  GstDpxMotionVector *vectors;  /* columns * rows vectors, row-major; owned by the meta */
-  GstClockTime reference_pts;   /* PTS of the reference frame (GST_CLOCK_TIME_NONE if it had none) */
-  guint scale;                  /* vectors are in 1/scale pixel: 1, 2 (half-pel) or 4 (quarter-pel) */
+  guint block_size;            /* pixels per block side: 4, 8, 16 or 32 */
+  guint columns;               /* blocks per row: ceil (width / block_size) */
+  guint rows;                  /* block rows: ceil (height / block_size) */
+  GstDpxMotionVector* vectors; /* columns * rows vectors, row-major; owned by the meta */
+  GstClockTime reference_pts;  /* PTS of the reference frame (GST_CLOCK_TIME_NONE if it had none) */
+  guint scale;                 /* vectors are in 1/scale pixel: 1, 2 (half-pel) or 4 (quarter-pel) */
 } GstDpxMotionMeta;
 
 /* The meta's API type, 0 while the dpx plugin is not loaded. */
-static inline GType
-gst_dpx_motion_meta_api_type (void)
-{
-  return g_type_from_name (GST_DPX_MOTION_META_API_NAME);
+static inline GType gst_dpx_motion_meta_api_type(void) {
+  return g_type_from_name(GST_DPX_MOTION_META_API_NAME);
 }
 
 /* The motion meta of `buffer`, or NULL when it has none (or the plugin is not loaded). */
-static inline GstDpxMotionMeta *
-gst_buffer_get_dpx_motion_meta (GstBuffer * buffer)
-{
-  GType api = gst_dpx_motion_meta_api_type ();
-  return api != 0 ? (GstDpxMotionMeta *) gst_buffer_get_meta (buffer, api) : NULL;
+static inline GstDpxMotionMeta* gst_buffer_get_dpx_motion_meta(GstBuffer* buffer) {
+  GType api = gst_dpx_motion_meta_api_type();
+  return api != 0 ? (GstDpxMotionMeta*)gst_buffer_get_meta(buffer, api) : NULL;
 }
 
 /* The vector of block (column, row), or NULL outside the grid. */
-static inline const GstDpxMotionVector *
-gst_dpx_motion_meta_get_vector (const GstDpxMotionMeta * meta, guint column, guint row)
-{
-  if (meta == NULL || column >= meta->columns || row >= meta->rows)
-    return NULL;
-  return &meta->vectors[(gsize) row * meta->columns + column];
+static inline const GstDpxMotionVector* gst_dpx_motion_meta_get_vector(const GstDpxMotionMeta* meta,
+                                                                       guint column, guint row) {
+  if (meta == NULL || column >= meta->columns || row >= meta->rows) return NULL;
+  return &meta->vectors[(gsize)row * meta->columns + column];
 }
 
 #ifdef GST_DPX_PLUGIN_BUILD
 /* Inside the plugin: registration and attaching. */
-GType gst_dpx_motion_meta_api_get_type (void);
-const GstMetaInfo *gst_dpx_motion_meta_get_info (void);
+GType gst_dpx_motion_meta_api_get_type(void);
+const GstMetaInfo* gst_dpx_motion_meta_get_info(void);
 
 /* Adds a meta with a copy of `count` = columns * rows vectors. */
-GstDpxMotionMeta *gst_buffer_add_dpx_motion_meta (GstBuffer * buffer, guint block_size,
-    guint columns, guint rows, guint scale, const GstDpxMotionVector * vectors,
-    GstClockTime reference_pts);
+GstDpxMotionMeta* gst_buffer_add_dpx_motion_meta(GstBuffer* buffer, guint block_size, guint columns,
+                                                 guint rows, guint scale, const GstDpxMotionVector* vectors,
+                                                 GstClockTime reference_pts);
 #endif
 
 G_END_DECLS

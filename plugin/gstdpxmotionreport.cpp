@@ -58,14 +58,14 @@ std::string motion_json_line(const MotionReport& r) {
 
 GstStructure* motion_message_structure(const MotionReport& r, double threshold) {
   const dpx::MotionStats stats = dpx::motion_stats(r.vectors, r.grid.count(), threshold, r.grid.scale);
-  return gst_structure_new("dpx-motion", "frame-number", G_TYPE_UINT64, static_cast<guint64>(r.frame_number), "pts",
-                           G_TYPE_UINT64, static_cast<guint64>(r.pts), "reference-pts", G_TYPE_UINT64,
-                           static_cast<guint64>(r.reference_pts), "block-size", G_TYPE_UINT,
-                           static_cast<guint>(r.grid.block_size), "columns", G_TYPE_UINT,
-                           static_cast<guint>(r.grid.columns), "rows", G_TYPE_UINT, static_cast<guint>(r.grid.rows),
-                           "scale", G_TYPE_UINT, static_cast<guint>(r.grid.scale),
-                           "mean-length", G_TYPE_DOUBLE, stats.mean_length, "moving-fraction", G_TYPE_DOUBLE,
-                           stats.moving_fraction, "motion-threshold", G_TYPE_DOUBLE, threshold, nullptr);
+  return gst_structure_new(
+      "dpx-motion", "frame-number", G_TYPE_UINT64, static_cast<guint64>(r.frame_number), "pts", G_TYPE_UINT64,
+      static_cast<guint64>(r.pts), "reference-pts", G_TYPE_UINT64, static_cast<guint64>(r.reference_pts),
+      "block-size", G_TYPE_UINT, static_cast<guint>(r.grid.block_size), "columns", G_TYPE_UINT,
+      static_cast<guint>(r.grid.columns), "rows", G_TYPE_UINT, static_cast<guint>(r.grid.rows), "scale",
+      G_TYPE_UINT, static_cast<guint>(r.grid.scale), "mean-length", G_TYPE_DOUBLE, stats.mean_length,
+      "moving-fraction", G_TYPE_DOUBLE, stats.moving_fraction, "motion-threshold", G_TYPE_DOUBLE, threshold,
+      nullptr);
 }
 
 }  // namespace gstdpx

@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <string>
 
-#include "gstdpxcudastatus.h"
+#include "dpx/cuda_status.h"
 #include "gstdpxhostcopy.h"
 
 namespace gstdpx {
@@ -18,7 +18,9 @@ std::size_t device_pitch(const dpx::PlaneView& shape) {
   return (shape.row_bytes() + kDevicePitchAlign - 1) / kDevicePitchAlign * kDevicePitchAlign;
 }
 
-std::size_t plane_bytes(std::size_t pitch, int height) { return pitch * static_cast<std::size_t>(height); }
+std::size_t plane_bytes(std::size_t pitch, int height) {
+  return pitch * static_cast<std::size_t>(height);
+}
 
 template <typename Buffer>
 dpx::Status ensure_size(Buffer& buffer, std::size_t bytes) {
@@ -63,7 +65,7 @@ dpx::Status CudaStager::host_to_device(unsigned plane, const dpx::PlaneView& hos
     from = stage.data();
     from_pitch = host.row_bytes();
   }
-  GSTDPX_CUDA_TRY(cudaMemcpy2DAsync(device, device_pitch, from, from_pitch, host.row_bytes(), host.height,
+  DPX_CUDA_TRY(cudaMemcpy2DAsync(device, device_pitch, from, from_pitch, host.row_bytes(), host.height,
                                  cudaMemcpyHostToDevice, stream));
   return dpx::Status::ok();
 }
@@ -87,7 +89,8 @@ dpx::Status CudaStager::output_plane(unsigned plane, const dpx::PlaneView& shape
   PlaneSlot& slot = slots_[plane];
   const std::size_t pitch = device_pitch(shape);
   DPX_RETURN_IF_ERROR(ensure_size(slot.out, plane_bytes(pitch, shape.height)));
-  *device = dpx::MutablePlaneView{slot.out.data(), shape.width, shape.height, pitch, shape.channels, shape.type};
+  *device =
+      dpx::MutablePlaneView{slot.out.data(), shape.width, shape.height, pitch, shape.channels, shape.type};
   return dpx::Status::ok();
 }
 
@@ -103,7 +106,7 @@ dpx::Status CudaStager::download(unsigned plane, const dpx::PlaneView& device,
     to_pitch = host.row_bytes();
     staged_downloads_.push_back({slot.stage_out.data(), host});
   }
-  GSTDPX_CUDA_TRY(cudaMemcpy2DAsync(to, to_pitch, device.data, device.pitch, host.row_bytes(), host.height,
+  DPX_CUDA_TRY(cudaMemcpy2DAsync(to, to_pitch, device.data, device.pitch, host.row_bytes(), host.height,
                                  cudaMemcpyDeviceToHost, stream));
   return dpx::Status::ok();
 }
@@ -112,7 +115,7 @@ dpx::Status CudaStager::copy_to_device(unsigned plane, const dpx::PlaneView& src
                                        const dpx::MutablePlaneView& device, cudaStream_t stream) {
   if (plane >= kMaxPlanes) return bad_plane(plane);
   if (!src_on_device) return host_to_device(plane, src, device.data, device.pitch, stream);
-  GSTDPX_CUDA_TRY(cudaMemcpy2DAsync(device.data, device.pitch, src.data, src.pitch, src.row_bytes(), src.height,
+  DPX_CUDA_TRY(cudaMemcpy2DAsync(device.data, device.pitch, src.data, src.pitch, src.row_bytes(), src.height,
                                  cudaMemcpyDeviceToDevice, stream));
   return dpx::Status::ok();
 }

@@ -42,8 +42,8 @@ class CudaStager {
 
  private:
   // Enqueues host -> device for `plane` (through pinned staging when `host` is pageable).
-  dpx::Status host_to_device(unsigned plane, const dpx::PlaneView& host, void* device, std::size_t device_pitch,
-                             cudaStream_t stream);
+  dpx::Status host_to_device(unsigned plane, const dpx::PlaneView& host, void* device,
+                             std::size_t device_pitch, cudaStream_t stream);
 
   struct PlaneSlot {
     dpx::DeviceBuffer in, out;

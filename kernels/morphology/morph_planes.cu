@@ -174,7 +174,7 @@ Status morph_cuda_planes_launch(const MorphPlane* planes, int count, const Morph
                                     morph::vector_ok(pass[i].out, pass[i].out_pitch)};
     }
     launch(args, static_cast<int>(blocks), shared_bytes, stream);
-    status = detail::cuda_status(cudaGetLastError(), "launch of morph_planes_kernel", __FILE__, __LINE__);
+    status = cuda_status(cudaGetLastError(), "launch of morph_planes_kernel", __FILE__, __LINE__);
     for (int i = 0; i < count; ++i) {
       pass[i].in = pass[i].out;
       pass[i].in_pitch = pass[i].out_pitch;
