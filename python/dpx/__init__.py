@@ -8,5 +8,6 @@ which are used in place and give results on the same device, queued on the calle
 
 from ._dpx import cuda_built, cuda_device_count
 from ._morphology import morphology
+from ._motion import motion_vectors
 
-__all__ = ["cuda_built", "cuda_device_count", "morphology"]
+__all__ = ["cuda_built", "cuda_device_count", "morphology", "motion_vectors"]

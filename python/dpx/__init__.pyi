@@ -18,3 +18,15 @@ def morphology(
     backend: Backend = "auto",
     stream: Stream = None,
 ) -> Array: ...
+def motion_vectors(
+    prev: Array,
+    cur: Array,
+    block_size: int = 16,
+    search_range: int = 16,
+    subpel: Literal["none", "half", "quarter"] = "none",
+    search: Literal["full", "predictive"] = "full",
+    lambda_: int = 0,
+    backend: Backend = "auto",
+    return_sad: bool = False,
+    stream: Stream = None,
+) -> Union[Array, Tuple[Array, Array]]: ...

@@ -81,3 +81,28 @@ def stream_handle(x, stream):
         if value is not None:
             return int(getattr(value, "value", value) or 0)
     raise TypeError(f"stream: expected an int, a CuPy, Numba or PyTorch stream, got {type(stream).__name__}")
+
+
+def view(x, dtype):
+    """x's bytes as `dtype` (numpy's name), the last axis rescaled, in x's framework."""
+    if _framework(x) == "torch":
+        import torch
+        return x.view(getattr(torch, dtype))
+    return x.view(dtype)
+
+
+def astype(x, dtype):
+    """A copy of x converted to `dtype` (numpy's name), in x's framework."""
+    if _framework(x) == "torch":
+        import torch
+        return x.to(getattr(torch, dtype))
+    return x.astype(dtype)
+
+
+def contiguous(x):
+    if _framework(x) == "torch":
+        return x.contiguous()
+    if _framework(x) == "cupy":
+        import cupy
+        return cupy.ascontiguousarray(x)
+    return np.ascontiguousarray(x)

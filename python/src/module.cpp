@@ -13,4 +13,5 @@ PYBIND11_MODULE(_dpx, m) {
   m.def("cuda_built", &dpx::cuda_built, "True when the package was built with its CUDA backend.");
   m.def("cuda_device_count", &dpx::cuda_device_count, "Number of usable CUDA devices (0 without CUDA).");
   dpx::py_bindings::bind_morphology(m);
+  dpx::py_bindings::bind_motion(m);
 }
