@@ -383,9 +383,6 @@ static GstFlowReturn prepare_backend(GstDpxFilter* self) {
 /* The frames to keep in flight for the decided backend and the negotiated memory. */
 static unsigned wanted_depth(GstDpxFilter* self) {
   GstDpxFilterPrivate* priv = self->priv;
-  GstDpxFilterClass* klass = GST_DPX_FILTER_GET_CLASS(self);
-  if (klass->analysis_only || klass->frame_done != nullptr)
-    return 0; /* subclass state of one frame is read when it completes */
   gint prop;
   {
     std::lock_guard<std::mutex> lk(priv->lock);
@@ -440,6 +437,10 @@ static GstFlowReturn gst_dpx_filter_generate_output(GstBaseTransform* trans, Gst
     if (out != inbuf) gst_clear_buffer(&out);
     gst_buffer_unref(inbuf);
     return ret;
+  }
+  if (GST_DPX_FILTER_GET_CLASS(self)->analysis_only && out != inbuf) {
+    gst_buffer_unref(inbuf); /* analysed in place: the writable copy is the frame */
+    inbuf = out;
   }
   GstBuffer* done = nullptr;
   ret = priv->pipeline.submit(inbuf, out, &done);
@@ -496,7 +497,7 @@ static void gst_dpx_filter_class_init(GstDpxFilterClass* klass) {
       g_param_spec_int(
           "frames-in-flight", "Frames in flight",
           "Frames held while their work runs, each adding one frame of latency (-1 = automatic: "
-          "2 on CUDA with system memory, 1 on CUDA memory, 0 on the CPU; analysis elements always 0)",
+          "2 on CUDA with system memory, 1 on CUDA memory, 0 on the CPU)",
           -1, MAX_FRAMES_IN_FLIGHT, DEFAULT_FRAMES_IN_FLIGHT,
           static_cast<GParamFlags>(G_PARAM_READWRITE | GST_PARAM_MUTABLE_PLAYING | G_PARAM_STATIC_STRINGS)));
 

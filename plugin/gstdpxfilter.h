@@ -1,8 +1,8 @@
 /* GstDpxFilter: the base class of the dpx video elements.
  *
  * It owns what every element of the plugin shares, one concern per file:
- *  - this file: the element (GObject, the `backend` and `cuda-device-id` properties, the
- *    GstBaseTransform vfuncs) and the frame loop that hands planes to the subclass;
+ *  - this file: the element (GObject, the `backend`, `cuda-device-id` and `frames-in-flight`
+ *    properties, the GstBaseTransform vfuncs) and the subclass interface;
  *  - gstdpxcudacontext.h: where frames run (the one decision of `backend`) and the
  *    GstCudaContext, shared with neighbours through GstContext;
  *  - gstdpxallocation.h: buffer pools (CUDA memory, pinned host memory) for both pads;
@@ -24,15 +24,16 @@
  * On the CUDA backend the element's CUDA context is current during setup, process_plane(s),
  * frame_done and reset.
  *
- * Frames in flight (filter mode without frame_done, `frames-in-flight`): a frame's work is
+ * Frames in flight (`frames-in-flight`, both modes): a frame's work is
  * enqueued when it arrives and the frame is pushed once `depth` newer frames have been started,
  * so on CUDA the upload of one frame overlaps the kernels and downloads of the one before and the
  * element never waits for the GPU while it has other work; the host synchronises once per frame,
  * on a frame that is normally complete already (GStreamer 1.22's CUDA memory carries no stream, so
  * a buffer must be complete when it leaves). The element reports the added latency, drains on EOS
- * and every other serialized event (caps, segment, gap, ...), drops frames in flight on a flush,
- * and keeps each frame's timestamps, flags and metas. With 0 frames in flight (analysis mode,
- * the CPU backend by default) each frame is complete when transform returns.
+ * and every other serialized event (caps, segment, gap, ...), drops frames in flight on a flush
+ * or stop (after their frame_done: what a subclass reports never depends on the depth), and keeps
+ * each frame's timestamps, flags and metas. With 0 frames in flight (the CPU backend by default)
+ * each frame is complete when transform returns.
  *
  * Properties flagged GST_PARAM_CONTROLLABLE follow their GstControlBindings: the base class
  * syncs them to each buffer's stream time before begin_frame takes its snapshot.

@@ -315,9 +315,15 @@ void FramePipeline::drop() {
   if (in_flight_.empty()) return;
   GST_DEBUG_OBJECT(filter_, "dropping %u frames in flight", static_cast<unsigned>(in_flight_.size()));
   CudaDevice::Current current(device_);
+  bool report = GST_DPX_FILTER_GET_CLASS(filter_)->frame_done != nullptr;
   while (!in_flight_.empty()) {
     InFlightFrame f = in_flight_.pop();
-    abandon(&f);
+    if (report) {
+      report = finish(&f, f.out) == GST_FLOW_OK; /* after a failure the rest are only released */
+      gst_clear_buffer(&f.out);
+    } else {
+      abandon(&f);
+    }
   }
 }
 

@@ -58,7 +58,9 @@ class FramePipeline {
   // Completes every frame in flight and pushes it on `srcpad`, oldest first; after a failed push
   // the rest are dropped and that flow is returned.
   GstFlowReturn drain(GstPad* srcpad);
-  // Drops every frame in flight (flush, stop) once nothing writes into it any more.
+  // Drops every frame in flight (flush, stop) once nothing writes into it any more; none is
+  // pushed, but a subclass with frame_done still gets it for each, oldest first, so that what it
+  // reports does not depend on how many frames were in flight.
   void drop();
 
   // The stream of the CUDA work, for GPU work in frame_done; nullptr on the CPU or before the

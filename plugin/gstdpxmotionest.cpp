@@ -22,6 +22,14 @@
  * reference: they carry no meta, write no line and post no message. Frames are numbered from 0
  * since the element started, with or without vectors.
  *
+ * On CUDA the element keeps frames in flight like the other dpx elements (`frames-in-flight`; by
+ * default 1 on CUDA memory, 2 on system memory, 0 on the CPU): a frame's search is enqueued when it
+ * arrives and the frame leaves with its meta once newer frames have started, so the host never
+ * waits for one frame's vectors while it has the next to start; the LATENCY query counts them.
+ * Metas, lines and messages stay in frame order and are the same at every depth: frames in flight
+ * are reported before a caps change, EOS or any other serialized event passes, and frames dropped
+ * by a flush or a stop are reported too (without their meta, as they are not pushed).
+ *
  * ## Example launch lines
  * |[
  * gst-launch-1.0 videotestsrc pattern=ball motion=sweep ! video/x-raw,format=GRAY8 ! dpxmotionest draw=true
