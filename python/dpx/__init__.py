@@ -9,5 +9,7 @@ which are used in place and give results on the same device, queued on the calle
 from ._dpx import cuda_built, cuda_device_count
 from ._morphology import morphology
 from ._motion import motion_vectors
+from ._alignment import Alignment, Hit, align, dtw, edit_distance, search, sw_scores
 
-__all__ = ["cuda_built", "cuda_device_count", "morphology", "motion_vectors"]
+__all__ = ["cuda_built", "cuda_device_count", "morphology", "motion_vectors", "Alignment", "Hit", "sw_scores", "align",
+           "search", "edit_distance", "dtw"]

@@ -1,4 +1,4 @@
-from typing import Any, Literal, Sequence, Tuple, Union
+from typing import Any, List, Literal, NamedTuple, Optional, Sequence, Tuple, Union, overload
 
 import numpy as np
 
@@ -30,3 +30,71 @@ def motion_vectors(
     return_sad: bool = False,
     stream: Stream = None,
 ) -> Union[Array, Tuple[Array, Array]]: ...
+
+Sequence_ = Union[str, bytes, bytearray, memoryview]
+Matrix = Literal["blosum45", "blosum50", "blosum62", "blosum80", "pam250", "dna"]
+
+class Alignment(NamedTuple):
+    score: int
+    query_begin: int
+    query_end: int
+    target_begin: int
+    target_end: int
+    cigar: str
+
+class Hit(NamedTuple):
+    target: int
+    score: int
+    query_begin: int
+    query_end: int
+    target_begin: int
+    target_end: int
+    cigar: str
+
+def sw_scores(
+    queries: Sequence[Sequence_],
+    targets: Sequence[Sequence_],
+    matrix: Matrix = "blosum62",
+    gap_open: int = 11,
+    gap_extend: int = 1,
+    backend: Backend = "auto",
+    match: int = 2,
+    mismatch: int = -3,
+) -> np.ndarray: ...
+def align(
+    queries: Sequence[Sequence_],
+    targets: Sequence[Sequence_],
+    mode: Literal["sw", "nw", "semiglobal"] = "sw",
+    matrix: Matrix = "blosum62",
+    gap_open: int = 11,
+    gap_extend: int = 1,
+    traceback: bool = True,
+    backend: Backend = "auto",
+    match: int = 2,
+    mismatch: int = -3,
+) -> List[Alignment]: ...
+def search(
+    queries: Sequence[Sequence_],
+    database: Sequence[Sequence_],
+    top: int = 10,
+    min_score: int = 1,
+    matrix: Matrix = "blosum62",
+    gap_open: int = 11,
+    gap_extend: int = 1,
+    backend: Backend = "auto",
+    match: int = 2,
+    mismatch: int = -3,
+) -> List[List[Hit]]: ...
+@overload
+def edit_distance(a: Sequence[Sequence_], b: Sequence[Sequence_], cigar: Literal[False] = False,
+                  backend: Backend = "auto") -> np.ndarray: ...
+@overload
+def edit_distance(a: Sequence[Sequence_], b: Sequence[Sequence_], cigar: Literal[True],
+                  backend: Backend = "auto") -> Tuple[np.ndarray, List[str]]: ...
+def dtw(
+    x: Sequence[np.ndarray],
+    y: Sequence[np.ndarray],
+    cost: Literal["abs", "squared"] = "abs",
+    band: Optional[int] = None,
+    backend: Backend = "auto",
+) -> np.ndarray: ...

@@ -84,6 +84,7 @@ std::size_t ArrayView::size() const {
 }
 
 bool ArrayView::contiguous() const {
+  if (size() == 0) return true;
   std::int64_t expected = itemsize;
   for (int d = static_cast<int>(shape.size()) - 1; d >= 0; --d) {
     if (shape[d] != 1 && strides[d] != expected) return false;

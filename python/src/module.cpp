@@ -14,4 +14,6 @@ PYBIND11_MODULE(_dpx, m) {
   m.def("cuda_device_count", &dpx::cuda_device_count, "Number of usable CUDA devices (0 without CUDA).");
   dpx::py_bindings::bind_morphology(m);
   dpx::py_bindings::bind_motion(m);
+  dpx::py_bindings::bind_alignment(m);
+  dpx::py_bindings::bind_search(m);
 }
