@@ -16,15 +16,9 @@ class Alignment(NamedTuple):
     cigar: str
 
 
-class Hit(NamedTuple):
-    """One search hit: `target` indexes the database list; the rest as in Alignment."""
-    target: int
-    score: int
-    query_begin: int
-    query_end: int
-    target_begin: int
-    target_end: int
-    cigar: str
+# One search hit: `target` indexes the database list; the rest as in Alignment.
+Hit = NamedTuple("Hit", [("target", int)] + list(Alignment.__annotations__.items()))
+Hit.__doc__ = "One search hit: `target` indexes the database list; the rest as in Alignment."
 
 
 _SCORING = """
