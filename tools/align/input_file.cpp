@@ -22,8 +22,8 @@ bool read_input_lines(const std::string& path, const LineFn& line, std::string* 
   std::string partial;  // a line split across reads
   std::size_t index = 0;
   bool ok = true, first = true;
+  bool after_cr = false;  // the last line ended at a '\r': a '\n' next is part of its end
   auto emit = [&](const char* b, const char* e) {
-    if (e > b && e[-1] == '\r') --e;
     return line(std::string_view(b, static_cast<std::size_t>(e - b)), index++);
   };
   while (ok) {
@@ -43,20 +43,34 @@ bool read_input_lines(const std::string& path, const LineFn& line, std::string* 
     if (got == 0) break;
     const char* p = buf.data();
     const char* end = p + got;
+    const char* nl = p;  // the next '\n' at or after p, or end; found again once p passed it
     while (ok && p < end) {
-      const char* nl = static_cast<const char*>(std::memchr(p, '\n', static_cast<std::size_t>(end - p)));
-      if (nl == nullptr) {
+      if (after_cr) {
+        after_cr = false;
+        if (*p == '\n') {
+          ++p;
+          continue;
+        }
+      }
+      if (nl < p || (nl == p && *p != '\n')) {
+        nl = static_cast<const char*>(std::memchr(p, '\n', static_cast<std::size_t>(end - p)));
+        if (nl == nullptr) nl = end;
+      }
+      const char* cr = static_cast<const char*>(std::memchr(p, '\r', static_cast<std::size_t>(nl - p)));
+      const char* stop = cr != nullptr ? cr : nl;
+      if (stop == end) {
         partial.append(p, end);
         break;
       }
       if (partial.empty()) {
-        ok = emit(p, nl);
+        ok = emit(p, stop);
       } else {
-        partial.append(p, nl);
+        partial.append(p, stop);
         ok = emit(partial.data(), partial.data() + partial.size());
         partial.clear();
       }
-      p = nl + 1;
+      after_cr = *stop == '\r';
+      p = stop + 1;
     }
   }
   if (ok && !partial.empty()) ok = emit(partial.data(), partial.data() + partial.size());

@@ -9,8 +9,8 @@
 namespace dpx {
 namespace cli {
 
-// Called with each line (without '\n' or a trailing '\r') and its 0-based index; false stops the
-// read (with the error set by the callee).
+// Called with each line and its 0-based index; false stops the read (with the error set by the
+// callee). A line ends at "\n", "\r\n" or a lone "\r" (old Mac files), none of them passed on.
 using LineFn = std::function<bool(std::string_view line, std::size_t index)>;
 
 // Streams `path` ("-" = standard input) a line at a time, so the whole text is never held. `size`,

@@ -185,7 +185,7 @@ int main(int argc, char** argv) {
   const Status s = series ? run_series(o, a, b, &writer, &progress)
                           : run_sequences(o, matrix, queries, targets, &writer, &progress);
   progress.finish();
+  if (!output.write_error().empty()) return fail(output.write_error());
   if (!s.is_ok()) return fail(s.message(), s.code() == StatusCode::kInvalidArgument ? 2 : 1);
-  if (!writer.ok()) return fail("cannot write " + o.output);
   return output.commit(&error) ? 0 : fail(error);
 }

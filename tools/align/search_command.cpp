@@ -20,37 +20,29 @@ namespace cli {
 namespace {
 
 std::atomic<bool> g_stop{false};
+struct sigaction g_before_interrupt {};
 
-extern "C" void on_interrupt(int) { g_stop.store(true); }
+// The first Ctrl-C asks the search to stop; the action before it (the output file's cleanup, or
+// the default) takes the next one.
+extern "C" void on_interrupt(int) {
+  g_stop.store(true);
+  sigaction(SIGINT, &g_before_interrupt, nullptr);
+}
 
-// Ctrl-C sets g_stop while it is in scope; a second one ends the program as usual.
+// Ctrl-C sets g_stop while it is in scope.
 class InterruptGuard {
  public:
   InterruptGuard() {
     g_stop.store(false);
     struct sigaction sa {};
     sa.sa_handler = on_interrupt;
-    sa.sa_flags = SA_RESETHAND;
     sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, &previous_);
+    sigaction(SIGINT, &sa, &g_before_interrupt);
   }
-  ~InterruptGuard() { sigaction(SIGINT, &previous_, nullptr); }
-
- private:
-  struct sigaction previous_ {};
+  ~InterruptGuard() { sigaction(SIGINT, &g_before_interrupt, nullptr); }
 };
 
-Status check_not_empty(const NamedSequences& in, const std::string& source) {
-  for (std::size_t i = 0; i < in.names.size(); ++i) {
-    if (in.letters.length(i) == 0)
-      return invalid_argument(source + ":" + std::to_string(in.lines[i]) + ": record '" + in.names[i] + "' has no letters");
-  }
-  return Status::ok();
-}
-
-Status check_request(const CliOptions& o, const NamedSequences& queries, const NamedSequences& db) {
-  DPX_RETURN_IF_ERROR(check_not_empty(queries, o.query_path));
-  DPX_RETURN_IF_ERROR(check_not_empty(db, o.target_path));
+Status check_request(const CliOptions& o, const NamedSequences& db) {
   if (o.search.top > db.names.size()) {
     return invalid_argument("--top " + std::to_string(o.search.top) + " asks for more hits than " + o.target_path +
                             " holds (" + std::to_string(db.names.size()) + " sequences); give --top " +
@@ -77,7 +69,7 @@ Status choose_devices(const SearchOptions& s, std::vector<int>* devices) {
 Status run_search(const CliOptions& o, const ScoreMatrix& matrix, const NamedSequences& queries,
                   const NamedSequences& db, bool* interrupted) {
   *interrupted = false;
-  DPX_RETURN_IF_ERROR(check_request(o, queries, db));
+  DPX_RETURN_IF_ERROR(check_request(o, db));
   KarlinAltschul stats;
   if (o.search.format == OutputFormat::kBlast6 && !find_karlin_altschul(matrix.name(), o.gap_open, o.gap_extend, &stats)) {
     return invalid_argument("--outfmt blast6: no published Karlin-Altschul parameters for " + matrix.name() + " with gap costs " +
@@ -141,7 +133,9 @@ Status run_search(const CliOptions& o, const ScoreMatrix& matrix, const NamedSeq
     writer = std::make_unique<TsvHitWriter>(output.get());
   }
   const auto write_start = std::chrono::steady_clock::now();
-  if (!control.stopped()) DPX_RETURN_IF_ERROR(write_hits(queries, searched, best, align, writer.get(), &g_stop));
+  const Status written = control.stopped() ? Status::ok() : write_hits(queries, searched, best, align, writer.get(), &g_stop);
+  if (!output.write_error().empty()) return invalid_argument(output.write_error());
+  DPX_RETURN_IF_ERROR(written);
   if (o.search.timings) {
     std::fprintf(stderr, "dpx-align: timings: scoring %.2f s (setup %.2f s, then %.1f GCUPS), aligning and writing the hits %.2f s\n",
                  scan_s, setup_s, scan_s > setup_s ? control.cells.load() / (scan_s - setup_s) * 1e-9 : 0.0,
@@ -152,7 +146,6 @@ Status run_search(const CliOptions& o, const ScoreMatrix& matrix, const NamedSeq
     std::fflush(output.get());  // whole rows only: nothing is written after the one in progress
     return Status::ok();
   }
-  if (!writer->ok()) return invalid_argument("cannot write " + o.output);
   if (!output.commit(&error)) return invalid_argument(error);
   if (o.search.sharded && o.output != "-" &&
       !write_shard_record(o.output, describe_shard(o, matrix, queries, db), best, &error))

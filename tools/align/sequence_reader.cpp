@@ -90,8 +90,7 @@ class SequenceParser {
       return false;
     }
     if (format_ == '@' && step_ != 0) return fail(record_, "incomplete FASTQ record (needs 4 lines)", error);
-    if (open_) reader_.out->letters.add(seq_);
-    return true;
+    return !open_ || close_record(error);
   }
 
  private:
@@ -100,19 +99,40 @@ class SequenceParser {
     return false;
   }
 
-  void start_record(std::string_view header, std::size_t k) {
+  // A name is written into every row of the output: a control character would break the table.
+  bool start_record(std::string_view header, std::size_t k, std::string* error) {
     NamedSequences* out = reader_.out;
-    out->names.push_back(name_of(header, out->names.size()));
+    std::string name = name_of(header, out->names.size());
+    for (std::size_t col = 0; col < name.size(); ++col) {
+      const unsigned char c = static_cast<unsigned char>(name[col]);
+      if (c < 0x20 || c == 0x7f) {
+        *error = reader_.source + ":" + std::to_string(k + 1) + ":" + std::to_string(col + 2) + ": the name holds the control character \\x" +
+                 LetterReader::hex(name[col]) + "; names are printable text";
+        return false;
+      }
+    }
+    out->names.push_back(std::move(name));
     out->lines.push_back(k + 1);
     seq_.clear();
+    return true;
+  }
+
+  // One rule for every command: a record without letters is an error, never an empty alignment.
+  bool close_record(std::string* error) {
+    NamedSequences* out = reader_.out;
+    if (seq_.empty()) {
+      *error = reader_.source + ":" + std::to_string(out->lines.back()) + ": record '" + out->names.back() + "' has no letters";
+      return false;
+    }
+    out->letters.add(seq_);
+    return true;
   }
 
   bool fasta(std::string_view l, std::size_t k, std::string* error) {
     if (!l.empty() && l[0] == '>') {
-      if (open_) reader_.out->letters.add(seq_);
-      start_record(l.substr(1), k);
+      if (open_ && !close_record(error)) return false;
       open_ = true;
-      return true;
+      return start_record(l.substr(1), k, error);
     }
     if (blank(l)) return true;
     if (!open_) return fail(k, "sequence letters before the first '>' header", error);
@@ -125,7 +145,7 @@ class SequenceParser {
       case 0:
         if (blank(l)) return true;
         if (l[0] != '@') return fail(k, "expected a FASTQ record starting with '@'", error);
-        start_record(l.substr(1), k);
+        if (!start_record(l.substr(1), k, error)) return false;
         record_ = k;
         break;
       case 1:
@@ -140,9 +160,8 @@ class SequenceParser {
         if (qual != seq_.size()) {
           return fail(k, std::to_string(qual) + " quality values for " + std::to_string(seq_.size()) + " letters", error);
         }
-        reader_.out->letters.add(seq_);
         step_ = 0;
-        return true;
+        return close_record(error);
       }
     }
     ++step_;

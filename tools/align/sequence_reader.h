@@ -23,8 +23,9 @@ struct NamedSequences {
 // letters, '+', qualities of the same length) from `path` (plain or gzip, "-" = standard input),
 // told apart by the first character, a line at a time: only the letters read are kept. Whitespace
 // inside sequences is dropped; every other letter is read through `alphabet`, and one it does not
-// know is an error naming its line and column. A byte-order mark, a header after whitespace and
-// ';' comment lines are errors that say so.
+// know is an error naming its line and column. A byte-order mark, a header after whitespace,
+// ';' comment lines, a record without letters and a name holding a control character (it would
+// break the rows of the output) are errors that say so.
 bool read_sequences(const std::string& path, const Alphabet& alphabet, NamedSequences* out, std::string* error);
 
 // Fails, naming the first sequence longer than `limit` by its name and line, before any work.

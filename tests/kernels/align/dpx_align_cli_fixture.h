@@ -2,6 +2,7 @@
 // binary's build folder), run in a fresh temporary folder with its exit status, output and errors.
 #pragma once
 
+#include <fcntl.h>
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -85,6 +86,28 @@ class DpxAlignCli : public ::testing::Test {
     r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
     r.err = file_text(err);
     return r;
+  }
+
+  // Starts dpx-align with `args` (no shell between), its standard output and error going to
+  // `out_path` and `err_path`; as user `uid` when it is not -1. Returns the process id.
+  pid_t start(const std::vector<std::string>& args, const std::string& out_path, const std::string& err_path, int uid = -1) {
+    const pid_t pid = fork();
+    if (pid != 0) return pid;
+    const int out = open(out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    const int err = open(err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (out < 0 || err < 0 || dup2(out, STDOUT_FILENO) < 0 || dup2(err, STDERR_FILENO) < 0) _exit(126);
+    if (uid != -1 && (setgid(uid) != 0 || setuid(uid) != 0)) _exit(126);
+    std::vector<char*> argv{const_cast<char*>("dpx-align")};
+    for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+    argv.push_back(nullptr);
+    execv(program().c_str(), argv.data());
+    _exit(127);
+  }
+
+  // The wait status of a process from start().
+  static int wait_for(pid_t pid) {
+    int raw = 0;
+    return waitpid(pid, &raw, 0) == pid ? raw : -1;
   }
 
   std::string dir_;
