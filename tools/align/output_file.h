@@ -7,7 +7,8 @@
 // - A writable file in a folder where no temporary file can be made: the output is kept in an
 //   unnamed temporary file (in $TMPDIR, else /tmp) and copied into PATH once the run succeeded.
 // While a temporary file beside PATH exists, a signal that ends the program (SIGINT, SIGTERM,
-// SIGHUP, SIGQUIT) removes it and says so on standard error before the program ends.
+// SIGHUP, SIGQUIT) removes it and says so on standard error before the program ends (one such
+// file at a time: a program replaces its outputs one after the other).
 #pragma once
 
 #include <cstdio>
