@@ -10,6 +10,7 @@ from ._dpx import cuda_built, cuda_device_count
 from ._morphology import morphology
 from ._motion import motion_vectors
 from ._alignment import Alignment, Hit, align, dtw, edit_distance, search, sw_scores
+from ._epilogue import max3, min3, requantize, requantize_residual
 
 __all__ = ["cuda_built", "cuda_device_count", "morphology", "motion_vectors", "Alignment", "Hit", "sw_scores", "align",
-           "search", "edit_distance", "dtw"]
+           "search", "edit_distance", "dtw", "requantize", "requantize_residual", "max3", "min3"]

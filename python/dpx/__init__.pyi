@@ -98,3 +98,29 @@ def dtw(
     band: Optional[int] = None,
     backend: Backend = "auto",
 ) -> np.ndarray: ...
+def requantize(
+    acc: Array,
+    shift: int = 0,
+    bias: Optional[Any] = None,
+    shifts: Optional[Any] = None,
+    dtype: Literal["int16", "int8"] = "int16",
+    relu: bool = False,
+    clamp: Optional[Tuple[int, int]] = None,
+    backend: Backend = "auto",
+    stream: Stream = None,
+) -> Array: ...
+def requantize_residual(
+    acc: Array,
+    residual: Array,
+    shift: int = 0,
+    bias: Optional[Any] = None,
+    shifts: Optional[Any] = None,
+    relu: bool = False,
+    clamp: Optional[Tuple[int, int]] = None,
+    backend: Backend = "auto",
+    stream: Stream = None,
+) -> Array: ...
+def max3(a: Array, b: Array, c: Array, relu: bool = False, clamp: Optional[Tuple[int, int]] = None,
+         backend: Backend = "auto", stream: Stream = None) -> Array: ...
+def min3(a: Array, b: Array, c: Array, relu: bool = False, clamp: Optional[Tuple[int, int]] = None,
+         backend: Backend = "auto", stream: Stream = None) -> Array: ...

@@ -16,4 +16,5 @@ PYBIND11_MODULE(_dpx, m) {
   dpx::py_bindings::bind_motion(m);
   dpx::py_bindings::bind_alignment(m);
   dpx::py_bindings::bind_search(m);
+  dpx::py_bindings::bind_epilogue(m);
 }
