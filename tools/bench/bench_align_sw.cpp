@@ -19,7 +19,7 @@
 #include "dpx/device.h"
 
 #if DPX_HAVE_CUDA
-#include "align_variants.h"
+#include "align/common/align_variants.h"
 #endif
 
 namespace dpx {

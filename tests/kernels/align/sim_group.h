@@ -14,8 +14,8 @@
 #include <type_traits>
 #include <vector>
 
-#include "../../../kernels/align/pair_batch.cuh"
-#include "../../../kernels/align/wavefront.cuh"
+#include "align/common/pair_batch.cuh"
+#include "align/common/wavefront.cuh"
 
 namespace dpx {
 namespace test {

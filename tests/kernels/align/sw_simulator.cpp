@@ -5,14 +5,14 @@
 #include <limits>
 #include <utility>
 
-#include "align_common.h"
-#include "cigar.h"
-#include "sw_group.h"
-#include "sw_plan.h"
-#include "sw_scan.h"
-#include "sw_tables.h"
-#include "sw_walk.h"
-#include "sw_walk_window.h"
+#include "align/sw/sw_common.h"
+#include "align/common/cigar.h"
+#include "align/sw/sw_group.h"
+#include "align/sw/sw_plan.h"
+#include "align/sw/sw_scan.h"
+#include "align/sw/sw_tables.h"
+#include "align/sw/sw_walk.h"
+#include "align/sw/sw_walk_window.h"
 
 namespace dpx {
 namespace test {

@@ -2,7 +2,7 @@
 // between, so a pair the kernels forget to write shows.
 #include <gtest/gtest.h>
 
-#include "align_cuda_plan.h"
+#include "align/sw/align_cuda_plan.h"
 #include "align_reference.h"
 #include "cuda_check.h"
 #include "dpx/align.h"

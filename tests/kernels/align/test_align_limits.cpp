@@ -5,7 +5,7 @@
 #include <climits>
 #include <cstdint>
 
-#include "align_common.h"
+#include "align/sw/sw_common.h"
 
 namespace dpx {
 namespace {

@@ -1,7 +1,7 @@
 // DeviceAlignResults' host side: results come back whole or not at all.
 #include <gtest/gtest.h>
 
-#include "align_results.h"
+#include "align/sw/align_results.h"
 
 namespace dpx {
 namespace {

@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "../../../kernels/align/dtw_cells.cuh"
+#include "align/dtw/dtw_cells.cuh"
 #include "distance_reference.h"
 #include "dpx/align_distance.h"
 #include "sim_group.h"

@@ -7,9 +7,9 @@
 #include <string>
 #include <vector>
 
-#include "../../../kernels/align/edit_band.cuh"
-#include "../../../kernels/align/edit_bitparallel_cpu.h"
-#include "../../../kernels/align/edit_cigar_cpu.h"
+#include "align/edit/edit_band.cuh"
+#include "align/edit/edit_bitparallel_cpu.h"
+#include "align/edit/edit_cigar_cpu.h"
 #include "distance_reference.h"
 #include "test_util.h"
 

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "../../../kernels/align/edit_bitparallel_cpu.h"
+#include "align/edit/edit_bitparallel_cpu.h"
 #include "distance_reference.h"
 #include "dpx/align_distance.h"
 #include "test_util.h"

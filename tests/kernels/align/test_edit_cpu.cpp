@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "../../../kernels/align/cigar.h"
+#include "align/common/cigar.h"
 #include "distance_reference.h"
 #include "dpx/align_distance.h"
 #include "test_util.h"

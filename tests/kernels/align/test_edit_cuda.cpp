@@ -13,7 +13,7 @@
 #if DPX_HAVE_CUDA
 #include <cuda_runtime_api.h>
 
-#include "align_variants.h"
+#include "align/common/align_variants.h"
 #endif
 
 namespace {

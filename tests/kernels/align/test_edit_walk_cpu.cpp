@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "../../../kernels/align/cigar_text.cuh"
-#include "../../../kernels/align/edit_walk.cuh"
+#include "align/edit/cigar_text.cuh"
+#include "align/edit/edit_walk.cuh"
 #include "distance_reference.h"
 #include "dpx/align_distance.h"
 #include "test_util.h"

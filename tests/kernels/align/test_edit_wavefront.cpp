@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "../../../kernels/align/cigar.h"
-#include "../../../kernels/align/edit_cells.cuh"
+#include "align/common/cigar.h"
+#include "align/edit/edit_cells.cuh"
 #include "distance_reference.h"
 #include "dpx/align_distance.h"
 #include "sim_group.h"

@@ -9,7 +9,7 @@
 
 #include "align_reference.h"
 #include "dpx/align.h"
-#include "sw_plan.h"
+#include "align/sw/sw_plan.h"
 #include "sw_simulator.h"
 #include "test_util.h"
 
