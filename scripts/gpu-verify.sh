@@ -100,7 +100,7 @@ fi
 if [[ $steps == *,bench,* ]]; then
   for b in "$@"; do
     sub=${b%%:*}; args=(); [[ $b == *:* ]] && read -r -a args <<< "${b#*:}"
-    (cd "$out" && timeout "${DPX_BENCH_TIMEOUT:-240}" "$OLDPWD/$build/tools/dpx-bench" "$sub" "${args[@]}") > "$out/bench-$sub.log" 2>&1
+    (cd "$out" && timeout "${DPX_BENCH_TIMEOUT:-240}" "$OLDPWD/$build/tools/dpx-bench" "$sub" "${args[@]}" --json="$out/bench-$sub.json") > "$out/bench-$sub.log" 2>&1
     rc=$?
     summary+=("bench $sub rc=$rc")
     [ "$rc" -eq 0 ] || fail "bench $sub (rc=$rc)"

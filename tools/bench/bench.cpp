@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
-#include <fstream>
 
 #if DPX_HAVE_CUDA
 #include <cuda_runtime_api.h>
@@ -38,32 +37,6 @@ void Report::print_table() const {
     std::printf("| %-40s | %-16s | %12.2f | %16s | %-36s |\n", r.section.c_str(), r.variant.c_str(),
                 r.median_us, tp, r.note.c_str());
   }
-}
-
-namespace {
-std::string json_escape(const std::string& s) {
-  std::string o;
-  for (char c : s) {
-    if (c == '"' || c == '\\') o += '\\';
-    o += c;
-  }
-  return o;
-}
-}  // namespace
-
-bool Report::write_json(const std::string& path) const {
-  std::ofstream f(path);
-  if (!f) return false;
-  f << "{\n  \"benchmark\": \"" << json_escape(name_) << "\",\n  \"rows\": [\n";
-  for (std::size_t i = 0; i < rows_.size(); ++i) {
-    const Row& r = rows_[i];
-    f << "    {\"case\": \"" << json_escape(r.section) << "\", \"variant\": \"" << json_escape(r.variant)
-      << "\", \"median_us\": " << r.median_us << ", \"throughput\": " << r.throughput
-      << ", \"unit\": \"" << json_escape(r.unit) << "\", \"note\": \"" << json_escape(r.note) << "\"}"
-      << (i + 1 < rows_.size() ? ",\n" : "\n");
-  }
-  f << "  ]\n}\n";
-  return static_cast<bool>(f);
 }
 
 namespace {

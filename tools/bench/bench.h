@@ -1,5 +1,5 @@
 // dpx-bench harness: subcommand registry, timing (CUDA events / host clock, warm-up, median of
-// many runs) and the report (a table printed last, JSON written beside it).
+// many runs) and the report (a table printed last; JSON through bench_json.h when asked).
 //
 // A benchmark file registers itself:
 //   static dpx::bench::Registration reg("morph", "morphology, 4K GRAY8/GRAY16", run_morph_bench);
@@ -7,7 +7,7 @@
 #pragma once
 
 #include <functional>
-#include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -16,32 +16,42 @@
 namespace dpx {
 namespace bench {
 
+// The command line after the subcommand, parsed once (bench_args.h). A setting not given keeps
+// its empty value here and the benchmark uses its own default.
 struct Options {
-  int reps = 50;         // timed runs per figure (median reported)
+  int reps = 50;  // timed runs per figure (median reported)
   int warmup = 5;
-  bool quick = false;    // smaller sizes / fewer reps, for a smoke run
-  std::string json_path; // where to write JSON ("" = dpx-bench-<name>.json in the cwd)
-  std::map<std::string, std::string> extra;  // --key=value pairs a benchmark may read
+  bool quick = false;                      // smaller sizes / fewer reps, for a smoke run
+  std::string json_path;                   // --json: where to write the report ("" = no JSON)
+  std::string part;                        // --part: only the parts whose description holds this text
+  std::optional<std::size_t> elements;     // --elements (epilogue): elements per buffer
+  std::optional<int> width, height;        // --width, --height (morph): frame size
+  std::string cases;                       // --cases (morph): only the cases whose title holds this text
+  std::string image;                       // --image (motion): a GRAY8 .pgm to use as the scene
+  std::string dump;                        // --dump (motion): a folder for the quality images
+  std::string sw_queries;                  // --sw-queries (align): a query FASTA for the database rows
+  std::vector<std::string> sw_db;          // --sw-db (align): database FASTA files for those rows
+  std::optional<std::size_t> sw_db_count;  // --sw-db-count (align): sequences of each generated database
 };
 
 struct Row {
-  std::string section;   // e.g. "3x3 dilate GRAY8 3840x2160"
-  std::string variant;   // e.g. "dpx", "plain", "npp", "cpu", "copy"
-  double median_us = 0;  // per unit of work (frame, batch, ...)
-  double throughput = 0; // in `unit`, 0 = none
-  std::string unit;      // "GB/s", "GCUPS", "Mpx/s", ...
-  std::string note;      // e.g. "0.55x NPP, 1.2x copy"
+  std::string section;    // e.g. "3x3 dilate GRAY8 3840x2160"
+  std::string variant;    // e.g. "dpx", "plain", "npp", "cpu", "copy"
+  double median_us = 0;   // per unit of work (frame, batch, ...)
+  double throughput = 0;  // in `unit`, 0 = none
+  std::string unit;       // "GB/s", "GCUPS", "Mpx/s", ...
+  std::string note;       // e.g. "0.55x NPP, 1.2x copy"
 };
 
 class Report {
  public:
   explicit Report(std::string name) : name_(std::move(name)) {}
   void add(Row row) { rows_.push_back(std::move(row)); }
+  const std::string& name() const { return name_; }
   const std::vector<Row>& rows() const { return rows_; }
   // Median of the row with this section/variant, or 0 when absent.
   double median_of(const std::string& section, const std::string& variant) const;
   void print_table() const;
-  bool write_json(const std::string& path) const;
 
  private:
   std::string name_;

@@ -18,7 +18,6 @@
 #include <cstdlib>
 #include <fstream>
 #include <random>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -174,21 +173,18 @@ double run_ours(const cli::NamedSequences& q, const Database& db, const ScoreMat
 }
 
 int run_db_cases(const Options& opts, Report& report) {
-  const auto queries_at = opts.extra.find("sw-queries");
-  if (queries_at == opts.extra.end()) {
+  if (opts.sw_queries.empty()) {
     std::fprintf(stderr, "align db: no --sw-queries=FASTA; database rows skipped\n");
     return 0;
   }
   const ScoreMatrix m = blosum62();
   cli::NamedSequences q;
-  if (!load(queries_at->second, m, &q)) return 1;
+  if (!load(opts.sw_queries, m, &q)) return 1;
   std::uint64_t query_letters = 0;
   for (std::size_t k = 0; k < q.letters.size(); ++k) query_letters += q.letters.length(k);
 
   std::vector<Database> dbs;
-  const auto count_at = opts.extra.find("sw-db-count");
-  const std::size_t count = count_at != opts.extra.end() ? std::strtoull(count_at->second.c_str(), nullptr, 10)
-                                                        : opts.quick ? 100000 : 1000000;
+  const std::size_t count = opts.sw_db_count.value_or(opts.quick ? 100000 : 1000000);
   const char* tmp = std::getenv("TMPDIR");
   for (std::size_t length : {256, 1024}) {
     if (count == 0) break;  // --sw-db-count=0: only the given databases
@@ -201,15 +197,11 @@ int run_db_cases(const Options& opts, Report& report) {
     }
     dbs.push_back(std::move(d));
   }
-  const auto extra_at = opts.extra.find("sw-db");
-  if (extra_at != opts.extra.end()) {
-    std::stringstream list(extra_at->second);
-    for (std::string path; std::getline(list, path, ',');) {
-      Database d;
-      d.label = path.substr(path.find_last_of('/') + 1);
-      d.path = path;
-      dbs.push_back(std::move(d));
-    }
+  for (const std::string& path : opts.sw_db) {
+    Database d;
+    d.label = path.substr(path.find_last_of('/') + 1);
+    d.path = path;
+    dbs.push_back(std::move(d));
   }
 
   Stream stream;
@@ -227,7 +219,7 @@ int run_db_cases(const Options& opts, Report& report) {
                 "all queries, scores back; " + ratio(plain_s, dpx_s) + " plain"});
     report.add({section, "plain", plain_s * 1e6, plain_s > 0 ? cells / plain_s * 1e-9 : 0, "GCUPS",
                 "same kernels, two-operand max"});
-    add_cudasw_row(report, section, queries_at->second, d, dpx_s);
+    add_cudasw_row(report, section, opts.sw_queries, d, dpx_s);
     d.seqs = cli::NamedSequences{};  // free the host copy before the next database
   }
   return 0;

@@ -2,38 +2,62 @@
 
 #include <cerrno>
 #include <cstdlib>
+#include <sstream>
+
+#include "bench_json.h"
 
 namespace dpx {
 namespace bench {
 namespace {
 
-// The --KEY=VALUE settings benchmarks read, with the range of the numeric ones (text ones: 0, 0).
-struct Key {
+// Reads "--KEY=VALUE"'s value into Options. Numbers are whole, from lo to hi.
+struct Setting {
   const char* name;
+  enum Kind { kNumber, kText } kind;
   unsigned long long lo, hi;
-};
-constexpr Key kKeys[] = {
-    {"elements", 1, 1ull << 34},  // epilogue: elements per buffer
-    {"width", 1, 65536},          // morph: frame size
-    {"height", 1, 65536},
-    {"cases", 0, 0},              // morph: only the cases whose title holds this text ("31x31")
-    {"image", 0, 0},              // motion: a GRAY8 .pgm to use as the scene
-    {"dump", 0, 0},               // motion: a folder for the quality images
-    {"sw-queries", 0, 0},         // align: a query FASTA for the database rows
-    {"sw-db", 0, 0},              // align: database FASTA files (comma-separated) for those rows
-    {"sw-db-count", 0, 100000000},  // align: sequences of each generated database (0: only --sw-db)
-    {"part", 0, 0},                 // any: only the parts whose description holds this text
+  void (*store)(Options& o, const std::string& text, unsigned long long number);
 };
 
-bool whole_number(const std::string& key, const std::string& val, unsigned long long lo, unsigned long long hi,
-                  unsigned long long* out, std::string* error) {
+const Setting kSettings[] = {
+    {"reps", Setting::kNumber, 1, 1000000,
+     [](Options& o, const std::string&, unsigned long long n) { o.reps = static_cast<int>(n); }},
+    {"warmup", Setting::kNumber, 1, 1000000,
+     [](Options& o, const std::string&, unsigned long long n) { o.warmup = static_cast<int>(n); }},
+    {"json", Setting::kText, 0, 0,
+     [](Options& o, const std::string& t, unsigned long long) { o.json_path = t; }},
+    {"part", Setting::kText, 0, 0, [](Options& o, const std::string& t, unsigned long long) { o.part = t; }},
+    {"elements", Setting::kNumber, 1, 1ull << 34,
+     [](Options& o, const std::string&, unsigned long long n) { o.elements = n; }},
+    {"width", Setting::kNumber, 1, 65536,
+     [](Options& o, const std::string&, unsigned long long n) { o.width = static_cast<int>(n); }},
+    {"height", Setting::kNumber, 1, 65536,
+     [](Options& o, const std::string&, unsigned long long n) { o.height = static_cast<int>(n); }},
+    {"cases", Setting::kText, 0, 0,
+     [](Options& o, const std::string& t, unsigned long long) { o.cases = t; }},
+    {"image", Setting::kText, 0, 0,
+     [](Options& o, const std::string& t, unsigned long long) { o.image = t; }},
+    {"dump", Setting::kText, 0, 0, [](Options& o, const std::string& t, unsigned long long) { o.dump = t; }},
+    {"sw-queries", Setting::kText, 0, 0,
+     [](Options& o, const std::string& t, unsigned long long) { o.sw_queries = t; }},
+    {"sw-db", Setting::kText, 0, 0,
+     [](Options& o, const std::string& t, unsigned long long) {
+       std::stringstream list(t);
+       for (std::string path; std::getline(list, path, ',');)
+         if (!path.empty()) o.sw_db.push_back(path);
+     }},
+    {"sw-db-count", Setting::kNumber, 0, 100000000,
+     [](Options& o, const std::string&, unsigned long long n) { o.sw_db_count = n; }},
+};
+
+bool whole_number(const std::string& key, const std::string& val, unsigned long long lo,
+                  unsigned long long hi, unsigned long long* out, std::string* error) {
   char* end = nullptr;
   errno = 0;
   const long long v = std::strtoll(val.c_str(), &end, 10);
   if (val.empty() || *end != '\0' || errno == ERANGE || v < 0 || static_cast<unsigned long long>(v) < lo ||
       static_cast<unsigned long long>(v) > hi) {
-    *error = "--" + key + " needs a whole number from " + std::to_string(lo) + " to " + std::to_string(hi) + ", got '" +
-             val + "'";
+    *error = "--" + key + " needs a whole number from " + std::to_string(lo) + " to " + std::to_string(hi) +
+             ", got '" + val + "'";
     return false;
   }
   *out = static_cast<unsigned long long>(v);
@@ -55,29 +79,25 @@ bool parse_bench_args(int argc, char** argv, int first, Options* out, std::strin
       return false;
     }
     const std::string key = a.substr(2, eq - 2), val = a.substr(eq + 1);
-    unsigned long long n = 0;
-    if (key == "reps" || key == "warmup") {
-      if (!whole_number(key, val, 1, 1000000, &n, error)) return false;
-      (key == "reps" ? out->reps : out->warmup) = static_cast<int>(n);
-      continue;
-    }
-    if (key == "json") {
-      out->json_path = val;
-      continue;
-    }
-    const Key* known = nullptr;
-    for (const Key& k : kKeys)
-      if (key == k.name) known = &k;
+    const Setting* known = nullptr;
+    for (const Setting& s : kSettings)
+      if (key == s.name) known = &s;
     if (known == nullptr) {
       *error = "unknown option '--" + key + "'";
       return false;
     }
-    if (known->hi != 0 && !whole_number(key, val, known->lo, known->hi, &n, error)) return false;
-    if (known->hi == 0 && val.empty()) {
+    unsigned long long n = 0;
+    if (known->kind == Setting::kNumber && !whole_number(key, val, known->lo, known->hi, &n, error))
+      return false;
+    if (known->kind == Setting::kText && val.empty()) {
       *error = "--" + key + " needs a value";
       return false;
     }
-    out->extra[key] = val;
+    known->store(*out, val, n);
+  }
+  if (!out->json_path.empty()) {
+    *error = json_path_problem(out->json_path);
+    if (!error->empty()) return false;
   }
   return true;
 }

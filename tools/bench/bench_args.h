@@ -1,6 +1,7 @@
 // The command line of dpx-bench after the subcommand: --reps=N, --warmup=N, --quick, --json=PATH
-// and the --KEY=VALUE settings benchmarks read. Every key is checked here, so a misspelling or a
-// size of zero or less is an error before anything runs.
+// and the --KEY=VALUE settings single benchmarks read, parsed once into Options' typed fields.
+// Every key is checked here, so a misspelling, a number out of range or a --json path whose folder
+// is missing is an error before anything runs.
 #pragma once
 
 #include <string>

@@ -5,7 +5,6 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <cstdlib>
 #include <random>
 #include <string>
 #include <thread>
@@ -87,8 +86,7 @@ Status run_epilogue_cpu(const EpilogueCase& c, const EpilogueInputs& in, std::si
 namespace {
 
 std::size_t parse_elements(const Options& opts) {
-  const auto it = opts.extra.find("elements");
-  if (it != opts.extra.end()) return std::strtoull(it->second.c_str(), nullptr, 10);
+  if (opts.elements) return *opts.elements;
   return opts.quick ? std::size_t{1} << 24 : std::size_t{1} << 28;
 }
 

@@ -21,7 +21,6 @@
 // holds TEXT (e.g. "31x31", "GRAY16", "open rect").
 #include <algorithm>
 #include <cstdio>
-#include <cstdlib>
 #include <cstring>
 #include <map>
 #include <random>
@@ -92,11 +91,6 @@ std::string section_name(const MorphCase& c, int width, int height) {
   std::snprintf(buf, sizeof buf, "%s %dx%d %s %s %dx%d", c.type == SampleType::kU8 ? "GRAY8" : "GRAY16", width,
                 height, kOp[static_cast<int>(c.op)], kShape[static_cast<int>(c.shape)], c.w(), c.h());
   return buf;
-}
-
-int option_int(const Options& opts, const char* key, int fallback) {
-  const auto it = opts.extra.find(key);
-  return it == opts.extra.end() ? fallback : std::atoi(it->second.c_str());
 }
 
 double gbps(std::size_t frame_bytes, double us) { return us > 0 ? 2.0 * frame_bytes / (us * 1e3) : 0; }
@@ -299,23 +293,18 @@ bool gpu_rows(const Options& opts, const MorphCase& c, const MorphParams& params
 #endif  // DPX_HAVE_CUDA
 
 int run_morph_bench(const Options& opts, Report& report) {
-  const int width = option_int(opts, "width", opts.quick ? 1280 : 3840);
-  const int height = option_int(opts, "height", opts.quick ? 720 : 2160);
-  if (width < 1 || height < 1) {
-    std::fprintf(stderr, "morph: --width and --height must be >= 1\n");
-    return 2;
-  }
+  const int width = opts.width.value_or(opts.quick ? 1280 : 3840);
+  const int height = opts.height.value_or(opts.quick ? 720 : 2160);
   std::vector<MorphCase> cases = morph_cases(opts.quick);
-  const auto only = opts.extra.find("cases");
-  if (only != opts.extra.end()) {
+  if (!opts.cases.empty()) {
     cases.erase(std::remove_if(cases.begin(), cases.end(),
                                [&](const MorphCase& c) {
-                                 return section_name(c, width, height).find(only->second) == std::string::npos;
+                                 return section_name(c, width, height).find(opts.cases) == std::string::npos;
                                }),
                 cases.end());
     if (cases.empty()) {
       std::fprintf(stderr, "morph: no case's title holds '%s' (titles read like 'GRAY8 %dx%d dilate rect 31x31')\n",
-                   only->second.c_str(), width, height);
+                   opts.cases.c_str(), width, height);
       return 2;
     }
   }

@@ -54,16 +54,15 @@ Picture read_pgm(const std::string& path) {
 }
 
 Picture source_picture(const Options& opts) {
-  const auto it = opts.extra.find("image");
-  if (it != opts.extra.end()) {
-    Picture p = read_pgm(it->second);
+  if (!opts.image.empty()) {
+    Picture p = read_pgm(opts.image);
     // The 640x360 windows below, panned, zoomed and shifted, stay inside 720x440.
     if (p.width >= 720 && p.height >= 440) {
-      p.name = it->second.substr(it->second.find_last_of('/') + 1);
+      p.name = opts.image.substr(opts.image.find_last_of('/') + 1);
       return p;
     }
     std::fprintf(stderr, "motion quality: %s is not a binary 8-bit PGM of at least 720x440; texture used\n",
-                 it->second.c_str());
+                 opts.image.c_str());
   }
   Picture p;
   p.width = 1600;
@@ -256,8 +255,7 @@ void predictive_rows(const Picture& pic, bool quick, Report& report) {
 }  // namespace
 
 int run_motion_quality(const Options& opts, Report& report) {
-  const auto dir = opts.extra.find("dump");
-  dump_dir = dir != opts.extra.end() ? dir->second : "";
+  dump_dir = opts.dump;
   const Picture pic = source_picture(opts);
   std::printf("motion quality picture: %s (%dx%d)\n", pic.name.c_str(), pic.width, pic.height);
   endpoint_error_rows(pic, opts.quick, report);

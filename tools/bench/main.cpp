@@ -1,5 +1,6 @@
 // dpx-bench SUBCOMMAND [--reps=N] [--warmup=N] [--quick] [--json=PATH] [--key=value ...]
-// Runs one registered benchmark (or "all"), prints its table last and writes JSON.
+// Runs one registered benchmark (or "all"), prints its table last and, with --json, writes every
+// report into one JSON file (bench_json.h).
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -9,6 +10,7 @@
 
 #include "bench.h"
 #include "bench_args.h"
+#include "bench_json.h"
 
 namespace {
 
@@ -23,9 +25,12 @@ std::vector<std::string> names_matching(const std::string& which) {
 
 // One line per subcommand: its helps joined.
 void usage(std::FILE* to) {
-  std::fprintf(to, "usage: dpx-bench SUBCOMMAND|all [--reps=N] [--warmup=N] [--quick] [--json=PATH] [--KEY=VALUE]\n"
-                  "KEY: elements (epilogue), width, height, cases=TEXT (morph), image, dump (motion), sw-queries, sw-db,\n"
-                  "     sw-db-count (align), part=TEXT (only the parts whose description below holds TEXT)\n");
+  std::fprintf(
+      to,
+      "usage: dpx-bench SUBCOMMAND|all [--reps=N] [--warmup=N] [--quick] [--json=PATH] [--KEY=VALUE]\n"
+      "KEY: elements (epilogue), width, height, cases=TEXT (morph), image, dump (motion), sw-queries, "
+      "sw-db,\n"
+      "     sw-db-count (align), part=TEXT (only the parts whose description below holds TEXT)\n");
   for (const std::string& name : names_matching("all")) {
     std::string help;
     for (const auto& e : dpx::bench::registry())
@@ -54,23 +59,25 @@ int main(int argc, char** argv) {
   const std::vector<std::string> names = names_matching(which);
   const bool found = !names.empty();
   int rc = 0;
+  std::vector<dpx::bench::Report> reports;
   for (const std::string& name : names) {
     dpx::bench::Report report(name);
-    const auto part = opts.extra.find("part");
     for (const auto& e : dpx::bench::registry()) {
       if (e.name != name) continue;
-      if (part != opts.extra.end() && e.help.find(part->second) == std::string::npos) continue;
+      if (!opts.part.empty() && e.help.find(opts.part) == std::string::npos) continue;
       const int r = e.fn(opts, report);
       rc = rc ? rc : r;
     }
-    const std::string path = opts.json_path.empty() || which == "all" ? "dpx-bench-" + name + ".json" : opts.json_path;
     std::printf("\n== dpx-bench %s ==", name.c_str());
     report.print_table();
-    if (!report.write_json(path)) {
-      std::fprintf(stderr, "dpx-bench: could not write %s\n", path.c_str());
-      rc = rc ? rc : 1;
+    reports.push_back(std::move(report));
+  }
+  if (found && !opts.json_path.empty()) {
+    if (dpx::bench::write_reports_json(reports, opts.json_path, &error)) {
+      std::printf("json: %s\n", opts.json_path.c_str());
     } else {
-      std::printf("json: %s\n", path.c_str());
+      std::fprintf(stderr, "dpx-bench: %s\n", error.c_str());
+      rc = rc ? rc : 1;
     }
   }
   if (!found) {
