@@ -23,13 +23,21 @@ dpx_install_packages() {
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q --no-install-recommends "${missing[@]}" >/dev/null
 }
 
-# dpx_build BUILD_DIR [meson options...]
+# dpx_build BUILD_DIR [meson options...] [-- TARGETS...] (every target when none is named)
 dpx_build() {
   local dir=$1; shift
+  local options=() targets=()
+  while [ $# -gt 0 ] && [ "$1" != "--" ]; do options+=("$1"); shift; done
+  [ $# -gt 0 ] && shift && targets=("$@")
   local root; root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
   [ -d /usr/local/cuda/bin ] && export PATH="/usr/local/cuda/bin:$PATH"
   if [ ! -f "$root/$dir/build.ninja" ]; then
-    meson setup "$root/$dir" "$root" --buildtype=release "$@" >&2
+    meson setup "$root/$dir" "$root" --buildtype=release "${options[@]}" >&2
   fi
-  meson compile -C "$root/$dir" >&2
+  meson compile -C "$root/$dir" "${targets[@]}" >&2
+}
+
+# Whether a CUDA device can run here: the driver's nvidia-smi lists at least one GPU.
+dpx_gpu_usable() {
+  command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L 2>/dev/null | grep -q '^GPU '
 }
