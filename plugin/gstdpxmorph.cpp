@@ -93,7 +93,7 @@ enum {
   "{ GRAY8, GRAY16_LE, I420, YV12, Y42B, Y444, NV12, NV21, P010_10LE, P016_LE, Y444_16LE, " \
   "RGBA, BGRA, RGBx, BGRx, ARGB, ABGR }"
 
-struct _GstDpxMorphPrivate {
+struct _GstDpxMorphFamilyPrivate {
   std::mutex lock; /* guards `settings`: properties change while playing */
   dpx::MorphParams settings;
   guint planes = DEFAULT_PLANES;
@@ -161,11 +161,11 @@ GType gst_dpx_morph_border_get_type(void) {
   return type;
 }
 
-#define gst_dpx_morph_parent_class parent_class
-G_DEFINE_ABSTRACT_TYPE(GstDpxMorph, gst_dpx_morph, GST_TYPE_DPX_FILTER);
+#define gst_dpx_morph_family_parent_class parent_class
+G_DEFINE_ABSTRACT_TYPE(GstDpxMorphFamily, gst_dpx_morph_family, GST_TYPE_DPX_FILTER);
 
 /* The ranges let even sides through; keep the working value rather than fail every frame. */
-static void set_odd(GstDpxMorph* self, GParamSpec* pspec, const GValue* value, int* field) {
+static void set_odd(GstDpxMorphFamily* self, GParamSpec* pspec, const GValue* value, int* field) {
   const gint v = g_value_get_int(value);
   if (v % 2 == 0) {
     g_warning("%s: %s %d is even (odd sides only); keeping %d", GST_OBJECT_NAME(self), pspec->name, v,
@@ -177,7 +177,7 @@ static void set_odd(GstDpxMorph* self, GParamSpec* pspec, const GValue* value, i
 
 static void gst_dpx_morph_set_property(GObject* object, guint prop_id, const GValue* value,
                                        GParamSpec* pspec) {
-  GstDpxMorph* self = GST_DPX_MORPH(object);
+  GstDpxMorphFamily* self = GST_DPX_MORPH_FAMILY(object);
   std::lock_guard<std::mutex> lk(self->priv->lock);
   dpx::MorphParams& s = self->priv->settings;
   switch (prop_id) {
@@ -212,7 +212,7 @@ static void gst_dpx_morph_set_property(GObject* object, guint prop_id, const GVa
 }
 
 static void gst_dpx_morph_get_property(GObject* object, guint prop_id, GValue* value, GParamSpec* pspec) {
-  GstDpxMorph* self = GST_DPX_MORPH(object);
+  GstDpxMorphFamily* self = GST_DPX_MORPH_FAMILY(object);
   std::lock_guard<std::mutex> lk(self->priv->lock);
   const dpx::MorphParams& s = self->priv->settings;
   switch (prop_id) {
@@ -247,7 +247,7 @@ static void gst_dpx_morph_get_property(GObject* object, guint prop_id, GValue* v
 }
 
 static void gst_dpx_morph_finalize(GObject* object) {
-  GstDpxMorph* self = GST_DPX_MORPH(object);
+  GstDpxMorphFamily* self = GST_DPX_MORPH_FAMILY(object);
   delete self->priv;
   self->priv = nullptr;
   G_OBJECT_CLASS(parent_class)->finalize(object);
@@ -255,19 +255,19 @@ static void gst_dpx_morph_finalize(GObject* object) {
 
 static guint gst_dpx_morph_begin_frame(GstDpxFilter* filter, const GstVideoInfo* info, GstBuffer* inbuf,
                                        guint slot) {
-  GstDpxMorph* self = GST_DPX_MORPH(filter);
+  GstDpxMorphFamily* self = GST_DPX_MORPH_FAMILY(filter);
   (void)info;
   (void)inbuf;
   (void)slot; /* the settings of a frame are read when its work is enqueued */
   std::lock_guard<std::mutex> lk(self->priv->lock);
   self->priv->frame_params = self->priv->settings;
-  if (!GST_DPX_MORPH_GET_CLASS(self)->op_is_property)
-    self->priv->frame_params.op = GST_DPX_MORPH_GET_CLASS(self)->op;
+  if (!GST_DPX_MORPH_FAMILY_GET_CLASS(self)->op_is_property)
+    self->priv->frame_params.op = GST_DPX_MORPH_FAMILY_GET_CLASS(self)->op;
   return self->priv->planes;
 }
 
 static dpx::Status gst_dpx_morph_process_plane(GstDpxFilter* filter, const GstDpxPlaneJob* job) {
-  GstDpxMorphPrivate* priv = GST_DPX_MORPH(filter)->priv;
+  GstDpxMorphFamilyPrivate* priv = GST_DPX_MORPH_FAMILY(filter)->priv;
   if (job->backend == dpx::Backend::kCuda)
     return dpx::morph_cuda(job->src, job->dst, priv->frame_params, job->stream, &priv->scratch[job->plane]);
   return dpx::morph_cpu(job->src, job->dst, priv->frame_params);
@@ -276,7 +276,7 @@ static dpx::Status gst_dpx_morph_process_plane(GstDpxFilter* filter, const GstDp
 /* Every plane of the frame in one launch per iteration (CUDA only). */
 static dpx::Status gst_dpx_morph_process_planes(GstDpxFilter* filter, const GstDpxPlaneJob* jobs,
                                                 guint n_jobs) {
-  GstDpxMorphPrivate* priv = GST_DPX_MORPH(filter)->priv;
+  GstDpxMorphFamilyPrivate* priv = GST_DPX_MORPH_FAMILY(filter)->priv;
   dpx::MorphPlane planes[dpx::kMorphMaxPlanes];
   if (n_jobs > G_N_ELEMENTS(planes))
     return dpx::Status(dpx::StatusCode::kUnsupported, "more planes than one launch takes");
@@ -287,7 +287,7 @@ static dpx::Status gst_dpx_morph_process_planes(GstDpxFilter* filter, const GstD
 
 static void gst_dpx_morph_reset(GstDpxFilter* filter) {
   /* Called with the CUDA context current: scratch memory belongs to it. */
-  GstDpxMorphPrivate* priv = GST_DPX_MORPH(filter)->priv;
+  GstDpxMorphFamilyPrivate* priv = GST_DPX_MORPH_FAMILY(filter)->priv;
   for (dpx::DeviceBuffer& b : priv->scratch) b.reset();
   priv->frame_scratch.reset();
 }
@@ -296,7 +296,7 @@ static void gst_dpx_morph_reset(GstDpxFilter* filter) {
 static const GParamFlags setting_flags = static_cast<GParamFlags>(
     G_PARAM_READWRITE | GST_PARAM_MUTABLE_PLAYING | GST_PARAM_CONTROLLABLE | G_PARAM_STATIC_STRINGS);
 
-static void gst_dpx_morph_class_init(GstDpxMorphClass* klass) {
+static void gst_dpx_morph_family_class_init(GstDpxMorphFamilyClass* klass) {
   GObjectClass* gobject_class = G_OBJECT_CLASS(klass);
   GstElementClass* element_class = GST_ELEMENT_CLASS(klass);
   GstDpxFilterClass* filter_class = GST_DPX_FILTER_CLASS(klass);
@@ -336,15 +336,15 @@ static void gst_dpx_morph_class_init(GstDpxMorphClass* klass) {
   filter_class->process_planes = GST_DEBUG_FUNCPTR(gst_dpx_morph_process_planes);
   filter_class->reset = GST_DEBUG_FUNCPTR(gst_dpx_morph_reset);
 
-  gst_type_mark_as_plugin_api(GST_TYPE_DPX_MORPH, static_cast<GstPluginAPIFlags>(0));
+  gst_type_mark_as_plugin_api(GST_TYPE_DPX_MORPH_FAMILY, static_cast<GstPluginAPIFlags>(0));
   gst_type_mark_as_plugin_api(GST_TYPE_DPX_MORPH_SHAPE, static_cast<GstPluginAPIFlags>(0));
   gst_type_mark_as_plugin_api(GST_TYPE_DPX_MORPH_BORDER, static_cast<GstPluginAPIFlags>(0));
   gst_type_mark_as_plugin_api(GST_TYPE_DPX_MORPH_OPERATION, static_cast<GstPluginAPIFlags>(0));
   GST_DEBUG_CATEGORY_INIT(gst_dpx_morph_debug, "dpxmorph", 0, "dpxdilate / dpxerode / dpxmorph");
 }
 
-static void gst_dpx_morph_init(GstDpxMorph* self) {
-  self->priv = new GstDpxMorphPrivate();
+static void gst_dpx_morph_family_init(GstDpxMorphFamily* self) {
+  self->priv = new GstDpxMorphFamilyPrivate();
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -352,30 +352,30 @@ static void gst_dpx_morph_init(GstDpxMorph* self) {
  * dpxmorph takes the operation, width and height. */
 
 typedef struct {
-  GstDpxMorph parent;
+  GstDpxMorphFamily parent;
 } GstDpxDilate;
 typedef struct {
-  GstDpxMorphClass parent_class;
+  GstDpxMorphFamilyClass parent_class;
 } GstDpxDilateClass;
 typedef struct {
-  GstDpxMorph parent;
+  GstDpxMorphFamily parent;
 } GstDpxErode;
 typedef struct {
-  GstDpxMorphClass parent_class;
+  GstDpxMorphFamilyClass parent_class;
 } GstDpxErodeClass;
 typedef struct {
-  GstDpxMorph parent;
-} GstDpxMorphAny;
+  GstDpxMorphFamily parent;
+} GstDpxMorph;
 typedef struct {
-  GstDpxMorphClass parent_class;
-} GstDpxMorphAnyClass;
+  GstDpxMorphFamilyClass parent_class;
+} GstDpxMorphClass;
 
-G_DEFINE_TYPE(GstDpxDilate, gst_dpx_dilate, GST_TYPE_DPX_MORPH);
-G_DEFINE_TYPE(GstDpxErode, gst_dpx_erode, GST_TYPE_DPX_MORPH);
-G_DEFINE_TYPE(GstDpxMorphAny, gst_dpx_morph_any, GST_TYPE_DPX_MORPH);
+G_DEFINE_TYPE(GstDpxDilate, gst_dpx_dilate, GST_TYPE_DPX_MORPH_FAMILY);
+G_DEFINE_TYPE(GstDpxErode, gst_dpx_erode, GST_TYPE_DPX_MORPH_FAMILY);
+G_DEFINE_TYPE(GstDpxMorph, gst_dpx_morph, GST_TYPE_DPX_MORPH_FAMILY);
 GST_ELEMENT_REGISTER_DEFINE(dpxdilate, "dpxdilate", GST_RANK_NONE, GST_TYPE_DPX_DILATE);
 GST_ELEMENT_REGISTER_DEFINE(dpxerode, "dpxerode", GST_RANK_NONE, GST_TYPE_DPX_ERODE);
-GST_ELEMENT_REGISTER_DEFINE(dpxmorph, "dpxmorph", GST_RANK_NONE, GST_TYPE_DPX_MORPH_ANY);
+GST_ELEMENT_REGISTER_DEFINE(dpxmorph, "dpxmorph", GST_RANK_NONE, GST_TYPE_DPX_MORPH);
 
 /* GObject does not inherit set_property / get_property: a class that installs properties of its
  * own names the family's handlers again. */
@@ -389,7 +389,7 @@ static GParamSpec* side_spec(const char* name, const char* nick, const char* blu
 }
 
 /* dpxdilate / dpxerode: the operation and the square `size`. */
-static void fixed_op_class_init(GstDpxMorphClass* klass, dpx::MorphOp op, const char* longname,
+static void fixed_op_class_init(GstDpxMorphFamilyClass* klass, dpx::MorphOp op, const char* longname,
                                 const char* what) {
   klass->op = op;
   use_family_handlers(G_OBJECT_CLASS(klass));
@@ -408,7 +408,7 @@ static void fixed_op_class_init(GstDpxMorphClass* klass, dpx::MorphOp op, const 
 }
 
 static void gst_dpx_dilate_class_init(GstDpxDilateClass* klass) {
-  fixed_op_class_init(reinterpret_cast<GstDpxMorphClass*>(klass), dpx::MorphOp::kDilate, "DPX dilation",
+  fixed_op_class_init(reinterpret_cast<GstDpxMorphFamilyClass*>(klass), dpx::MorphOp::kDilate, "DPX dilation",
                       "dilation (local maximum)");
 }
 
@@ -417,7 +417,7 @@ static void gst_dpx_dilate_init(GstDpxDilate* self) {
 }
 
 static void gst_dpx_erode_class_init(GstDpxErodeClass* klass) {
-  fixed_op_class_init(reinterpret_cast<GstDpxMorphClass*>(klass), dpx::MorphOp::kErode, "DPX erosion",
+  fixed_op_class_init(reinterpret_cast<GstDpxMorphFamilyClass*>(klass), dpx::MorphOp::kErode, "DPX erosion",
                       "erosion (local minimum)");
 }
 
@@ -425,9 +425,9 @@ static void gst_dpx_erode_init(GstDpxErode* self) {
   (void)self;
 }
 
-static void gst_dpx_morph_any_class_init(GstDpxMorphAnyClass* klass) {
+static void gst_dpx_morph_class_init(GstDpxMorphClass* klass) {
   GObjectClass* gobject_class = G_OBJECT_CLASS(klass);
-  reinterpret_cast<GstDpxMorphClass*>(klass)->op_is_property = TRUE;
+  reinterpret_cast<GstDpxMorphFamilyClass*>(klass)->op_is_property = TRUE;
   use_family_handlers(gobject_class);
   g_object_class_install_property(
       gobject_class, PROP_OPERATION,
@@ -450,8 +450,8 @@ static void gst_dpx_morph_any_class_init(GstDpxMorphAnyClass* klass) {
       "gst-dpx developers");
 }
 
-static void gst_dpx_morph_any_init(GstDpxMorphAny* self) {
-  dpx::MorphParams& s = reinterpret_cast<GstDpxMorph*>(self)->priv->settings;
+static void gst_dpx_morph_init(GstDpxMorph* self) {
+  dpx::MorphParams& s = reinterpret_cast<GstDpxMorphFamily*>(self)->priv->settings;
   s.width = DEFAULT_SIZE;
   s.height = DEFAULT_SIZE;
 }

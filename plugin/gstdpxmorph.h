@@ -1,5 +1,5 @@
 /* dpxdilate, dpxerode and dpxmorph: grayscale / per-channel morphology on every plane of a video
- * frame, through libdpx on the CPU or on CUDA. One family: GstDpxMorph holds the properties and
+ * frame, through libdpx on the CPU or on CUDA. One family: GstDpxMorphFamily holds the properties and
  * the work; dpxdilate and dpxerode fix the operation and take a square `size`, dpxmorph takes the
  * operation and the element's width and height as properties. */
 #pragma once
@@ -20,26 +20,26 @@ GType gst_dpx_morph_border_get_type(void);
 GType gst_dpx_morph_operation_get_type(void);
 
 // clang-format off
-#define GST_TYPE_DPX_MORPH           (gst_dpx_morph_get_type ())
-#define GST_DPX_MORPH(obj)           (G_TYPE_CHECK_INSTANCE_CAST ((obj), GST_TYPE_DPX_MORPH, GstDpxMorph))
-#define GST_DPX_MORPH_GET_CLASS(obj) (G_TYPE_INSTANCE_GET_CLASS ((obj), GST_TYPE_DPX_MORPH, GstDpxMorphClass))
-#define GST_TYPE_DPX_DILATE          (gst_dpx_dilate_get_type ())
-#define GST_TYPE_DPX_ERODE           (gst_dpx_erode_get_type ())
-#define GST_TYPE_DPX_MORPH_ANY       (gst_dpx_morph_any_get_type ())
+#define GST_TYPE_DPX_MORPH_FAMILY           (gst_dpx_morph_family_get_type ())
+#define GST_DPX_MORPH_FAMILY(obj)           (G_TYPE_CHECK_INSTANCE_CAST ((obj), GST_TYPE_DPX_MORPH_FAMILY, GstDpxMorphFamily))
+#define GST_DPX_MORPH_FAMILY_GET_CLASS(obj) (G_TYPE_INSTANCE_GET_CLASS ((obj), GST_TYPE_DPX_MORPH_FAMILY, GstDpxMorphFamilyClass))
+#define GST_TYPE_DPX_DILATE                 (gst_dpx_dilate_get_type ())
+#define GST_TYPE_DPX_ERODE                  (gst_dpx_erode_get_type ())
+#define GST_TYPE_DPX_MORPH                  (gst_dpx_morph_get_type ())
 // clang-format on
 
-typedef struct _GstDpxMorph GstDpxMorph;
-typedef struct _GstDpxMorphClass GstDpxMorphClass;
-typedef struct _GstDpxMorphPrivate GstDpxMorphPrivate;
+typedef struct _GstDpxMorphFamily GstDpxMorphFamily;
+typedef struct _GstDpxMorphFamilyClass GstDpxMorphFamilyClass;
+typedef struct _GstDpxMorphFamilyPrivate GstDpxMorphFamilyPrivate;
 
-struct _GstDpxMorph {
+struct _GstDpxMorphFamily {
   GstDpxFilter parent;
 
   /*< private >*/
-  GstDpxMorphPrivate* priv;
+  GstDpxMorphFamilyPrivate* priv;
 };
 
-struct _GstDpxMorphClass {
+struct _GstDpxMorphFamilyClass {
   GstDpxFilterClass parent_class;
 
   dpx::MorphOp op;         /* set by dpxdilate / dpxerode */
@@ -69,10 +69,10 @@ typedef enum {
   GST_DPX_MORPH_BORDER_NEUTRAL = 2,
 } GstDpxMorphBorder;
 
-GType gst_dpx_morph_get_type(void);
+GType gst_dpx_morph_family_get_type(void);
 GType gst_dpx_dilate_get_type(void);
 GType gst_dpx_erode_get_type(void);
-GType gst_dpx_morph_any_get_type(void);
+GType gst_dpx_morph_get_type(void);
 
 GST_ELEMENT_REGISTER_DECLARE(dpxdilate);
 GST_ELEMENT_REGISTER_DECLARE(dpxerode);

@@ -15,8 +15,11 @@
  * carries a GstDpxMotionMeta (gstdpxmotionmeta.h) with one vector and SAD per block; the vectors
  * can also go to a JSON-lines file (`location`) and, as motion detection, to an element message
  * `dpx-motion` per frame (`post-messages`) with the mean vector length and the fraction of blocks
- * moving more than `motion-threshold` pixels. The file is created when the element starts (an
- * unwritable path fails the change to PAUSED) and each line is flushed as it is written.
+ * moving more than `motion-threshold` pixels. The file is checked when the element starts (an
+ * unwritable path fails the change to PAUSED; a missing file is created), truncated when its first
+ * line is due and each line is flushed as it is written. `location` may change while playing: the
+ * lines of the frames from then on go to the new file, truncated when its first line is due (or
+ * appended to, when the run wrote to it before).
  *
  * The first frame, and the first after a flush, a DISCONT buffer or a caps change, have no
  * reference: they carry no meta, write no line and post no message. Frames are numbered from 0
@@ -54,6 +57,7 @@
 #include <vector>
 
 #include "dpx/motion.h"
+#include "gstdpxmotionfile.h"
 #include "gstdpxmotionmeta.h"
 #include "gstdpxmotionreport.h"
 #include "gstdpxmotionsearch.h"
@@ -115,8 +119,7 @@ struct _GstDpxMotionEstPrivate {
   std::vector<MotionFrame> frames; /* per in-flight slot */
   gstdpx::MotionSearcher search;
   std::uint64_t frame_number = 0; /* of the next frame to complete */
-  FILE* file = nullptr;
-  std::string file_path;
+  gstdpx::MotionFile file;
 };
 
 GType gst_dpx_motion_subpel_get_type(void) {
@@ -258,12 +261,6 @@ static void gst_dpx_motion_est_get_property(GObject* object, guint prop_id, GVal
 /* ------------------------------------------------------------------------------------------ */
 /* The search */
 
-static void close_file(GstDpxMotionEstPrivate* priv) {
-  if (priv->file != nullptr) std::fclose(priv->file);
-  priv->file = nullptr;
-  priv->file_path.clear();
-}
-
 static gboolean gst_dpx_motion_est_setup(GstDpxFilter* filter, const GstVideoInfo* info,
                                          dpx::Backend backend) {
   (void)info;
@@ -300,33 +297,18 @@ static dpx::Status gst_dpx_motion_est_process_plane(GstDpxFilter* filter, const 
 /* ------------------------------------------------------------------------------------------ */
 /* Reporting, after the search has completed */
 
-/* Makes `path` the file the JSON lines go to ("" = none), closing the one before; an element
- * error when it cannot be opened. */
-static bool open_file(GstDpxMotionEst* self, const std::string& path) {
-  GstDpxMotionEstPrivate* priv = self->priv;
-  close_file(priv);
-  if (path.empty()) return true;
-  priv->file = std::fopen(path.c_str(), "w");
-  if (priv->file == nullptr) {
+/* Writes the frame's line to the file of its settings; an element error when that fails. */
+static bool write_line(GstDpxMotionEst* self, const std::string& path, const gstdpx::MotionReport& report) {
+  using Written = gstdpx::MotionFile::Written;
+  const Written w = self->priv->file.write(path, gstdpx::motion_json_line(report));
+  if (w == Written::kCannotOpen) {
     GST_ELEMENT_ERROR(self, RESOURCE, OPEN_WRITE, ("Could not open file \"%s\" for writing.", path.c_str()),
                       GST_ERROR_SYSTEM);
-    return false;
-  }
-  priv->file_path = path;
-  return true;
-}
-
-static bool write_line(GstDpxMotionEst* self, const std::string& path, const gstdpx::MotionReport& report) {
-  GstDpxMotionEstPrivate* priv = self->priv;
-  if (path != priv->file_path && !open_file(self, path)) return false;
-  if (priv->file == nullptr) return true;
-  const std::string line = gstdpx::motion_json_line(report);
-  if (std::fwrite(line.data(), 1, line.size(), priv->file) != line.size() || std::fflush(priv->file) != 0) {
+  } else if (w == Written::kCannotWrite) {
     GST_ELEMENT_ERROR(self, RESOURCE, WRITE, ("Could not write to file \"%s\".", path.c_str()),
                       GST_ERROR_SYSTEM);
-    return false;
   }
-  return true;
+  return w == Written::kOk;
 }
 
 /* Draws the vectors onto the luma plane of `buffer` (writable in the base class's analysis mode),
@@ -393,16 +375,11 @@ static gboolean gst_dpx_motion_est_sink_event(GstBaseTransform* trans, GstEvent*
   GstDpxMotionEst* self = GST_DPX_MOTION_EST(trans);
   /* After a flush the next frame need not follow the last one. */
   if (GST_EVENT_TYPE(event) == GST_EVENT_FLUSH_STOP) self->priv->search.forget_reference();
-  if (GST_EVENT_TYPE(event) == GST_EVENT_EOS && self->priv->file != nullptr &&
-      std::fflush(self->priv->file) != 0) {
-    GST_ELEMENT_ERROR(self, RESOURCE, WRITE,
-                      ("Could not write to file \"%s\".", self->priv->file_path.c_str()), GST_ERROR_SYSTEM);
-  }
   return GST_BASE_TRANSFORM_CLASS(parent_class)->sink_event(trans, event);
 }
 
-/* The file opens with the element (READY to PAUSED): an unwritable path fails before the first
- * frame, and a stream too short for any vectors still leaves an empty file. */
+/* The file is checked when the element starts (READY to PAUSED): an unwritable path fails before
+ * the first frame (gstdpxmotionfile.h says when it is truncated). */
 static gboolean gst_dpx_motion_est_start(GstBaseTransform* trans) {
   GstDpxMotionEst* self = GST_DPX_MOTION_EST(trans);
   std::string path;
@@ -410,23 +387,26 @@ static gboolean gst_dpx_motion_est_start(GstBaseTransform* trans) {
     std::lock_guard<std::mutex> lk(self->priv->lock);
     path = self->priv->settings.location;
   }
-  if (!open_file(self, path)) return FALSE;
+  if (!self->priv->file.start(path)) {
+    GST_ELEMENT_ERROR(self, RESOURCE, OPEN_WRITE, ("Could not open file \"%s\" for writing.", path.c_str()),
+                      GST_ERROR_SYSTEM);
+    return FALSE;
+  }
   if (GST_BASE_TRANSFORM_CLASS(parent_class)->start(trans)) return TRUE;
-  close_file(self->priv);
+  self->priv->file.stop(false);
   return FALSE;
 }
 
 static gboolean gst_dpx_motion_est_stop(GstBaseTransform* trans) {
   GstDpxMotionEstPrivate* priv = GST_DPX_MOTION_EST(trans)->priv;
-  const gboolean ok = GST_BASE_TRANSFORM_CLASS(parent_class)->stop(trans);
-  close_file(priv);
+  const gboolean ok = GST_BASE_TRANSFORM_CLASS(parent_class)->stop(trans); /* frames in flight reported */
+  priv->file.stop(priv->frame_number > 0);
   priv->frame_number = 0;
   return ok;
 }
 
 static void gst_dpx_motion_est_finalize(GObject* object) {
   GstDpxMotionEst* self = GST_DPX_MOTION_EST(object);
-  close_file(self->priv);
   delete self->priv;
   self->priv = nullptr;
   G_OBJECT_CLASS(parent_class)->finalize(object);
@@ -490,7 +470,8 @@ static void gst_dpx_motion_est_class_init(GstDpxMotionEstClass* klass) {
       g_param_spec_string(
           "location", "Location",
           "File to write every frame's vectors to, one JSON object per line (frame, pts, "
-          "reference_pts, block_size, columns, rows, scale, vectors [[dx, dy, sad], ...]); none when unset",
+          "reference_pts, block_size, columns, rows, scale, vectors [[dx, dy, sad], ...]); none when unset. "
+          "Truncated when its first line is due; a change while playing applies from the next frame",
           DEFAULT_LOCATION, flags));
   g_object_class_install_property(
       gobject_class, PROP_MOTION_THRESHOLD,

@@ -58,5 +58,8 @@ JsonLine parse_line(const std::string& line);
 // A new empty file under /tmp ("" when none can be made).
 std::string temporary_file();
 
+// The bytes of a file ("" when it cannot be read).
+std::string read_file(const std::string& path);
+
 }  // namespace test
 }  // namespace dpx

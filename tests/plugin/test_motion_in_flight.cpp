@@ -73,13 +73,6 @@ void push_segment(Harness& hz) {
   ASSERT_TRUE(gst_harness_push_event(hz.h, gst_event_new_segment(&segment)));
 }
 
-std::string read_file(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
 // The scenario on `backend` with `depth` frames in flight (-1: the element's default), frames made
 // from `seed`.
 Outcome run_scenario(const char* backend, int depth, std::uint64_t seed) {
