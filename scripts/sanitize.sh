@@ -34,20 +34,31 @@ for p in coreelements app videotestsrc videoconvertscale nvcodec; do
 done
 export GST_PLUGIN_SYSTEM_PATH_1_0="$plugins" GST_REGISTRY_FORK=no GST_REGISTRY="$root/build-san/registry.bin"
 
+# Each binary runs as one process per core, each with its share of the tests (gtest's sharding).
+shards=$(nproc)
 p=0 f=0 s=0 rc=0
 for t in $(find "$root/build-san/tests" -maxdepth 2 -type f -name 'test-*' -perm -u+x | sort); do
   name=$(basename "$t")
-  log="$root/build-san/$name.san.log"
-  if "$t" > "$log" 2>&1; then trc=0; else trc=$?; fi
-  line=$(grep -E "^$name: [0-9]+ passed, [0-9]+ failed, [0-9]+ skipped$" "$log" | tail -1 || true)
-  if [ -z "$line" ] || [ "$trc" -ne 0 ] || grep -qE 'ERROR: (Address|Leak)Sanitizer|runtime error:' "$log"; then
-    echo "$name: FAILED under sanitizers (rc=$trc); log $log:" >&2
-    grep -E -A12 'ERROR: (Address|Leak)Sanitizer|runtime error:|^\[  FAILED  \]' "$log" | head -60 >&2 || tail -30 "$log" >&2
-    rc=1
-  fi
-  echo "${line:-$name: no summary line}"
-  read -r _ a _ b _ c _ <<< "${line:-x 0 x 0 x 0 x}"
-  p=$((p + a)) f=$((f + b)) s=$((s + c))
+  start=$SECONDS
+  pids=() bp=0 bf=0 bs=0
+  for ((i = 0; i < shards; i++)); do
+    GTEST_TOTAL_SHARDS=$shards GTEST_SHARD_INDEX=$i "$t" > "$root/build-san/$name.$i.san.log" 2>&1 &
+    pids+=($!)
+  done
+  for ((i = 0; i < shards; i++)); do
+    log="$root/build-san/$name.$i.san.log"
+    if wait "${pids[$i]}"; then trc=0; else trc=$?; fi
+    line=$(grep -E "^$name: [0-9]+ passed, [0-9]+ failed, [0-9]+ skipped$" "$log" | tail -1 || true)
+    if [ -z "$line" ] || [ "$trc" -ne 0 ] || grep -qE 'ERROR: (Address|Leak)Sanitizer|runtime error:' "$log"; then
+      echo "$name (part $((i + 1)) of $shards): FAILED under sanitizers (rc=$trc); log $log:" >&2
+      grep -E -A12 'ERROR: (Address|Leak)Sanitizer|runtime error:|^\[  FAILED  \]' "$log" | head -60 >&2 || tail -30 "$log" >&2
+      rc=1
+    fi
+    read -r _ a _ b _ c _ <<< "${line:-x 0 x 0 x 0 x}"
+    bp=$((bp + a)) bf=$((bf + b)) bs=$((bs + c))
+  done
+  echo "$name: $bp passed, $bf failed, $bs skipped ($((SECONDS - start)) s)"
+  p=$((p + bp)) f=$((f + bf)) s=$((s + bs))
 done
 echo "sanitizers: $p passed, $f failed, $s skipped"
 exit $rc

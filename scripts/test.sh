@@ -10,7 +10,8 @@ dpx_install_packages "${DPX_PYTHON_PACKAGES[@]}"
 dpx_build build "$@"
 root=$(cd "$here/.." && pwd)
 rc=0
-meson test -C "$root/build" --print-errorlogs --num-processes 1 || rc=$?
+# test-kernels is registered in two halves: the suites run side by side, one per core.
+meson test -C "$root/build" --print-errorlogs --num-processes "$(nproc)" || rc=$?
 python=$("$here/test-python.sh" build | tail -n 1) || rc=1
 echo "$python"
 # Each test binary prints "NAME: N passed, N failed, N skipped", the Python suite the same line; add them up.
