@@ -1,6 +1,7 @@
 /* The dpx plugin: registers its elements, nothing else. */
 #include <gst/gst.h>
 
+#include "gstdpxdeshake.h"
 #include "gstdpxmorph.h"
 #include "gstdpxmotionest.h"
 
@@ -10,6 +11,7 @@ static gboolean plugin_init(GstPlugin* plugin) {
   ok |= GST_ELEMENT_REGISTER(dpxerode, plugin);
   ok |= GST_ELEMENT_REGISTER(dpxmorph, plugin);
   ok |= GST_ELEMENT_REGISTER(dpxmotionest, plugin);
+  ok |= GST_ELEMENT_REGISTER(dpxdeshake, plugin);
   return ok;
 }
 
