@@ -1,0 +1,198 @@
+"""The CUDA paths: CuPy arrays and PyTorch tensors used in place (results of the same kind on the
+same device, on the caller's stream), numpy arrays copied there and back, and the sequence calls on
+the GPU — each against the CPU backend, which test_*.py check against OpenCV, parasail, edlib and
+the definitions. Every test skips (and is counted) where no CUDA device is usable."""
+
+import numpy as np
+import pytest
+
+import dpx
+from conftest import needs_cuda
+
+pytestmark = needs_cuda
+
+
+@pytest.fixture
+def cp():
+    return pytest.importorskip("cupy")
+
+
+@pytest.fixture
+def torch():
+    torch = pytest.importorskip("torch")
+    if not torch.cuda.is_available():
+        pytest.skip("PyTorch without CUDA")
+    return torch
+
+
+def image(rng, shape, dtype=np.uint8):
+    return rng.integers(0, np.iinfo(dtype).max + 1, size=shape, dtype=dtype)
+
+
+@pytest.mark.parametrize("op", ["dilate", "erode", "open", "close", "gradient", "tophat", "blackhat"])
+@pytest.mark.parametrize("dtype", [np.uint8, np.uint16])
+@pytest.mark.parametrize("channels", [1, 2, 3, 4])
+def test_morphology_cupy_matches_cpu(rng, cp, op, dtype, channels):
+    img = image(rng, (67, 129) if channels == 1 else (67, 129, channels), dtype)
+    d = cp.asarray(img)
+    got = dpx.morphology(d, op, (5, 3), shape="ellipse", iterations=2, border="reflect101")
+    assert isinstance(got, cp.ndarray) and got.dtype == d.dtype and got.shape == d.shape
+    np.testing.assert_array_equal(cp.asnumpy(got), dpx.morphology(img, op, (5, 3), shape="ellipse", iterations=2,
+                                                                   border="reflect101", backend="cpu"))
+    np.testing.assert_array_equal(cp.asnumpy(d), img)  # the input is left alone
+
+
+@pytest.mark.parametrize("ksize, shape", [(3, "rect"), (5, "rect"), ((1, 15), "rect"), ((31, 31), "rect"),
+                                          (7, "cross"), (9, "ellipse")])
+def test_morphology_4k_cupy_matches_cpu(rng, cp, ksize, shape):
+    img = image(rng, (2160, 3840))
+    got = dpx.morphology(cp.asarray(img), "dilate", ksize, shape=shape)
+    np.testing.assert_array_equal(cp.asnumpy(got), dpx.morphology(img, "dilate", ksize, shape=shape, backend="cpu"))
+
+
+def test_morphology_pitched_cupy_view_runs_in_place(rng, cp):
+    img = image(rng, (100, 160, 4))
+    view = cp.asarray(img)[10:90, 7:150]  # rows padded: the pitch of the parent
+    got = dpx.morphology(view, "close", 5)
+    np.testing.assert_array_equal(cp.asnumpy(got), dpx.morphology(img[10:90, 7:150], "close", 5, backend="cpu"))
+
+
+def test_morphology_strided_cupy_pixels_raise(rng, cp):
+    with pytest.raises(ValueError, match="packed"):
+        dpx.morphology(cp.asarray(image(rng, (64, 64)))[:, ::2], "dilate")
+
+
+def test_morphology_numpy_on_cuda_matches_cpu(rng):
+    img = image(rng, (123, 77, 3), np.uint16)
+    np.testing.assert_array_equal(dpx.morphology(img, "tophat", 7, backend="cuda"),
+                                  dpx.morphology(img, "tophat", 7, backend="cpu"))
+
+
+def test_morphology_torch_tensor(rng, torch):
+    img = image(rng, (90, 111))
+    t = torch.from_numpy(img).cuda()
+    got = dpx.morphology(t, "gradient", 3)
+    assert isinstance(got, torch.Tensor) and got.device == t.device and got.dtype == torch.uint8
+    np.testing.assert_array_equal(got.cpu().numpy(), dpx.morphology(img, "gradient", 3, backend="cpu"))
+
+
+def test_morphology_on_a_cupy_stream(rng, cp):
+    img = image(rng, (512, 768))
+    d = cp.asarray(img)
+    cp.cuda.Device().synchronize()
+    stream = cp.cuda.Stream(non_blocking=True)
+    with stream:
+        got = dpx.morphology(d, "open", 9)  # CuPy's current stream: `stream`
+        again = dpx.morphology(d, "open", 9, stream=stream.ptr)
+    stream.synchronize()
+    want = dpx.morphology(img, "open", 9, backend="cpu")
+    np.testing.assert_array_equal(cp.asnumpy(got), want)
+    np.testing.assert_array_equal(cp.asnumpy(again), want)
+
+
+def test_morphology_on_a_torch_stream(rng, torch):
+    img = image(rng, (256, 300))
+    t = torch.from_numpy(img).cuda()
+    stream = torch.cuda.Stream()
+    stream.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(stream):
+        got = dpx.morphology(t, "erode", 5)
+    stream.synchronize()
+    np.testing.assert_array_equal(got.cpu().numpy(), dpx.morphology(img, "erode", 5, backend="cpu"))
+
+
+def test_cuda_arrays_refuse_the_cpu_backend_and_numpy_partners(rng, cp):
+    d = cp.asarray(image(rng, (32, 32)))
+    with pytest.raises(ValueError, match="backend='cpu'"):
+        dpx.morphology(d, "dilate", backend="cpu")
+    with pytest.raises(ValueError, match="same side"):
+        dpx.motion_vectors(image(rng, (32, 32)), d)
+
+
+def test_arrays_on_two_devices_raise(rng, cp):
+    if cp.cuda.runtime.getDeviceCount() < 2:
+        pytest.skip("one CUDA device")
+    a = cp.asarray(image(rng, (32, 32)))
+    with cp.cuda.Device(1):
+        b = cp.asarray(image(rng, (32, 32)))
+        got = dpx.morphology(b, "dilate")
+        assert got.device.id == 1
+    with pytest.raises(ValueError, match="device"):
+        dpx.motion_vectors(a, b)
+
+
+def test_bad_cuda_input_raises(rng, cp):
+    with pytest.raises(ValueError, match="dtype"):
+        dpx.morphology(cp.zeros((8, 8), cp.float32), "dilate")
+    with pytest.raises(ValueError, match="empty"):
+        dpx.morphology(cp.zeros((0, 8), cp.uint8), "dilate")
+    with pytest.raises(ValueError, match="dimensions"):
+        dpx.morphology(cp.zeros((2, 8, 8, 1), cp.uint8), "dilate")
+
+
+@pytest.mark.parametrize("subpel", ["none", "quarter"])
+def test_motion_vectors_cupy_and_torch_match_cpu(rng, cp, subpel):
+    prev = image(rng, (144, 176))
+    cur = np.roll(prev, (3, -2), axis=(0, 1))
+    want_v, want_s = dpx.motion_vectors(prev, cur, block_size=8, search_range=8, subpel=subpel, lambda_=2,
+                                        backend="cpu", return_sad=True)
+    v, s = dpx.motion_vectors(cp.asarray(prev), cp.asarray(cur), block_size=8, search_range=8, subpel=subpel,
+                              lambda_=2, return_sad=True)
+    assert isinstance(v, cp.ndarray) and v.dtype == cp.float32 and s.dtype == cp.int32
+    np.testing.assert_array_equal(cp.asnumpy(v), want_v)
+    np.testing.assert_array_equal(cp.asnumpy(s), want_s)
+    np.testing.assert_array_equal(dpx.motion_vectors(prev, cur, block_size=8, search_range=8, subpel=subpel, lambda_=2,
+                                                     backend="cuda"), want_v)
+
+
+def test_motion_vectors_torch(rng, torch):
+    prev = image(rng, (64, 96))
+    cur = np.roll(prev, 4, axis=1)
+    v, s = dpx.motion_vectors(torch.from_numpy(prev).cuda(), torch.from_numpy(cur).cuda(), return_sad=True)
+    assert v.is_cuda and v.dtype == torch.float32
+    want_v, want_s = dpx.motion_vectors(prev, cur, backend="cpu", return_sad=True)
+    np.testing.assert_array_equal(v.cpu().numpy(), want_v)
+    np.testing.assert_array_equal(s.cpu().numpy(), want_s)
+
+
+def test_epilogue_cupy_matches_cpu(rng, cp):
+    acc = rng.integers(-2**31, 2**31, size=(33, 16), dtype=np.int64).astype(np.int32)
+    bias = rng.integers(-1000, 1000, size=16).astype(np.int32)
+    residual = rng.integers(-32768, 32768, size=acc.shape).astype(np.int16)
+    got = dpx.requantize(cp.asarray(acc), shift=5, bias=bias, dtype="int8", relu=True)
+    np.testing.assert_array_equal(cp.asnumpy(got), dpx.requantize(acc, shift=5, bias=bias, dtype="int8", relu=True,
+                                                                  backend="cpu"))
+    got = dpx.requantize_residual(cp.asarray(acc), cp.asarray(residual), shift=12, clamp=(-50, 50))
+    np.testing.assert_array_equal(cp.asnumpy(got), dpx.requantize_residual(acc, residual, shift=12, clamp=(-50, 50),
+                                                                           backend="cpu"))
+    a, b, c = (rng.integers(-32768, 32768, size=1001).astype(np.int16) for _ in range(3))
+    np.testing.assert_array_equal(cp.asnumpy(dpx.max3(cp.asarray(a), cp.asarray(b), cp.asarray(c))),
+                                  dpx.max3(a, b, c, backend="cpu"))
+    np.testing.assert_array_equal(dpx.min3(a, b, c, backend="cuda"), dpx.min3(a, b, c, backend="cpu"))
+
+
+def test_epilogue_torch(rng, torch):
+    acc = rng.integers(-2**20, 2**20, size=(8, 8, 4)).astype(np.int32)
+    got = dpx.requantize(torch.from_numpy(acc).cuda(), shift=3)
+    assert got.is_cuda and got.dtype == torch.int16
+    np.testing.assert_array_equal(got.cpu().numpy(), dpx.requantize(acc, shift=3, backend="cpu"))
+
+
+def test_sequences_on_cuda_match_cpu(rng):
+    letters = list("ARNDCQEGHILKMFPSTWYV")
+    seqs = ["".join(rng.choice(letters, size=int(rng.integers(1, 300)))) for _ in range(24)]
+    q, t = seqs[:12], seqs[12:]
+    np.testing.assert_array_equal(dpx.sw_scores(q, t, backend="cuda"), dpx.sw_scores(q, t, backend="cpu"))
+    for mode in ("sw", "nw", "semiglobal"):
+        assert dpx.align(q, t, mode=mode, backend="cuda") == dpx.align(q, t, mode=mode, backend="cpu")
+    d_cuda, c_cuda = dpx.edit_distance(q, t, cigar=True, backend="cuda")
+    d_cpu, c_cpu = dpx.edit_distance(q, t, cigar=True, backend="cpu")
+    np.testing.assert_array_equal(d_cuda, d_cpu)
+    assert c_cuda == c_cpu
+    assert dpx.search(q, seqs, top=5, backend="cuda") == dpx.search(q, seqs, top=5, backend="cpu")
+    x = [rng.integers(-100, 100, size=int(rng.integers(1, 200))).astype(np.int32) for _ in range(8)]
+    y = [rng.integers(-100, 100, size=int(rng.integers(1, 200))).astype(np.int32) for _ in range(8)]
+    np.testing.assert_array_equal(dpx.dtw(x, y, band=20, backend="cuda"), dpx.dtw(x, y, band=20, backend="cpu"))
+    xf, yf = [s.astype(np.float32) / 7 for s in x], [s.astype(np.float32) / 3 for s in y]
+    np.testing.assert_array_equal(dpx.dtw(xf, yf, cost="squared", backend="cuda"),
+                                  dpx.dtw(xf, yf, cost="squared", backend="cpu"))
