@@ -3,6 +3,8 @@ their inputs (numpy, CuPy, PyTorch or Numba), and the CUDA stream a call runs on
 
 import numpy as np
 
+from . import _dpx
+
 
 def is_cuda(x):
     return hasattr(x, "__cuda_array_interface__")
@@ -11,6 +13,8 @@ def is_cuda(x):
 def prepare(x, name="array"):
     """A CUDA array as it is; anything else as a C-contiguous numpy array."""
     if is_cuda(x):
+        if not _dpx.cuda_built():
+            raise RuntimeError(f"{name} is a CUDA array, but dpx was built without CUDA support")
         return x
     if hasattr(x, "__dlpack__") and not isinstance(x, np.ndarray) and _dlpack_device(x) == "cuda":
         raise TypeError(f"{name}: a CUDA DLPack object without __cuda_array_interface__; "
@@ -35,7 +39,8 @@ _TORCH_DTYPES = ("uint8", "int8", "int16", "uint16", "int32", "uint32", "int64",
 
 def empty_like(x, shape=None, dtype=None):
     """A new C-contiguous array of `shape` and `dtype` (numpy's name; default: x's) where x lives."""
-    shape = tuple(x.shape) if shape is None else tuple(shape)
+    if shape is None:
+        shape = tuple(x.shape) if hasattr(x, "shape") else tuple(x.__cuda_array_interface__["shape"])
     if not is_cuda(x):
         return np.empty(shape, dtype=x.dtype if dtype is None else np.dtype(dtype))
     kind = _framework(x)

@@ -3,12 +3,13 @@ a plain DTW."""
 
 import re
 
-import edlib
 import numpy as np
-import parasail
 import pytest
 
 import dpx
+
+edlib = pytest.importorskip("edlib")  # python3-edlib, python3-parasail (scripts/deps.sh)
+parasail = pytest.importorskip("parasail")
 
 PROTEIN = "ARNDCQEGHILKMFPSTWYV"
 MATRICES = {"blosum62": parasail.blosum62, "blosum45": parasail.blosum45, "pam250": parasail.pam250}

@@ -1,11 +1,12 @@
 """dpx.morphology against cv2.morphologyEx on the CPU backend (the CUDA backend gives the same bits;
 test_cuda.py checks it against this one)."""
 
-import cv2
 import numpy as np
 import pytest
 
 import dpx
+
+cv2 = pytest.importorskip("cv2")  # python3-opencv (scripts/deps.sh)
 
 OPS = {"dilate": cv2.MORPH_DILATE, "erode": cv2.MORPH_ERODE, "open": cv2.MORPH_OPEN, "close": cv2.MORPH_CLOSE,
        "gradient": cv2.MORPH_GRADIENT, "tophat": cv2.MORPH_TOPHAT, "blackhat": cv2.MORPH_BLACKHAT}
@@ -112,3 +113,17 @@ def test_non_arrays_raise():
 def test_cuda_backend_without_cuda_raises_runtime_error():
     with pytest.raises(RuntimeError, match="without CUDA"):
         dpx.morphology(np.ones((8, 8), np.uint8), "dilate", backend="cuda")
+
+
+class FakeCudaArray:
+    """Something that says it is a CUDA array (the pointer is never read without CUDA)."""
+
+    def __init__(self, shape, typestr):
+        self.__cuda_array_interface__ = {"shape": shape, "typestr": typestr, "data": (4096, False), "version": 3,
+                                         "strides": None, "stream": None}
+
+
+@pytest.mark.skipif(dpx.cuda_built(), reason="this build has CUDA")
+def test_cuda_arrays_without_cuda_raise_runtime_error():
+    with pytest.raises(RuntimeError, match="without CUDA"):
+        dpx.morphology(FakeCudaArray((8, 8), "|u1"), "dilate")
