@@ -9,6 +9,9 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 build=$root/${1:-build}
 venv=$build/python-venv
 [ -x "$venv/bin/python" ] || /usr/bin/python3 -m venv --system-site-packages --without-pip "$venv"
+# meson-python 0.12 keeps its native file in the source tree and then only reconfigures the build
+# folder, which fails once that folder is gone: start afresh then
+[ -f "$build/python-wheel/build.ninja" ] || rm -f "$root/.mesonpy-native-file.ini"
 "$venv/bin/python" -m pip install --quiet --no-build-isolation --no-deps --disable-pip-version-check \
   --config-settings=setup-args=-Dcuda=disabled --config-settings=builddir="$build/python-wheel" "$root" >&2
 log=$build/python-tests.log
