@@ -7,6 +7,15 @@ from . import _dpx
 
 
 def is_cuda(x):
+    """True for arrays in CUDA memory. CuPy and PyTorch are told by type (reading
+    __cuda_array_interface__ builds a dict, which a small call notices)."""
+    if isinstance(x, np.ndarray):
+        return False
+    kind = _framework(x)
+    if kind == "cupy":
+        return True
+    if kind == "torch":
+        return bool(x.is_cuda)
     return hasattr(x, "__cuda_array_interface__")
 
 
@@ -46,7 +55,10 @@ def empty_like(x, shape=None, dtype=None):
     kind = _framework(x)
     if kind == "cupy":
         import cupy
-        with cupy.cuda.Device(x.device.id):
+        device = x.device.id
+        if device == cupy.cuda.runtime.getDevice():
+            return cupy.empty(shape, dtype=x.dtype if dtype is None else dtype)
+        with cupy.cuda.Device(device):
             return cupy.empty(shape, dtype=x.dtype if dtype is None else dtype)
     if kind == "torch":
         import torch
