@@ -108,9 +108,10 @@ void throw_if_error(const Status& status) {
 }
 
 ArrayView view_array(py::handle obj, const char* name) {
-  if (py::hasattr(obj, "__cuda_array_interface__"))
-    return from_cuda_interface(obj, obj.attr("__cuda_array_interface__").cast<py::dict>(), name);
   if (py::isinstance<py::array>(obj)) return from_numpy(py::reinterpret_borrow<py::array>(obj), name);
+  // read once: CuPy builds the dict on every access
+  const py::object cai = py::getattr(obj, "__cuda_array_interface__", py::none());
+  if (!cai.is_none()) return from_cuda_interface(obj, cai.cast<py::dict>(), name);
   throw py::type_error(std::string(name) + ": expected a numpy array or a CUDA array (__cuda_array_interface__), got " +
                        std::string(py::str(obj.get_type().attr("__name__"))));
 }
