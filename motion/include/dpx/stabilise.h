@@ -68,7 +68,7 @@ struct Correspondence {
 
 struct FitParams {
   double inlier_threshold = 1.0;  // pixels: a correspondence within it of the model is an inlier
-  int iterations = 256;           // RANSAC draws of two correspondences
+  int iterations = 256;           // most RANSAC draws of two correspondences
   std::uint64_t seed = 0x5eed;    // the draws are a fixed function of it: results are reproducible
   int min_inliers = 8;            // fewer: the frame is not explained (a scene cut)
   double min_inlier_fraction = 0.25;
@@ -82,9 +82,9 @@ struct FitResult {
   bool reliable = false;    // enough inliers explain the frame
 };
 
-// RANSAC over pairs of correspondences (the similarity through two points),
-// then least squares on the inliers of the best draw, repeated until the
-// inliers settle. `cx`, `cy`: the centre.
+// RANSAC over pairs of correspondences (the similarity through two points, scored on an evenly
+// spaced sample of at most 256 of them, drawing until a better model is unlikely), then least
+// squares on all the inliers of the best draw, repeated until they settle. `cx`, `cy`: the centre.
 Status fit_similarity(const Correspondence* points, std::size_t count, double cx, double cy,
                       const FitParams& params, FitResult* result);
 

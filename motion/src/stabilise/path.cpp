@@ -21,9 +21,9 @@ double clamp_abs(double v, double limit) {
   return std::max(-limit, std::min(limit, v));
 }
 
-} // namespace
+}  // namespace
 
-void CameraPath::set_params(const PathParams &params) {
+void CameraPath::set_params(const PathParams& params) {
   params_ = params;
   params_.smoothing = std::max(0, params_.smoothing);
 }
@@ -35,7 +35,7 @@ void CameraPath::reset() {
   finished_ = false;
 }
 
-void CameraPath::push(const Similarity &motion, bool cut) {
+void CameraPath::push(const Similarity& motion, bool cut) {
   Entry e{};
   const bool starts = cut || frames_.empty() || finished_;
   finished_ = false;
@@ -47,7 +47,7 @@ void CameraPath::push(const Similarity &motion, bool cut) {
     e.frame.path = compose(frames_.back().frame.path, motion);
   }
   e.segment = segment_;
-  const Similarity &c = e.frame.path;
+  const Similarity& c = e.frame.path;
   e.param[0] = c.tx;
   e.param[1] = c.ty;
   e.param[2] = c.angle;
@@ -55,16 +55,16 @@ void CameraPath::push(const Similarity &motion, bool cut) {
   frames_.push_back(e);
 }
 
-void CameraPath::finish() { finished_ = true; }
+void CameraPath::finish() {
+  finished_ = true;
+}
 
 // Frame i's window is known once `smoothing` frames follow it, its segment has
 // ended or the stream has.
 bool CameraPath::window_known(std::size_t i) const {
-  if (finished_)
-    return true;
+  if (finished_) return true;
   const std::size_t after = frames_.size() - 1 - i;
-  return after >= static_cast<std::size_t>(params_.smoothing) ||
-         frames_.back().segment != frames_[i].segment;
+  return after >= static_cast<std::size_t>(params_.smoothing) || frames_.back().segment != frames_[i].segment;
 }
 
 int CameraPath::half_width(std::size_t i) const {
@@ -89,8 +89,7 @@ PathFrame CameraPath::pop() {
   double sum[4] = {0, 0, 0, 0}, total = 0;
   for (int k = -h; k <= h; ++k) {
     const double w = gaussian_weight(k, params_.smoothing);
-    for (int j = 0; j < 4; ++j)
-      sum[j] += w * frames_[i + k].param[j];
+    for (int j = 0; j < 4; ++j) sum[j] += w * frames_[i + k].param[j];
     total += w;
   }
   PathFrame f = frames_[i].frame;
@@ -112,7 +111,7 @@ PathFrame CameraPath::pop() {
   return f;
 }
 
-double required_zoom(const Similarity &correction, int width, int height) {
+double required_zoom(const Similarity& correction, int width, int height) {
   const double hw = (width - 1) / 2.0, hh = (height - 1) / 2.0;
   const double c = std::cos(correction.angle) * correction.scale,
                s = std::sin(correction.angle) * correction.scale;
@@ -121,8 +120,7 @@ double required_zoom(const Similarity &correction, int width, int height) {
   // within +-(hw, hh).
   auto need = [&](double a, double t, double half) {
     const double room = a > 0 ? half - t : half + t;
-    if (room <= 0)
-      return kMaxZoom;
+    if (room <= 0) return kMaxZoom;
     return std::abs(a) / room;
   };
   for (int sx = -1; sx <= 1; sx += 2)
@@ -134,11 +132,9 @@ double required_zoom(const Similarity &correction, int width, int height) {
   return std::min(zoom, kMaxZoom);
 }
 
-double BorderZoom::next(const Similarity &correction, int width, int height,
-                        double decay) {
-  zoom_ = std::max(required_zoom(correction, width, height),
-                   std::max(1.0, zoom_ - decay));
+double BorderZoom::next(const Similarity& correction, int width, int height, double decay) {
+  zoom_ = std::max(required_zoom(correction, width, height), std::max(1.0, zoom_ - decay));
   return zoom_;
 }
 
-} // namespace dpx
+}  // namespace dpx

@@ -5,7 +5,7 @@
 
 namespace dpx {
 
-Similarity compose(const Similarity &a, const Similarity &b) {
+Similarity compose(const Similarity& a, const Similarity& b) {
   // a(b(p)) = sa Ra (sb Rb (p - c) + tb) + c + ta
   Similarity r;
   r.scale = a.scale * b.scale;
@@ -16,7 +16,7 @@ Similarity compose(const Similarity &a, const Similarity &b) {
   return r;
 }
 
-Similarity inverse(const Similarity &a) {
+Similarity inverse(const Similarity& a) {
   Similarity r;
   r.scale = 1.0 / a.scale;
   r.angle = -a.angle;
@@ -26,4 +26,4 @@ Similarity inverse(const Similarity &a) {
   return r;
 }
 
-} // namespace dpx
+}  // namespace dpx

@@ -18,17 +18,15 @@ std::int64_t to_fixed(double v) {
   return static_cast<std::int64_t>(std::llround(v * (1 << kWarpFracBits)));
 }
 
-} // namespace
+}  // namespace
 
-WarpPlan warp_plan(const Similarity &correction, double zoom, int luma_width,
-                   int luma_height, int sub_x, int sub_y,
-                   WarpInterpolation interpolation, WarpBorder border) {
+WarpPlan warp_plan(const Similarity& correction, double zoom, int luma_width, int luma_height, int sub_x,
+                   int sub_y, WarpInterpolation interpolation, WarpBorder border) {
   // Luma: src = A dst + b with A = (scale / zoom) R, turning about the centre
   // c.
   const double cx = (luma_width - 1) / 2.0, cy = (luma_height - 1) / 2.0;
   const double k = correction.scale / zoom;
-  const double a00 = k * std::cos(correction.angle),
-               a10 = k * std::sin(correction.angle);
+  const double a00 = k * std::cos(correction.angle), a10 = k * std::sin(correction.angle);
   const double a01 = -a10, a11 = a00;
   const double b0 = cx + correction.tx - (a00 * cx + a01 * cy);
   const double b1 = cy + correction.ty - (a10 * cx + a11 * cy);
@@ -47,31 +45,23 @@ WarpPlan warp_plan(const Similarity &correction, double zoom, int luma_width,
   return plan;
 }
 
-Status stabilise_detail::validate_warp(const PlaneView &src,
-                                       const MutablePlaneView &dst,
-                                       const WarpPlan &plan) {
+Status stabilise_detail::validate_warp(const PlaneView& src, const MutablePlaneView& dst,
+                                       const WarpPlan& plan) {
   DPX_RETURN_IF_ERROR(validate_plane(src, "src"));
   DPX_RETURN_IF_ERROR(validate_plane(dst.as_const(), "dst"));
   DPX_RETURN_IF_ERROR(validate_same_shape(src, dst.as_const()));
-  if (src.data == dst.data)
-    return invalid_argument("warp: src and dst are the same plane");
-  if (plan.interpolation != WarpInterpolation::kBilinear &&
-      plan.interpolation != WarpInterpolation::kBicubic)
+  if (src.data == dst.data) return invalid_argument("warp: src and dst are the same plane");
+  if (plan.interpolation != WarpInterpolation::kBilinear && plan.interpolation != WarpInterpolation::kBicubic)
     return invalid_argument("warp: unknown interpolation");
-  if (plan.border != WarpBorder::kBlack &&
-      plan.border != WarpBorder::kReplicate)
+  if (plan.border != WarpBorder::kBlack && plan.border != WarpBorder::kReplicate)
     return invalid_argument("warp: unknown border");
   // Positions must fit an int after the shift anywhere in the plane.
-  const double limit =
-      static_cast<double>(std::numeric_limits<int>::max() / 4) *
-      (1 << kWarpFracBits);
+  const double limit = static_cast<double>(std::numeric_limits<int>::max() / 4) * (1 << kWarpFracBits);
   const double w = src.width, h = src.height;
   for (const double x : {0.0, w})
     for (const double y : {0.0, h}) {
-      const double px =
-          double(plan.m00) * x + double(plan.m01) * y + double(plan.b0);
-      const double py =
-          double(plan.m10) * x + double(plan.m11) * y + double(plan.b1);
+      const double px = double(plan.m00) * x + double(plan.m01) * y + double(plan.b0);
+      const double py = double(plan.m10) * x + double(plan.m11) * y + double(plan.b1);
       if (std::abs(px) > limit || std::abs(py) > limit)
         return invalid_argument("warp: the map leaves the range of positions");
     }
@@ -81,36 +71,29 @@ Status stabilise_detail::validate_warp(const PlaneView &src,
 namespace {
 
 template <typename T>
-Status warp_cpu_typed(const PlaneView &src, const MutablePlaneView &dst,
-                      const WarpPlan &plan, int threads) {
-  const stabilise_detail::Source<T> s =
-      stabilise_detail::make_source<T>(src, plan);
-  unsigned char *out = static_cast<unsigned char *>(dst.data);
-  return runtime::for_each_range(static_cast<std::size_t>(dst.height), threads,
-                                 16, [&](std::size_t y0, std::size_t y1) {
+Status warp_cpu_typed(const PlaneView& src, const MutablePlaneView& dst, const WarpPlan& plan, int threads) {
+  const stabilise_detail::Source<T> s = stabilise_detail::make_source<T>(src, plan);
+  unsigned char* out = static_cast<unsigned char*>(dst.data);
+  return runtime::for_each_range(static_cast<std::size_t>(dst.height), threads, 16,
+                                 [&](std::size_t y0, std::size_t y1) {
                                    for (std::size_t y = y0; y < y1; ++y)
-                                     stabilise_detail::warp_row(
-                                         s, plan, out, dst.pitch,
-                                         static_cast<int>(y));
+                                     stabilise_detail::warp_row(s, plan, out, dst.pitch, static_cast<int>(y));
                                    return Status::ok();
                                  });
 }
 
-} // namespace
+}  // namespace
 
-Status warp_plane_cpu(const PlaneView &src, const MutablePlaneView &dst,
-                      const WarpPlan &plan, int threads) {
+Status warp_plane_cpu(const PlaneView& src, const MutablePlaneView& dst, const WarpPlan& plan, int threads) {
   DPX_RETURN_IF_ERROR(stabilise_detail::validate_warp(src, dst, plan));
-  return src.type == SampleType::kU8
-             ? warp_cpu_typed<std::uint8_t>(src, dst, plan, threads)
-             : warp_cpu_typed<std::uint16_t>(src, dst, plan, threads);
+  return src.type == SampleType::kU8 ? warp_cpu_typed<std::uint8_t>(src, dst, plan, threads)
+                                     : warp_cpu_typed<std::uint16_t>(src, dst, plan, threads);
 }
 
-Status warp_plane_cuda(const PlaneView &src, const MutablePlaneView &dst,
-                       const WarpPlan &plan, cudaStream_t stream) {
+Status warp_plane_cuda(const PlaneView& src, const MutablePlaneView& dst, const WarpPlan& plan,
+                       cudaStream_t stream) {
   DPX_RETURN_IF_ERROR(stabilise_detail::validate_warp(src, dst, plan));
-  DPX_CUDA_BACKEND("warp_plane_cuda",
-                   stabilise_detail::warp_launch(src, dst, plan, stream));
+  DPX_CUDA_BACKEND("warp_plane_cuda", stabilise_detail::warp_launch(src, dst, plan, stream));
 }
 
-} // namespace dpx
+}  // namespace dpx
