@@ -142,13 +142,13 @@ class ShardStream {
   std::ifstream rows_;
 };
 
-// Writes each query's best rows over `shards` (in index order) to `out`.
+// Writes each query's best rows over `shards` (in index order) to `out` (its write errors are the
+// output file's to report).
 Status write_merged(const std::vector<ShardInput>& shards, std::uint64_t top, std::FILE* out) {
   std::vector<ShardStream> streams(shards.size());
   std::string header;
   for (std::size_t s = 0; s < shards.size(); ++s) DPX_RETURN_IF_ERROR(streams[s].open(shards[s], &header));
-  if (shards[0].record.format == OutputFormat::kTsv && std::fprintf(out, "%s\n", header.c_str()) < 0)
-    return invalid_argument("cannot write the output");
+  if (shards[0].record.format == OutputFormat::kTsv) std::fprintf(out, "%s\n", header.c_str());
   std::vector<std::string> rows;
   std::vector<std::int32_t> scores;
   std::vector<std::size_t> order;
@@ -161,8 +161,7 @@ Status write_merged(const std::vector<ShardInput>& shards, std::uint64_t top, st
     std::iota(order.begin(), order.end(), std::size_t(0));
     std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return scores[a] > scores[b]; });
     const std::size_t kept = top == 0 ? order.size() : std::min<std::size_t>(order.size(), top);
-    for (std::size_t k = 0; k < kept; ++k)
-      if (std::fprintf(out, "%s\n", rows[order[k]].c_str()) < 0) return invalid_argument("cannot write the output");
+    for (std::size_t k = 0; k < kept; ++k) std::fprintf(out, "%s\n", rows[order[k]].c_str());
   }
   for (ShardStream& s : streams) DPX_RETURN_IF_ERROR(s.finish());
   return Status::ok();
@@ -181,7 +180,9 @@ Status run_merge(const CliOptions& o) {
   std::string error;
   OutputFile output;
   if (!output.open(o.output, &error)) return invalid_argument(error);
-  DPX_RETURN_IF_ERROR(write_merged(shards, top, output.get()));
+  const Status written = write_merged(shards, top, output.get());
+  if (!output.write_error().empty()) return invalid_argument(output.write_error());
+  DPX_RETURN_IF_ERROR(written);
   if (!output.commit(&error)) return invalid_argument(error);
   return Status::ok();
 }

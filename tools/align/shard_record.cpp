@@ -1,5 +1,7 @@
 #include "shard_record.h"
 
+#include <sys/stat.h>
+
 #include <cerrno>
 #include <cinttypes>
 #include <cstdint>
@@ -101,27 +103,25 @@ ShardRecord describe_shard(const CliOptions& o, const ScoreMatrix& matrix, const
 
 bool write_shard_record(const std::string& output, ShardRecord r, const std::vector<std::vector<Hit>>& best,
                         std::string* error) {
+  struct stat st {};
+  if (stat(output.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return true;  // a pipe or device: nothing beside it
   if (!file_fingerprint(output, &r.output_bytes, &r.output_fingerprint, error)) return false;
   OutputFile file;
-  const std::string path = shard_record_path(output);
-  if (!file.open(path, error)) return false;
+  if (!file.open(shard_record_path(output), error)) return false;
   std::FILE* out = file.get();
-  bool ok = std::fprintf(out,
-                         "%s\nshard %" PRIu64 "/%" PRIu64 "\noptions %s\ntop %" PRIu64 "\noutfmt %s\nmatrix %s\n"
-                         "queries %" PRIu64 " %s\ndatabase %" PRIu64 " %" PRIu64 " %s\noutput %" PRIu64 " %s\nhits\n",
-                         kMagic, r.shard, r.shards, r.options.c_str(), r.top, format_name(r.format),
-                         hex(r.matrix).c_str(), r.queries, hex(r.queries_fingerprint).c_str(), r.sequences, r.letters,
-                         hex(r.database_fingerprint).c_str(), r.output_bytes, hex(r.output_fingerprint).c_str()) > 0;
+  std::fprintf(out,
+               "%s\nshard %" PRIu64 "/%" PRIu64 "\noptions %s\ntop %" PRIu64 "\noutfmt %s\nmatrix %s\n"
+               "queries %" PRIu64 " %s\ndatabase %" PRIu64 " %" PRIu64 " %s\noutput %" PRIu64 " %s\nhits\n",
+               kMagic, r.shard, r.shards, r.options.c_str(), r.top, format_name(r.format), hex(r.matrix).c_str(),
+               r.queries, hex(r.queries_fingerprint).c_str(), r.sequences, r.letters, hex(r.database_fingerprint).c_str(),
+               r.output_bytes, hex(r.output_fingerprint).c_str());
   for (const std::vector<Hit>& hits : best) {
-    for (std::size_t k = 0; ok && k < hits.size(); ++k) ok = std::fprintf(out, k == 0 ? "%d" : " %d", hits[k].score) > 0;
-    ok = ok && std::fputc('\n', out) != EOF;
+    for (std::size_t k = 0; k < hits.size(); ++k) std::fprintf(out, k == 0 ? "%d" : " %d", hits[k].score);
+    std::fputc('\n', out);
   }
-  ok = ok && std::fputs("end\n", out) != EOF;
-  if (!ok) {
-    *error = "cannot write " + path;
-    return false;
-  }
-  return file.commit(error);
+  std::fputs("end\n", out);
+  *error = file.write_error();
+  return error->empty() && file.commit(error);
 }
 
 bool ShardRecordReader::fail(const std::string& what, std::string* error) const {

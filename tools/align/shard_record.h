@@ -51,7 +51,8 @@ ShardRecord describe_shard(const CliOptions& o, const ScoreMatrix& matrix, const
                            const NamedSequences& db);
 
 // Fingerprints `output` (written whole) into `record` and writes the record beside it with each
-// query's hit scores from `best`. False with `error` naming the file.
+// query's hit scores from `best`. False with `error` naming the file. Writes nothing when `output`
+// is not a regular file (a pipe, a device): nothing can be merged from it.
 bool write_shard_record(const std::string& output, ShardRecord record, const std::vector<std::vector<Hit>>& best,
                         std::string* error);
 

@@ -153,12 +153,14 @@ TEST_F(DpxAlignMerge, FastaAndDatabaseFileShardsMerge) {
   EXPECT_EQ(r.out, one_host(args + fasta));
 }
 
-// Only a search with --shard and --output writes the record.
+// Only a search with --shard and --output to a regular file writes the record.
 TEST_F(DpxAlignMerge, RecordBesideShardOutputsOnly) {
   const std::string queries = write("q.fa", ">q\nMKTAYIAKQRQISFVKSHFSRQ\n"), db = write("db.fa", ">a\nMKTAYIAKQR\n>b\nQISFVKSHF\n");
   ASSERT_EQ(run(std::string(kSearch) + "--top 0 --output " + dir_ + "/plain " + queries + " " + db).status, 0);
   EXPECT_NE(access((dir_ + "/plain").c_str(), F_OK), -1);
   EXPECT_EQ(access((dir_ + "/plain.shard").c_str(), F_OK), -1);
+  ASSERT_EQ(run(std::string(kSearch) + "--top 0 --shard 0/2 --output /dev/null " + queries + " " + db).status, 0);
+  EXPECT_EQ(access("/dev/null.shard", F_OK), -1);  // nothing beside a device
   const std::vector<std::string> one = search_shards("--top 0 " + queries + " " + db, 1, "one");
   const std::string record = file_text(one[0] + ".shard");
   EXPECT_EQ(record.rfind("dpx-align shard record 1\nshard 0/1\noptions --matrix blosum62 --gap-open 11 --gap-extend 1 "
