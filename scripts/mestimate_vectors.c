@@ -1,4 +1,4 @@
-/* FFmpeg's mestimate on a pair of binary 8-bit PGMs, for docs/perf-motion.md's comparison: prints
+/* FFmpeg's mestimate on a pair of binary 8-bit PGMs, for docs/notes/motion.md's comparison: prints
  * one line "column row dx dy sad" per block of the second frame, (dx, dy) pointing from the block
  * to its match in the first (dpxmotionest's convention), sad over the block.
  *

@@ -9,13 +9,13 @@
 namespace dpx {
 namespace detail {
 
-// How a block moves through its column of the plane (morph_band.cuh; docs/perf-morph.md):
+// How a block moves through its column of the plane (morph_band.cuh; docs/notes/morphology.md):
 enum class MorphSchedule {
   kStream,  // a tall band per block (about two blocks per SM), rows streamed through a ring in
             // shared memory two groups of 32 rows ahead: loads overlap compute and stores
   kSplit,   // 64-row tiles loaded as two groups: the top half is filtered while the bottom loads
   kTile32,  // 32-row tiles, one load: twice the blocks of kTile64
-  kTile64,  // 64-row tiles, one load, then compute, then store (the first version). Built for the
+  kTile64,  // 64-row tiles, one load, then compute, then store (the first schedule). Built for the
             // cases dpx-bench times only: Dpx policy, one channel, rect (else kUnsupported)
   kRegisters,  // no shared memory: a warp's input rows loaded into registers at once, the
                // horizontal halo by shuffles (morph_rows.cuh); 4 output rows a lane
@@ -24,9 +24,9 @@ enum class MorphSchedule {
 
 // The output rows a lane and the schedule dpx::morph_cuda() runs for planes of `type` and square
 // elements of side `size` (3 or 5; other elements take the separable passes, which have neither):
-// two for u16 planes and for u8 5x5, four for u8 3x3. One H200 call, 4K, us: GRAY8 5x5 rect two
-// rows 7.66-7.70, four 7.86-7.89 (copy 6.74-6.89); GRAY8 3x3 the two within the calls' spread
-// (7.11-7.41 both); GRAY16 3x3 two 11.47, four 11.70-11.76 (docs/perf-morph.md, sixteenth version).
+// two for u16 planes and for u8 5x5, four for u8 3x3: where the two differed on the H200, the fewer
+// rows a lane (fewer registers, more warps) won; for u8 3x3 they were within the spread between
+// calls (the measurements are in docs/notes/morphology.md; dpx-bench morph times both).
 constexpr int morph_default_rows(SampleType type, int size) { return type == SampleType::kU16 || size == 5 ? 2 : 4; }
 constexpr MorphSchedule morph_default_schedule(SampleType type, int size) {
   return morph_default_rows(type, size) == 2 ? MorphSchedule::kRegisters2 : MorphSchedule::kRegisters;

@@ -142,7 +142,7 @@ constexpr int kMaxRun = 16;
 
 // A box pass's runs are shorter: its warps also take each output row's row window, one group of rows
 // after another, and where a frame's blocks fill about one wave a block's life is the kernel's time
-// (4K 31x31: 19.0 µs in runs of 16, 17.6 in runs of 8, a frame of half the height 14.5 and 12.3).
+// (runs of 8 measured faster than runs of 16 on 4K 31x31: docs/notes/morphology.md).
 constexpr int kMaxBoxRun = 8;
 
 // Outputs a thread takes from one middle for a window of k: the largest power of two up to k and
@@ -201,8 +201,8 @@ MORPH_UNROLL
 }
 
 // Rows of a box pass's run that go through the row window together (row_windows): one row's
-// shuffles wait for each other, four rows' overlap (4K GRAY16 31x31 31.6 µs a row at a time, 28.7
-// two, 27.5 four).
+// shuffles wait for each other, four rows' overlap (on 4K GRAY16 31x31 each doubling of the rows
+// together measured faster, up to four).
 constexpr int kRowWindowRows = 4;
 
 // A box pass's row window reaches at most this many chunks into each neighbouring lane's row: the
@@ -611,7 +611,7 @@ __device__ __forceinline__ void store_chunk(const ColumnPassArgs& a, int y, int 
 // is one inside it that the window holds anyway. A run's rows wait in shared memory (each lane its
 // own slots) and go through the row window in a rolled loop, kRowWindowRows rows at a time: inlined
 // in each row of a run, on both load paths, the row window made a kernel for runs of 16 rows 3,456
-// shuffles long and 2.6 times slower than its instructions (docs/perf-morph.md, twelfth version).
+// shuffles long and far slower than its instructions (docs/notes/morphology.md).
 //
 // Every thread of a block takes every step (the tile's barriers, a box pass's shuffles); lanes past
 // the row's end store nothing.
@@ -622,7 +622,7 @@ __device__ void column_pass(const ColumnPassArgs& a, uint2* tile) {
   using Row = RowWindowLanes<T, kMax>;  // the row window's lanes
   // The column windows' lanes. A run of one row is a window of one row (a bar one row high): in the
   // row window's lanes the compiler drops its widening and narrowing, in the split lanes it cannot
-  // (15x1: 14.8 µs against 15.8).
+  // (15x1 measured faster so).
   using Column = std::conditional_t<kRun == 1, Row, WindowLanes<T, kMax>>;
   const int lane = static_cast<int>(threadIdx.x);
   const int block = static_cast<int>(blockIdx.x);

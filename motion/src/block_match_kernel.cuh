@@ -14,7 +14,7 @@
 //      smallest |dy| outwards *is* the tie order: the running best keeps the earlier candidate on
 //      equal SADs, i.e. best = bmin(best, sad) with the predicate choosing the index — one DPX
 //      __vibmin_u32 per candidate (plain compare-and-select with the PlainOps policy; CUDA 13
-//      lowers both to the same instructions, see docs/perf-motion.md).
+//      lowers both to the same instructions, see docs/notes/motion.md).
 //   4. The run's winner enters the block's best with a 64-bit shared-memory atomicMin on
 //      match_key (SAD, then the tie key), which is the complete order; the minimum decodes to the
 //      vector.

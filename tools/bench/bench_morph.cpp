@@ -6,7 +6,7 @@
 //   copy      cudaMemcpyAsync device-to-device of the same bytes (the floor a filter can reach);
 //   dpx-<schedule>       the kernel with window max/min from the DPX three-operand instructions,
 //                        under each schedule (morph_launch.h): stream, split, tile32, tile64, registers
-//                        (tile64, the first version, for rect windows only);
+//                        (tile64, the first schedule, for rect windows only);
 //   plain-<default>      the same kernel with two-operand max/min, default schedule;
 //   bytesimd-<default>   GRAY8 only: four samples per word, __vmaxu4/__vminu4, default schedule;
 //   separable the separable passes (every element but square 3x3 / 5x5; one variant);

@@ -27,8 +27,8 @@ namespace align {
 constexpr int kKernelThreads = 256;
 // Threads a block: kKernelThreads, and half that for the packed traceback, whose warps take slots
 // of very different lengths: a block keeps its registers until its last warp is done, and smaller
-// blocks hand them to the next launch sooner (4,096 vs 1,000 pairs: 442 -> 573 GCUPS; 64 threads
-// gave no more).
+// blocks hand them to the next launch sooner (faster on 4,096 vs 1,000 pairs; 64 threads gave no
+// more: docs/notes/smith-waterman.md).
 constexpr int block_threads(bool directions, int lanes) { return directions && lanes == 2 ? 128 : kKernelThreads; }
 // Blocks an SM must hold at once (__launch_bounds__): the packed traceback keeps 512 threads
 // resident (at most 128 registers a thread), 640 in strips of 12 columns (at most 96: their
