@@ -18,6 +18,10 @@ using LineFn = std::function<bool(std::string_view line, std::size_t index)>;
 // letters), else 0.
 bool read_input_lines(const std::string& path, const LineFn& line, std::string* error, std::size_t* size = nullptr);
 
+// Splits `text` into lines as read_input_lines splits a file, handed over `chunk` bytes at a time
+// as reads would cut it (tests and the fuzzers; 0 is taken as 1).
+bool split_lines(std::string_view text, std::size_t chunk, const LineFn& line);
+
 // Reads `path` into `text`, lines joined by '\n'; false with `error` set when it cannot.
 bool read_input_file(const std::string& path, std::string* text, std::string* error);
 

@@ -170,7 +170,8 @@ ParseResult parse_options(int argc, char** argv, CliOptions* out, std::string* e
   const bool scoring = out->command == Command::kSw || out->command == Command::kNw || out->command == Command::kSg || search;
   bool ok = true;
   opterr = 0;
-  optind = 1;  // argv[0] of the sub-vector below is the command
+  optind = 0;  // all of getopt's state afresh (1 would keep where a previous call stopped inside a
+               // word); argv[0] of the sub-vector below is the command
   int code;
   while (ok && (code = getopt_long(argc - 1, argv + 1, ":ho:", kLongOptions, nullptr)) != -1) {
     const bool not_an_option = code == '?' || code == ':';  // reported below

@@ -190,6 +190,13 @@ bool read_sequences(const std::string& path, const Alphabet& alphabet, NamedSequ
   return read && parser.finish(error);
 }
 
+bool parse_sequences(std::string_view text, std::size_t chunk, const std::string& source, const Alphabet& alphabet,
+                     NamedSequences* out, std::string* error) {
+  SequenceParser parser(source, alphabet, out);
+  return split_lines(text, chunk, [&](std::string_view l, std::size_t k) { return parser.line(l, k, error); }) &&
+         parser.finish(error);
+}
+
 bool check_lengths(const NamedSequences& in, const std::string& source, std::size_t limit, std::string* error) {
   return check_record_lengths(in.names, in.lines, in.letters, source, "sequence", "letters", limit, error);
 }

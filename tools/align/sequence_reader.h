@@ -2,6 +2,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "database_order.h"
@@ -27,6 +28,10 @@ struct NamedSequences {
 // ';' comment lines, a record without letters and a name holding a control character (it would
 // break the rows of the output) are errors that say so.
 bool read_sequences(const std::string& path, const Alphabet& alphabet, NamedSequences* out, std::string* error);
+
+// The same for text in memory named `source`, split as split_lines splits it (tests, fuzzers).
+bool parse_sequences(std::string_view text, std::size_t chunk, const std::string& source, const Alphabet& alphabet,
+                     NamedSequences* out, std::string* error);
 
 // Fails, naming the first sequence longer than `limit` by its name and line, before any work.
 bool check_lengths(const NamedSequences& in, const std::string& source, std::size_t limit, std::string* error);

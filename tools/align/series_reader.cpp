@@ -135,17 +135,25 @@ class SeriesParser {
   std::vector<float> floats_;       // the line's values, once float
 };
 
+// Some series, or a message naming `source`.
+bool any_series(const NamedSeries& out, const std::string& source, std::string* error) {
+  if (out.names.empty()) *error = source + ": no series (empty input)";
+  return !out.names.empty();
+}
+
 }  // namespace
 
 bool read_series(const std::string& path, bool as_float, NamedSeries* out, std::string* error) {
   SeriesParser parser(path, as_float, out);
-  const bool read = read_input_lines(path, [&](std::string_view l, std::size_t k) { return parser.line(l, k, error); }, error);
-  if (!read) return false;
-  if (out->names.empty()) {
-    *error = path + ": no series (empty input)";
-    return false;
-  }
-  return true;
+  return read_input_lines(path, [&](std::string_view l, std::size_t k) { return parser.line(l, k, error); }, error) &&
+         any_series(*out, path, error);
+}
+
+bool parse_series(std::string_view text, std::size_t chunk, const std::string& source, bool as_float, NamedSeries* out,
+                  std::string* error) {
+  SeriesParser parser(source, as_float, out);
+  return split_lines(text, chunk, [&](std::string_view l, std::size_t k) { return parser.line(l, k, error); }) &&
+         any_series(*out, source, error);
 }
 
 bool settle_series_type(bool as_float, NamedSeries* a, NamedSeries* b, std::string* error) {

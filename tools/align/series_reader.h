@@ -2,6 +2,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "dpx/sequences.h"
@@ -28,6 +29,10 @@ struct NamedSeries {
 // float; otherwise the file is int32 until a value with a fraction or exponent (or a whole number
 // outside int32) comes, and float from then on.
 bool read_series(const std::string& path, bool as_float, NamedSeries* out, std::string* error);
+
+// The same for text in memory named `source`, split as split_lines splits it (tests, fuzzers).
+bool parse_series(std::string_view text, std::size_t chunk, const std::string& source, bool as_float, NamedSeries* out,
+                  std::string* error);
 
 // Gives a and b one type: float when `as_float` or either file has a fraction or exponent, int32
 // otherwise (an error, then, for a whole number outside int32).

@@ -40,6 +40,21 @@ TEST_F(DpxAlignCli, LinesEndAtLineFeedCarriageReturnOrBoth) {
   }
 }
 
+// Text in memory split into pieces of every small size gives the lines a file gives.
+TEST(SplitLines, PiecesOfAnySizeGiveTheSameLines) {
+  const std::string text = "a\r\nbb\r\rccc\n\n\r\nd\re";
+  const std::vector<std::string> want{"a", "bb", "", "ccc", "", "", "d", "e"};
+  for (std::size_t chunk = 0; chunk <= text.size() + 1; ++chunk) {
+    std::vector<std::string> got;
+    EXPECT_TRUE(cli::split_lines(text, chunk, [&](std::string_view l, std::size_t k) {
+      EXPECT_EQ(k, got.size());
+      got.emplace_back(l);
+      return true;
+    }));
+    EXPECT_EQ(got, want) << chunk;
+  }
+}
+
 TEST_F(DpxAlignCli, OldMacLineEndingsGiveTheSameTable) {
   const std::string q = ">q1 first\nMKVLAAGIVG\nLLLAWW\n>q2\nPPGGHHKL\n", t = ">t1\nMKVLAGIVGLLAW\n>t2\nHHKLPPGG\n";
   auto with = [](std::string text, const std::string& end) {
