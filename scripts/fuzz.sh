@@ -16,19 +16,21 @@ jobs=${FUZZ_JOBS:-$(nproc)}
 source "$root/scripts/deps.sh"
 dpx_install_packages clang-14 libfuzzer-14-dev libclang-rt-14-dev
 
-# The parsers and decoders under test and what they need: compiled once, linked into each harness
-# from an archive (a harness takes only the objects it uses).
-sources=(
-  kernels/runtime/status.cpp kernels/runtime/sequences.cpp kernels/runtime/backend.cpp
-  kernels/runtime/worker_pool.cpp kernels/runtime/device_nocuda.cpp
-  kernels/align/score_matrix.cpp kernels/align/builtin_matrices.cpp kernels/align/align_common.cpp
-  tools/align/options.cpp tools/align/search_options.cpp tools/align/input_file.cpp
-  tools/align/sequence_reader.cpp tools/align/series_reader.cpp tools/align/letters.cpp
-  tools/align/db_file.cpp tools/align/output_file.cpp
-)
+# The parsers and decoders under test and what they need, named by file (found wherever they are
+# in kernels/ and tools/align/): compiled once, linked into each harness from an archive (a harness
+# takes only the objects it uses).
+units=(status backend worker_pool device_nocuda sequences cigar score_matrix builtin_matrices sw_common
+       options search_options input_file sequence_reader series_reader letters db_file output_file)
+sources=() include_dirs=()
+for u in "${units[@]}"; do
+  found=$(cd "$root" && find kernels tools/align -name "$u.cpp")
+  if [ "$(echo "$found" | grep -c .)" -ne 1 ]; then echo "fuzz.sh: expected one $u.cpp, found: ${found:-none}" >&2; exit 2; fi
+  sources+=("$found")
+  include_dirs+=("-I$root/$(dirname "$found")")
+done
 flags=(-std=c++17 -O1 -g1 -fno-omit-frame-pointer -DDPX_HAVE_CUDA=0 -D_FILE_OFFSET_BITS=64
        -fsanitize=address,undefined -fno-sanitize-recover=undefined
-       -I"$root/kernels/include" -I"$root/kernels/runtime" -I"$root/tools/align" -I"$root/tests/fuzz")
+       -I"$root/kernels/include" -I"$root/kernels/runtime" "${include_dirs[@]}" -I"$root/tests/fuzz")
 mkdir -p "$out/obj" "$out/artifacts"
 build_start=$(date +%s)
 # Runs "$@" in the background, at most $jobs at a time; `finish` waits for them all.
