@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "frames.h"
+#include "motion_test_util.h"
 #include "plugin_env.h"
 
 namespace dpx {
@@ -203,6 +204,34 @@ TEST_F(CudaMemory, CpuBackendMapsCudaMemoryOnTheHost) {
     check(rng, fc, 64, 36, 2, "dpxdilate name=first backend=cpu shape=cross",
           [&](const Frame& in) { return reference(in, p); });
   }
+}
+
+TEST_F(CudaMemory, DeshakeOnCudaMemoryEqualsTheCpu) {
+  auto rng = seeded_rng();
+  std::uniform_int_distribution<int> shake(-3, 3);
+  for (const FormatCase& fc : uploadable_formats()) {
+    if (fc.type != SampleType::kU8 || fc.planes[0].channels != 1) continue;  // the textured luma is 8-bit
+    const int w = 160, h = 96;
+    const Texture tex(rng, w + 80, h + 40, SampleType::kU8);
+    const Frame base = random_frame(rng, fc, w, h);
+    std::vector<Frame> in;
+    for (int i = 0; i < 8; ++i) {
+      Frame f = base;
+      const TestPlane luma = tex.frame(w, h, 10 + 3 * i + shake(rng), 10 + shake(rng));
+      for (int y = 0; y < h; ++y)
+        std::memcpy(f[0].bytes.data() + y * f[0].pitch, luma.bytes().data() + y * luma.pitch(), w);
+      in.push_back(f);
+    }
+    const std::vector<Frame> gpu = run(fc, w, h, in, "dpxdeshake name=first backend=cuda smoothing=3 border=replicate");
+    const std::vector<Frame> cpu = run(fc, w, h, in, "dpxdeshake name=first backend=cpu smoothing=3 border=replicate");
+    ASSERT_EQ(gpu.size(), in.size());
+    ASSERT_EQ(cpu.size(), in.size());
+    for (std::size_t i = 0; i < in.size(); ++i) {
+      std::string why;
+      EXPECT_TRUE(frames_equal(gpu[i], cpu[i], &why)) << format_name(fc.format) << " frame " << i << ": " << why;
+    }
+  }
+  EXPECT_GT(frames_in_device_memory.load(), 0);
 }
 
 }  // namespace
