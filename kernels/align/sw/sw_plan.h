@@ -26,7 +26,7 @@ constexpr int kScore16ConfigCount = sizeof(kScore16Configs) / sizeof(kScore16Con
 // 1,024 so a target wastes little padding; then the shape for wider targets, which take passes
 // (narrower: the column store's registers). One pass shape only: launches that use the column
 // store run one after another, and each brings its longest target as a long pole (with four pass
-// shapes chosen for the least padding, a generated database scanned 17% slower).
+// shapes chosen for the least padding, a generated database scanned slower: docs/notes/smith-waterman.md).
 constexpr StripConfig kScanConfigs[] = {{4, 16},  {8, 12},  {8, 16},  {8, 20},  {8, 24},  {8, 28},  {8, 32},
                                         {16, 18}, {16, 20}, {16, 22}, {16, 24}, {16, 26}, {16, 28}, {16, 30},
                                         {16, 32}, {32, 18}, {32, 20}, {32, 22}, {32, 24}, {32, 26}, {32, 28},
