@@ -2,6 +2,12 @@
 
 #include <string>
 
+#if DPX_HAVE_CUDA
+#include <cuda_runtime_api.h>
+
+#include "dpx/cuda_status.h"
+#endif
+
 namespace gstdpx {
 
 namespace {
@@ -61,9 +67,22 @@ bool Stabiliser::configure(const GstVideoInfo& info, std::string* why) {
 dpx::Status Stabiliser::measure(const dpx::PlaneView& luma, cudaStream_t stream, bool on_device, bool restart,
                                 GstClockTime pts) {
   if (restart) analyser_.restart();
+  dpx::PlaneView where = luma;
+#if DPX_HAVE_CUDA
+  /* On the CUDA backend a frame in system memory is measured on the GPU too: its luma goes up. */
+  if (stream != nullptr && !on_device) {
+    const std::size_t row = luma.row_bytes(), bytes = row * luma.height;
+    if (upload_.size() < bytes) DPX_RETURN_IF_ERROR(upload_.allocate(bytes));
+    DPX_CUDA_TRY(cudaMemcpy2DAsync(upload_.data(), row, luma.data, luma.pitch, row, luma.height,
+                                   cudaMemcpyHostToDevice, stream));
+    where.data = upload_.data();
+    where.pitch = row;
+    on_device = true;
+  }
+#endif
   dpx::FrameMotion m;
-  DPX_RETURN_IF_ERROR(on_device ? analyser_.analyse_cuda(luma, luma_channel_, stream, &m)
-                                : analyser_.analyse_cpu(luma, luma_channel_, &m));
+  DPX_RETURN_IF_ERROR(on_device ? analyser_.analyse_cuda(where, luma_channel_, stream, &m)
+                                : analyser_.analyse_cpu(where, luma_channel_, &m));
   const bool cut = !m.measured || !m.fit.reliable;
   path_.push(m.motion(), cut);
   DeshakeFrame f;

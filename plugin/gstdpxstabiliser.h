@@ -37,8 +37,9 @@ class Stabiliser {
   guint luma_plane() const { return luma_plane_; }
   int luma_channel() const { return luma_channel_; }
 
-  /* Measures the next frame (its luma plane `luma`, on the device when `stream` is set) and adds
-   * it to the path; `restart`: it follows no frame (first, DISCONT, after a flush). */
+  /* Measures the next frame on its luma plane `luma` (device memory when `on_device`) and adds it
+   * to the path; `stream` set: the CUDA backend, which measures host frames on the GPU too;
+   * `restart`: the frame follows no frame (first, DISCONT, after a flush). */
   dpx::Status measure(const dpx::PlaneView& luma, cudaStream_t stream, bool on_device, bool restart,
                       GstClockTime pts);
   /* The end of the frames that follow each other: every measured frame becomes ready. */
@@ -54,13 +55,17 @@ class Stabiliser {
 
   /* Frees the analysis's device memory (with its CUDA context current); the next frame starts a
    * new path. */
-  void release_device() { analyser_.release(); }
+  void release_device() {
+    analyser_.release();
+    upload_.reset();
+  }
   /* Forgets every frame (flush, stop); numbering goes on. */
   void reset();
   void restart_numbering() { number_ = 0; }
 
  private:
   dpx::MotionAnalyser analyser_;
+  dpx::DeviceBuffer upload_; /* the luma of a system-memory frame on the CUDA backend */
   dpx::CameraPath path_;
   dpx::BorderZoom zoom_;
   std::deque<DeshakeFrame> pending_;
