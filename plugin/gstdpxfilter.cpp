@@ -357,6 +357,8 @@ static gboolean gst_dpx_filter_decide_allocation(GstBaseTransform* trans, GstQue
 
 /* Brings controllable properties to this buffer's stream time, before begin_frame's snapshot. */
 static void gst_dpx_filter_before_transform(GstBaseTransform* trans, GstBuffer* buffer) {
+  /* Stream time exists only in TIME segments (appsrc or a parser may send BYTES ones). */
+  if (trans->segment.format != GST_FORMAT_TIME) return;
   const GstClockTime stream_time =
       gst_segment_to_stream_time(&trans->segment, GST_FORMAT_TIME, GST_BUFFER_PTS(buffer));
   if (GST_CLOCK_TIME_IS_VALID(stream_time)) gst_object_sync_values(GST_OBJECT(trans), stream_time);
