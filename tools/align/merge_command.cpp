@@ -1,7 +1,11 @@
 #include "merge_command.h"
 
+#include <sys/resource.h>
+
 #include <algorithm>
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <numeric>
 #include <string>
@@ -26,7 +30,11 @@ std::string shard_name(const ShardRecord& r) { return std::to_string(r.shard) + 
 Status check_whole(const std::string& path, ShardInput* out) {
   std::string error;
   ShardRecordReader reader;
-  if (!reader.open(shard_record_path(path), &error)) return invalid_argument(error);
+  if (!reader.open(shard_record_path(path), &error)) {
+    const std::string record = shard_record_path("");
+    const bool given_a_record = path.size() > record.size() && path.compare(path.size() - record.size(), record.size(), record) == 0;
+    return invalid_argument(error + (given_a_record ? " (give the outputs, not their records)" : ""));
+  }
   std::vector<std::int32_t> scores;
   for (std::uint64_t q = 0; q < reader.record().queries; ++q)
     if (!reader.next_query(&scores, &error)) return invalid_argument(error);
@@ -103,6 +111,15 @@ Status choose_top(const CliOptions& o, const ShardRecord& r, std::uint64_t* top)
   return Status::ok();
 }
 
+// The merge keeps two files open per shard: a thousand shards are more than the usual soft limit
+// of open files, so it is raised (up to the hard limit) when needed.
+void allow_open_files(std::size_t count) {
+  struct rlimit limit {};
+  if (getrlimit(RLIMIT_NOFILE, &limit) != 0 || limit.rlim_cur == RLIM_INFINITY || limit.rlim_cur >= count) return;
+  limit.rlim_cur = limit.rlim_max == RLIM_INFINITY || limit.rlim_max > count ? count : limit.rlim_max;
+  setrlimit(RLIMIT_NOFILE, &limit);
+}
+
 // One shard's output and record, read a query at a time.
 class ShardStream {
  public:
@@ -111,7 +128,7 @@ class ShardStream {
     std::string error;
     if (!record_.open(shard_record_path(in.path), &error)) return invalid_argument(error);
     rows_.open(in.path, std::ios::binary);
-    if (!rows_) return invalid_argument(in.path + ": cannot be read");
+    if (!rows_) return invalid_argument(in.path + ": cannot be read (" + std::strerror(errno) + ")");
     if (in.record.format == OutputFormat::kTsv && !std::getline(rows_, *header)) return changed();
     return Status::ok();
   }
@@ -170,6 +187,7 @@ Status write_merged(const std::vector<ShardInput>& shards, std::uint64_t top, st
 }  // namespace
 
 Status run_merge(const CliOptions& o) {
+  allow_open_files(2 * o.shard_outputs.size() + 16);
   std::vector<ShardInput> shards(o.shard_outputs.size());
   for (std::size_t i = 0; i < shards.size(); ++i) DPX_RETURN_IF_ERROR(check_whole(o.shard_outputs[i], &shards[i]));
   for (std::size_t i = 1; i < shards.size(); ++i) DPX_RETURN_IF_ERROR(check_same_search(shards[0], shards[i]));

@@ -148,8 +148,8 @@ bool ShardRecordReader::open(const std::string& path, std::string* error) {
   record_ = ShardRecord();
   in_.open(path, std::ios::binary);
   if (!in_) {
-    *error = path + ": missing (" + std::strerror(errno) +
-             "); a search writes it beside its output when run with --shard i/n and --output";
+    *error = errno != ENOENT ? path + ": cannot be read (" + std::strerror(errno) + ")"
+                             : path + ": missing; a search writes it beside its output when run with --shard i/n and --output";
     return false;
   }
   std::string line;
