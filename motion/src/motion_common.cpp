@@ -60,6 +60,9 @@ Status motion_validate(const PlaneView& current, const PlaneView& reference, con
   }
   const int s = motion_scale(params);
   if (s != 1 && s != 2 && s != 4) return invalid_argument("motion: unknown subpel mode (none, half or quarter)");
+  if (params.interpolation != MotionInterpolation::kBilinear && params.interpolation != MotionInterpolation::kH264 &&
+      params.interpolation != MotionInterpolation::kHevc)
+    return invalid_argument("motion: unknown interpolation (bilinear, h264 or hevc)");
   if (params.lambda < 0 || params.lambda > kMotionMaxLambda) {
     return invalid_argument("motion: lambda " + std::to_string(params.lambda) + " (0.." +
                             std::to_string(kMotionMaxLambda) + ")");

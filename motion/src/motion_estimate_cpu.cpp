@@ -18,7 +18,7 @@ struct NoReduction {  // one lane holds the whole sum
 
 template <typename T>
 void refine_cpu(const motion_detail::RefineJob& job) {
-  const motion_detail::FrameStage<T> stage{{job.cur, job.ref, job.cur_pitch, job.ref_pitch}};
+  const motion_detail::FrameStage<T> stage{{job.cur, job.ref, job.cur_pitch, job.ref_pitch, job.width, job.height}};
   for (int r = 0; r < job.rows; ++r)
     for (int c = 0; c < job.columns; ++c) motion_detail::refine_block(job, c, r, 0, 1, stage, NoReduction{});
 }

@@ -71,6 +71,7 @@ inline RefineJob refine_job(const PlaneView& current, const PlaneView& reference
   j.rows = grid.rows;
   j.range = p.search_range;
   j.scale = motion_scale(p);
+  j.filter = subpel_filter(p.interpolation, current.type == SampleType::kU8 ? 1 : 2);
   j.predictive = p.search == MotionSearch::kPredictive;
   j.cost = cost;
   j.previous = j.predictive ? previous : MotionPrevious{};

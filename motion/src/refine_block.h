@@ -16,6 +16,7 @@
 #include "dpx_ops.cuh"
 #include "match_key.h"
 #include "motion_cost.h"
+#include "subpel_filter.h"
 
 namespace dpx {
 namespace motion_detail {
@@ -31,6 +32,7 @@ struct RefineJob {
   int width, height;
   int block, columns, rows, range;
   int scale;                  // 1, 2 or 4: the output unit
+  SubpelFilter filter;        // the samples between pixels
   bool predictive;
   CostModel cost;             // the penalty; its first pass also gives the predictive starts
   MotionPrevious previous;    // predictive: the co-located starts
@@ -44,12 +46,24 @@ struct FrameSamples {
   const unsigned char* cur;
   const unsigned char* ref;
   std::size_t cur_pitch, ref_pitch;
+  int width, height;
   DPX_HD int cur_at(int x, int y) const {
     return reinterpret_cast<const T*>(cur + static_cast<std::size_t>(y) * cur_pitch)[x];
   }
   DPX_HD int ref_at(int x, int y) const {
     return reinterpret_cast<const T*>(ref + static_cast<std::size_t>(y) * ref_pitch)[x];
   }
+  // The reference with the frame's edges replicated: what the filters' outer taps read.
+  DPX_HD int ref_edge(int x, int y) const {
+    return ref_at(x < 0 ? 0 : (x >= width ? width - 1 : x), y < 0 ? 0 : (y >= height ? height - 1 : y));
+  }
+};
+
+// The filters' view of a stage's samples: whole reference pixels, edges replicated.
+template <typename Samples>
+struct EdgeSamples {
+  const Samples& px;
+  DPX_HD int operator()(int x, int y) const { return px.ref_edge(x, y); }
 };
 
 // A reference window [rx, rx + rw) x [ry, ry + rh) in frame coordinates.
@@ -57,20 +71,16 @@ struct Window {
   int rx, ry, rw, rh;
 };
 
-// The reference sample at (x + fx/4, y + fy/4), bilinear with weights in quarter pixels, rounded.
-// Only the pixels a nonzero weight needs are read.
+// The reference sample at (x + fx/4, y + fy/4) by the job's filter (subpel_filter.h).
 template <typename Samples>
-DPX_HD int interpolated(const Samples& px, int x, int y, int fx, int fy) {
-  const int p00 = px.ref_at(x, y);
-  if ((fx | fy) == 0) return p00;
-  const int x1 = fx != 0 ? x + 1 : x, y1 = fy != 0 ? y + 1 : y;
-  return ((4 - fx) * (4 - fy) * p00 + fx * (4 - fy) * px.ref_at(x1, y) + (4 - fx) * fy * px.ref_at(x, y1) +
-          fx * fy * px.ref_at(x1, y1) + 8) >>
-         4;
+DPX_HD int interpolated(const Samples& px, const SubpelFilter& f, int x, int y, int fx, int fy) {
+  if ((fx | fy) == 0) return px.ref_at(x, y);
+  return f(EdgeSamples<Samples>{px}, x, y, fx, fy);
 }
 
 // May a block at `origin` (`extent` pixels in the frame) use the component v (units of 1/s)?
-// |v| <= s R, and every reference pixel the interpolation reads lies inside the frame.
+// |v| <= s R, and every reference pixel the bilinear weights read lies inside the frame (the
+// longer filters' outer taps may pass the edge; they read it replicated).
 DPX_HD bool component_inside(int v, int s, int origin, int extent, int frame, int range) {
   if (iabs(v) > s * range) return false;
   const int whole = floor_div_scale(v, s), reach = v != whole * s ? 1 : 0;
@@ -109,13 +119,13 @@ DPX_HD SubpelOffset subpel_offset(int v, int s) {
 
 // The lane's part of the SAD of the block against the reference at v / s (s = 1, 2 or 4).
 template <typename Samples>
-DPX_HD std::uint32_t partial_sad(const Samples& px, const BlockSpan& b, int vx, int vy, int s) {
+DPX_HD std::uint32_t partial_sad(const Samples& px, const SubpelFilter& f, const BlockSpan& b, int vx, int vy, int s) {
   const SubpelOffset ox = subpel_offset(vx, s), oy = subpel_offset(vy, s);
   int x = b.x, y = b.y;
   std::uint32_t sum = 0;
   while (y < b.bh) {
     const int c = px.cur_at(b.x0 + x, b.y0 + y);
-    const int r = interpolated(px, b.x0 + x + ox.whole, b.y0 + y + oy.whole, ox.quarter, oy.quarter);
+    const int r = interpolated(px, f, b.x0 + x + ox.whole, b.y0 + y + oy.whole, ox.quarter, oy.quarter);
     sum += static_cast<std::uint32_t>(c > r ? c - r : r - c);
     x += b.step_x;
     y += b.step_y;
@@ -124,9 +134,10 @@ DPX_HD std::uint32_t partial_sad(const Samples& px, const BlockSpan& b, int vx, 
   return sum;
 }
 
-// The window the integer candidates (cx + dx, cy + dy), |dx|, |dy| <= reach, read. With reach 1 it
-// also holds what the sub-pel candidates around (cx, cy) read: they lie within (s - 1) / s pixel,
-// so their whole part is cx - 1 or cx, and the bilinear weights reach one pixel further.
+// The window the integer candidates (cx + dx, cy + dy), |dx|, |dy| <= reach, read. With reach
+// subpel_reach() it also holds what the sub-pel candidates around (cx, cy) read: they lie within
+// (s - 1) / s pixel, so their whole part is cx - 1 or cx, and the filter's taps reach that much
+// further.
 DPX_HD Window window_around(const BlockSpan& b, int cx, int cy, int reach) {
   return Window{b.x0 + cx - reach, b.y0 + cy - reach, b.bw + 2 * reach, b.bh + 2 * reach};
 }
@@ -137,7 +148,7 @@ DPX_HD void consider(const RefineJob& j, const Samples& px, const BlockSpan& b, 
                      int s, const Sum& sum, Choice* best) {
   if (!component_inside(vx, s, b.x0, b.bw, j.width, j.range) || !component_inside(vy, s, b.y0, b.bh, j.height, j.range))
     return;
-  const Choice c{sum(partial_sad(px, b, vx, vy, s)) + pen.units(vx * (j.scale / s), vy * (j.scale / s)),
+  const Choice c{sum(partial_sad(px, j.filter, b, vx, vy, s)) + pen.units(vx * (j.scale / s), vy * (j.scale / s)),
                  vx * (j.scale / s), vy * (j.scale / s)};
   if (precedes(c, *best)) *best = c;
 }
@@ -209,14 +220,14 @@ DPX_HD bool needs_subpel_stage(const RefineJob& j, const Penalty& pen) { return 
 template <typename Stage, typename Sum>
 DPX_HD std::uint32_t subpel_stage(const RefineJob& j, const BlockSpan& b, const Penalty& pen, const Stage& stage,
                                   const Sum& sum, Choice* best) {
-  const auto px = stage(b, window_around(b, best->x / j.scale, best->y / j.scale, 1));
+  const auto px = stage(b, window_around(b, best->x / j.scale, best->y / j.scale, subpel_reach(j.filter.mode)));
   for (int step = j.scale / 2; step >= 1; step /= 2) {
     const Choice centre = *best;
     for (int ny = -1; ny <= 1; ++ny)
       for (int nx = -1; nx <= 1; ++nx)
         if (nx != 0 || ny != 0) consider(j, px, b, pen, centre.x + nx * step, centre.y + ny * step, j.scale, sum, best);
   }
-  return pen.lambda > 0 ? sum(partial_sad(px, b, best->x, best->y, j.scale)) : 0;
+  return pen.lambda > 0 ? sum(partial_sad(px, j.filter, b, best->x, best->y, j.scale)) : 0;
 }
 
 // Block (c, r)'s result: the vector, and its SAD — the cost itself without a penalty, `sad` with one.

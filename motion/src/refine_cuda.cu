@@ -22,7 +22,9 @@ namespace {
 
 constexpr int kWarpsPerCta = 4;
 constexpr int kMaxBlock = 32;                                // motion_validate's largest block
-constexpr int kMaxWindow = kMaxBlock + 2 * kPredictiveWindow;  // the widest window_around()
+// The widest window_around(): the predictive search's, or the sub-pel stage's with the filters' taps.
+constexpr int kMaxReach = kPredictiveWindow > kSubpelReach ? kPredictiveWindow : kSubpelReach;
+constexpr int kMaxWindow = kMaxBlock + 2 * kMaxReach;
 
 constexpr int kPitch = kMaxWindow;  // samples per row of both shared buffers
 
@@ -34,6 +36,9 @@ struct SharedSamples {
   const T* cur;
   const T* ref;
   int rx, ry;
+  // The reference at frame coordinates (x, y) inside the window, the frame's edges replicated
+  // there by the staging.
+  __device__ int ref_edge(int x, int y) const { return ref[(y - ry) * kPitch + (x - rx)]; }
 };
 
 // One pixel: |cur - ref| at a whole offset, or against the bilinear sample, added to `sum` (one
@@ -50,13 +55,34 @@ __device__ std::uint32_t add_pixel(const T* cur, const T* ref, int off, const We
   return __sad(c, r, sum);
 }
 
+// The lane's part of the SAD of a sub-pel candidate by a filter other than bilinear, from the
+// window in shared memory: the generic partial_sad's loop (refine_block.h) on the staged samples.
+template <typename T, int B>
+__device__ std::uint32_t filtered_partial_sad(const SharedSamples<T, B>& px, const SubpelFilter& f, const BlockSpan& b,
+                                              const SubpelOffset& ox, const SubpelOffset& oy) {
+  const EdgeSamples<SharedSamples<T, B>> at{px};
+  int x = b.x, y = b.y;
+  std::uint32_t sum = 0;
+  while (y < b.bh) {
+    const int r = f(at, b.x0 + x + ox.whole, b.y0 + y + oy.whole, ox.quarter, oy.quarter);
+    sum = __sad(static_cast<int>(px.cur[y * kPitch + x]), r, sum);
+    x += b.step_x;
+    y += b.step_y;
+    if (x >= b.bw) x -= b.bw, ++y;
+  }
+  return sum;
+}
+
 // The lane's part of a candidate's SAD from shared memory: the same samples and arithmetic as the
 // generic partial_sad (refine_block.h), with the addressing and the bilinear weights hoisted out of
 // the pixel loop. A weight of 0 multiplies a sample the generic code does not read; it lies in the
 // buffer (sub-pel candidates have a whole part of cx - 1 or cx) and adds nothing.
 template <typename T, int B>
-__device__ std::uint32_t partial_sad(const SharedSamples<T, B>& px, const BlockSpan& b, int vx, int vy, int s) {
+__device__ std::uint32_t partial_sad(const SharedSamples<T, B>& px, const SubpelFilter& f, const BlockSpan& b, int vx,
+                                     int vy, int s) {
   const SubpelOffset ox = subpel_offset(vx, s), oy = subpel_offset(vy, s);
+  if (f.mode != MotionInterpolation::kBilinear && (ox.quarter | oy.quarter) != 0)
+    return filtered_partial_sad(px, f, b, ox, oy);
   const T* ref = px.ref + (b.y0 + oy.whole - px.ry) * kPitch + (b.x0 + ox.whole - px.rx);
   const Weights w{(4 - ox.quarter) * (4 - oy.quarter), ox.quarter * (4 - oy.quarter), (4 - ox.quarter) * oy.quarter,
                   ox.quarter * oy.quarter, (ox.quarter | oy.quarter) == 0};
@@ -101,22 +127,23 @@ __device__ __forceinline__ void integer_sads_of_8(const SharedSamples<T, B>& px,
 }
 
 // Copies rows [0, rows) x columns [0, columns) of a frame region at (x0, y0) into `to` (rows
-// kPitch apart), samples outside the frame as 0.
+// kPitch apart), samples outside the frame replicated from its edge (FrameSamples::ref_edge).
 template <typename T>
 __device__ void stage_rows(const unsigned char* frame, std::size_t pitch, int width, int height, int x0, int y0,
                            int columns, int rows, int lane, T* to) {
   for (int y = 0; y < rows; ++y) {
-    const int fy = y0 + y;
+    const int fy = y0 + y < 0 ? 0 : (y0 + y >= height ? height - 1 : y0 + y);
+    const T* row = reinterpret_cast<const T*>(frame + static_cast<std::size_t>(fy) * pitch);
     for (int x = lane; x < columns; x += 32) {
-      const int fx = x0 + x;
-      const bool inside = fx >= 0 && fx < width && fy >= 0 && fy < height;
-      to[y * kPitch + x] = inside ? reinterpret_cast<const T*>(frame + static_cast<std::size_t>(fy) * pitch)[fx] : T(0);
+      const int fx = x0 + x < 0 ? 0 : (x0 + x >= width ? width - 1 : x0 + x);
+      to[y * kPitch + x] = row[fx];
     }
   }
 }
 
 // Copies each window the block's candidates read into the warp's buffer. Samples outside the
-// frame are set to 0: no candidate inside the frame reads them.
+// frame repeat its edge: only the filters' outer taps read them as samples; a candidate outside
+// the frame may cost its SAD on them and then does not count.
 template <typename T, int B>
 struct SharedStage {
   const unsigned char* frame;  // the reference frame
@@ -136,7 +163,7 @@ struct SharedStage {
 
 // The predictive search of a whole block with its candidates ranked 8 at a time (warp_ranking.cuh):
 // the same starts, windows, walk and result as predictive_search (refine_block.h). A candidate
-// outside the frame or range costs its SAD on the staged window's zeros and then does not count.
+// outside the frame or range costs its SAD on the staged window's edge samples and then does not count.
 template <typename T, int B>
 __device__ Choice warp_predictive_search(const RefineJob& j, const BlockSpan& b, int c, int r, const Penalty& pen,
                                          const SharedStage<T, B>& stage, int lane) {
@@ -233,8 +260,12 @@ __global__ void __launch_bounds__(kWarpsPerCta * 32) full_search_subpel_kernel(R
   if (needs_subpel_stage(job, pen)) {
     const bool whole = b.bw == B && b.bh == B;
     if constexpr (kRegisterSubpel<B>) {
-      sad = whole ? register_subpel<T, B>(job, b, pen, lane, &best)
-                  : shared_subpel<T, 0>(job, b, pen, cur[warp], ref[warp], lane, &best);
+      // The register patch holds the bilinear footprint only.
+      if (whole && job.filter.mode == MotionInterpolation::kBilinear)
+        sad = register_subpel<T, B>(job, b, pen, lane, &best);
+      else
+        sad = whole ? shared_subpel<T, B>(job, b, pen, cur[warp], ref[warp], lane, &best)
+                    : shared_subpel<T, 0>(job, b, pen, cur[warp], ref[warp], lane, &best);
     } else {
       sad = whole ? shared_subpel<T, B>(job, b, pen, cur[warp], ref[warp], lane, &best)
                   : shared_subpel<T, 0>(job, b, pen, cur[warp], ref[warp], lane, &best);

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <climits>
 #include <cmath>
 #include <cstring>
@@ -171,12 +172,81 @@ namespace {
 
 int median_of_three(int a, int b, int c) { return std::max(std::min(a, b), std::min(std::max(a, b), c)); }
 
-// The bilinear reference sample at (x + fx/4, y + fy/4).
-int bilinear(const TestPlane& ref, int x, int y, int fx, int fy) {
-  const int a = ref.get(x, y), b = fx ? ref.get(x + 1, y) : a;
-  const int c = fy ? ref.get(x, y + 1) : a, d = fx && fy ? ref.get(x + 1, y + 1) : (fx ? b : c);
-  return ((4 - fx) * (4 - fy) * a + fx * (4 - fy) * b + (4 - fx) * fy * c + fx * fy * d + 8) >> 4;
+// The reference with its edges replicated.
+int edge(const TestPlane& ref, int x, int y) {
+  return ref.get(std::clamp(x, 0, ref.width() - 1), std::clamp(y, 0, ref.height() - 1));
 }
+
+}  // namespace
+
+int reference_sample(const TestPlane& ref, MotionInterpolation mode, int x, int y, int fx, int fy) {
+  const int top = ref.max_value();
+  auto clip = [top](int v) { return std::clamp(v, 0, top); };
+  if (fx == 0 && fy == 0) return ref.get(x, y);
+  if (mode == MotionInterpolation::kBilinear) {
+    const int a = ref.get(x, y), b = fx ? ref.get(x + 1, y) : a;
+    const int c = fy ? ref.get(x, y + 1) : a, d = fx && fy ? ref.get(x + 1, y + 1) : (fx ? b : c);
+    return ((4 - fx) * (4 - fy) * a + fx * (4 - fy) * b + (4 - fx) * fy * c + fx * fy * d + 8) >> 4;
+  }
+  if (mode == MotionInterpolation::kH264) {
+    // H.264 8.4.2.2.1, the samples named as there: G at (x, y), H right of it, M below it.
+    const int t[6] = {1, -5, 20, 20, -5, 1};
+    auto row1 = [&](int xx, int yy) {  // b1: unrounded, between (xx, yy) and (xx + 1, yy)
+      int v = 0;
+      for (int i = 0; i < 6; ++i) v += t[i] * edge(ref, xx - 2 + i, yy);
+      return v;
+    };
+    auto col1 = [&](int xx, int yy) {
+      int v = 0;
+      for (int i = 0; i < 6; ++i) v += t[i] * edge(ref, xx, yy - 2 + i);
+      return v;
+    };
+    auto j_at = [&](int xx, int yy) {
+      int v = 0;
+      for (int i = 0; i < 6; ++i) v += t[i] * row1(xx, yy - 2 + i);
+      return clip((v + 512) >> 10);
+    };
+    const int G = edge(ref, x, y), H = edge(ref, x + 1, y), M = edge(ref, x, y + 1);
+    const int b = clip((row1(x, y) + 16) >> 5), h = clip((col1(x, y) + 16) >> 5);
+    const int m = clip((col1(x + 1, y) + 16) >> 5), s = clip((row1(x, y + 1) + 16) >> 5), j = j_at(x, y);
+    auto avg = [](int p, int q) { return (p + q + 1) >> 1; };
+    const int table[4][4] = {// [fy][fx]
+                             {G, avg(G, b), b, avg(b, H)},
+                             {avg(G, h), avg(b, h), avg(b, j), avg(b, m)},
+                             {h, avg(h, j), j, avg(j, m)},
+                             {avg(h, M), avg(h, s), avg(j, s), avg(m, s)}};
+    return table[fy][fx];
+  }
+  // HEVC 8.5.3.3.3.1 with its range extensions' shifts: shift1 = min(4, bit depth - 8) on the
+  // first pass, shift2 = 6 on the second, then back to samples by shift3 = max(2, 14 - bit depth)
+  // with rounding (6 for 8-bit samples, 2 for 16-bit: 6 - shift1 either way).
+  const int f[4][8] = {{0, 0, 0, 64, 0, 0, 0, 0},
+                       {-1, 4, -10, 58, 17, -5, 1, 0},
+                       {-1, 4, -11, 40, 40, -11, 4, -1},
+                       {0, 1, -5, 17, 58, -10, 4, -1}};
+  const int depth = top == 255 ? 8 : 16;
+  const int shift1 = std::min(4, depth - 8), shift3 = std::max(2, 14 - depth);
+  auto hsum = [&](int yy) {
+    int v = 0;
+    for (int i = 0; i < 8; ++i) v += f[fx][i] * edge(ref, x - 3 + i, yy);
+    return v;
+  };
+  long pred;
+  if (fy == 0) {
+    pred = hsum(y) >> shift1;
+  } else if (fx == 0) {
+    int v = 0;
+    for (int i = 0; i < 8; ++i) v += f[fy][i] * edge(ref, x, y - 3 + i);
+    pred = v >> shift1;
+  } else {
+    long v = 0;
+    for (int i = 0; i < 8; ++i) v += f[fy][i] * (hsum(y - 3 + i) >> shift1);
+    pred = v >> 6;
+  }
+  return clip(static_cast<int>((pred + (1L << (shift3 - 1))) >> shift3));
+}
+
+namespace {
 
 int floor_div(int v, int s) { return static_cast<int>(std::floor(double(v) / s)); }
 
@@ -214,7 +284,9 @@ MotionField reference_motion(const TestPlane& cur, const TestPlane& ref, const M
         if (y0 + iy < 0 || y0 + iy + bh + (fy ? 1 : 0) > cur.height()) return false;
         *sad = 0;
         for (int y = 0; y < bh; ++y)
-          for (int x = 0; x < bw; ++x) *sad += std::abs(cur.get(x0 + x, y0 + y) - bilinear(ref, x0 + x + ix, y0 + y + iy, fx, fy));
+          for (int x = 0; x < bw; ++x)
+            *sad += std::abs(cur.get(x0 + x, y0 + y) -
+                             reference_sample(ref, params.interpolation, x0 + x + ix, y0 + y + iy, fx, fy));
         return true;
       };
       using Key = std::tuple<long, int, int, int>;  // cost, |vx| + |vy|, vy, vx
@@ -274,7 +346,25 @@ std::vector<MotionParams> mode_variants(int block_size, int search_range) {
   add(MotionSubpel::kNone, MotionSearch::kPredictive, 0, search_range);
   add(MotionSubpel::kQuarter, MotionSearch::kPredictive, 4, search_range);
   add(MotionSubpel::kHalf, MotionSearch::kPredictive, 1, 2 * search_range + 3);
+  // The sub-pel settings again with each interpolation.
+  const std::size_t base = v.size();
+  for (std::size_t i = 0; i < base; ++i)
+    if (v[i].subpel != MotionSubpel::kNone)
+      for (MotionInterpolation mode : {MotionInterpolation::kBilinear, MotionInterpolation::kH264, MotionInterpolation::kHevc})
+        if (mode != v[i].interpolation) {
+          MotionParams p = v[i];
+          p.interpolation = mode;
+          v.push_back(p);
+        }
   return v;
+}
+
+std::string photo_dir() {
+  std::error_code ec;
+  std::filesystem::path dir = std::filesystem::read_symlink("/proc/self/exe", ec).parent_path();
+  for (; !ec && dir.has_relative_path(); dir = dir.parent_path())
+    if (std::filesystem::is_directory(dir / "tests" / "data" / "photos")) return (dir / "tests" / "data" / "photos").string();
+  return "tests/data/photos";  // the working directory's
 }
 
 std::string first_difference(const MotionField& expected, const MotionField& actual) {

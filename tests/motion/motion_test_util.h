@@ -82,15 +82,25 @@ std::vector<ComparisonCase> comparison_cases(std::mt19937_64& rng);
 
 // The sub-pel and lambda settings of dpx/motion.h for the full search, computed the slow obvious
 // way from brute_force_motion: every integer candidate ranked by SAD + penalty, then the half- and
-// quarter-pel neighbours on the bilinear reference; the SAD of the chosen vector.
+// quarter-pel neighbours on the reference interpolated by reference_sample; the SAD of the chosen
+// vector.
 MotionField reference_motion(const TestPlane& current, const TestPlane& reference, const MotionParams& params);
+
+// The reference sample at (x + fx/4, y + fy/4) by `mode`, written from the codecs' texts (H.264
+// 8.4.2.2.1, HEVC 8.5.3.3.3.1), edges replicated: the definition the filters are tested against.
+int reference_sample(const TestPlane& ref, MotionInterpolation mode, int x, int y, int fx, int fy);
 
 // A frame shifted by (qx, qy) quarter pixels exactly: the texture sampled at 4x, moved by whole
 // pixels there and box-averaged 4x4 (the texture's canvas is at least 4 * (size + margin)).
 TestPlane quarter_shifted_frame(const Texture& fine, int width, int height, int qx, int qy);
 
-// The settings beyond the default the CUDA pipeline must answer exactly as the CPU does.
+// The settings beyond the default the CUDA pipeline must answer exactly as the CPU does, the
+// sub-pel ones with every interpolation.
 std::vector<MotionParams> mode_variants(int block_size, int search_range);
+
+// The folder of the test photographs (tests/data/photos), found from the test executable's own
+// place: the nearest folder above it that holds tests/data/photos.
+std::string photo_dir();
 
 // The first block whose vector or SAD differs, as text ("" when the fields are equal).
 std::string first_difference(const MotionField& expected, const MotionField& actual);

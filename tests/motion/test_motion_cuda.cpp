@@ -92,7 +92,8 @@ TEST(MotionCuda, EveryModeMatchesCpu) {
     const DevicePlane cur = DevicePlane::upload(c.current, c.offset), ref = DevicePlane::upload(c.reference, c.offset);
     for (const MotionParams& p : dpx::test::mode_variants(c.params.block_size, std::min(c.params.search_range, 20))) {
       SCOPED_TRACE(c.name + " scale " + std::to_string(dpx::motion_scale(p)) + " lambda " + std::to_string(p.lambda) +
-                   (p.search == dpx::MotionSearch::kPredictive ? " predictive" : " full"));
+                   (p.search == dpx::MotionSearch::kPredictive ? " predictive" : " full") + " interpolation " +
+                   std::to_string(static_cast<int>(p.interpolation)));
       const MotionField want = dpx::test::run_motion_cpu(c.current, c.reference, p);
       EXPECT_EQ(dpx::test::first_difference(want, run_cuda(dpx::OpsPolicy::kDpx, cur.view, ref.view, p)), "") << "dpx";
       EXPECT_EQ(dpx::test::first_difference(want, run_cuda(dpx::OpsPolicy::kPlain, cur.view, ref.view, p)), "")

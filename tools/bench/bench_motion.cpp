@@ -166,13 +166,15 @@ int run_motion_bench(const Options& opts, Report& report) {
     std::fprintf(stderr, "motion: built without CUDA, GPU rows skipped\n");
 #endif
   }
-  return rc | run_motion_quality(opts, report);
+  rc |= run_motion_quality(opts, report);
+  return rc | run_motion_photo_rows(opts, report);
 }
 
 const Registration registration("motion",
                                 "block matching 16x16: full +-16..+-64, quarter-pel, lambda, predictive +-64/+-128, "
                                 "1080p and 4K GRAY8 (dpx, plain, copy, cpu); quality (EPE, smoothness, predictive "
-                                "vs full; --image=FILE.pgm)",
+                                "vs full; --image=FILE.pgm; real photos per interpolation against a bicubic anchor, "
+                                "--photos=DIR)",
                                 run_motion_bench);
 
 }  // namespace

@@ -31,6 +31,10 @@ std::vector<std::uint8_t> texture_canvas(int cw, int ch);
 // lambda, predictive against full search.
 int run_motion_quality(const Options& opts, Report& report);
 
+// The real-photo sub-pel rows (CPU): the share of textured blocks within 1/4 pixel per
+// interpolation, step and search, beside a bicubic 4x upsample's full search.
+int run_motion_photo_rows(const Options& opts, Report& report);
+
 struct MotionCase {
   int width, height, block, range;
   MotionSubpel subpel = MotionSubpel::kNone;

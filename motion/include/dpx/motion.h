@@ -44,6 +44,11 @@ constexpr int kMotionMaxLambda = 4096;
 
 enum class MotionSubpel { kNone = 1, kHalf = 2, kQuarter = 4 };  // the value is the scale s
 enum class MotionSearch { kFull, kPredictive };
+// How the reference is sampled between pixels by the half/quarter-pel stage (the filters are
+// defined in full in motion/src/subpel_filter.h): bilinear weights in quarter pixels; H.264's
+// luma filters (6-tap half samples, quarter samples averaged from their two nearest neighbours);
+// HEVC's 8-tap/7-tap luma filters. Taps past the frame's edge read the edge sample repeated.
+enum class MotionInterpolation { kBilinear, kH264, kHevc };
 
 struct MotionParams {
   int block_size = 16;    // B: 4, 8, 16 or 32 pixels
@@ -51,6 +56,7 @@ struct MotionParams {
   MotionSubpel subpel = MotionSubpel::kNone;
   MotionSearch search = MotionSearch::kFull;
   int lambda = 0;  // 0..kMotionMaxLambda: weight of the distance to the predictor, per vector unit
+  MotionInterpolation interpolation = MotionInterpolation::kHevc;  // sub-pel samples
 };
 
 // Vectors are in units of 1 / scale pixel.
@@ -101,7 +107,7 @@ struct MotionPrevious {
 
 // Checks planes and parameters (both backends call it first): valid views, one channel, equal size
 // and type, block size in {4, 8, 16, 32}, search range in 1..kMotionMaxRange (full) or
-// 1..kMotionMaxPredictiveRange (predictive), a known subpel and search, lambda in
+// 1..kMotionMaxPredictiveRange (predictive), a known subpel, search and interpolation, lambda in
 // 0..kMotionMaxLambda, a previous scale of 1, 2 or 4.
 Status motion_validate(const PlaneView& current, const PlaneView& reference, const MotionParams& params,
                        const MotionPrevious& previous = {});
