@@ -6,7 +6,8 @@
  * pixels) and each block is searched in the previous frame within ±search-range pixels for the
  * smallest sum of absolute differences — exhaustively (`search=full`), or from predictors and a
  * 4× downsampled coarse search for ranges up to ±128 (`search=predictive`). `subpel` refines the
- * vectors to half or quarter pixels on a bilinearly interpolated reference, and `lambda` favours
+ * vectors to half or quarter pixels on a reference interpolated by HEVC's luma filters (by default;
+ * `interpolation` also offers H.264's and bilinear weights), and `lambda` favours
  * vectors close to their neighbours' (H.264's median predictor) for coherent fields. Runs on CUDA
  * (the running best kept with the DPX instruction __vibmin_u32 on Hopper GPUs) when a device is
  * usable and on the CPU otherwise, with bit-identical vectors; frames in CUDA memory stay on the GPU.
@@ -82,6 +83,7 @@ enum {
   PROP_SUBPEL,
   PROP_LAMBDA,
   PROP_SEARCH,
+  PROP_INTERPOLATION,
 };
 
 #define DEFAULT_BLOCK_SIZE GST_DPX_MOTION_BLOCK_16
@@ -94,6 +96,7 @@ enum {
 #define DEFAULT_SUBPEL GST_DPX_MOTION_SUBPEL_NONE
 #define DEFAULT_LAMBDA 0
 #define DEFAULT_SEARCH GST_DPX_MOTION_SEARCH_FULL
+#define DEFAULT_INTERPOLATION GST_DPX_MOTION_INTERPOLATION_HEVC
 
 #define DPX_MOTION_FORMATS "{ GRAY8, GRAY16_LE, I420, YV12, NV12, NV21, Y42B, Y444, P010_10LE, P016_LE }"
 
@@ -132,6 +135,21 @@ GType gst_dpx_motion_subpel_get_type(void) {
   };
   if (g_once_init_enter(&type)) {
     GType t = g_enum_register_static("GstDpxMotionSubpel", values);
+    g_once_init_leave(&type, t);
+  }
+  return type;
+}
+
+GType gst_dpx_motion_interpolation_get_type(void) {
+  static GType type = 0;
+  static const GEnumValue values[] = {
+      {GST_DPX_MOTION_INTERPOLATION_BILINEAR, "Bilinear weights in quarter pixels", "bilinear"},
+      {GST_DPX_MOTION_INTERPOLATION_H264, "H.264 luma: 6-tap half pixels, averaged quarters", "h264"},
+      {GST_DPX_MOTION_INTERPOLATION_HEVC, "HEVC luma: 8-tap half and 7-tap quarter pixels", "hevc"},
+      {0, nullptr, nullptr},
+  };
+  if (g_once_init_enter(&type)) {
+    GType t = g_enum_register_static("GstDpxMotionInterpolation", values);
     g_once_init_leave(&type, t);
   }
   return type;
@@ -206,6 +224,9 @@ static void gst_dpx_motion_est_set_property(GObject* object, guint prop_id, cons
     case PROP_LAMBDA:
       s.params.lambda = g_value_get_int(value);
       break;
+    case PROP_INTERPOLATION:
+      s.params.interpolation = static_cast<dpx::MotionInterpolation>(g_value_get_enum(value));
+      break;
     case PROP_SEARCH:
       s.params.search = g_value_get_enum(value) == GST_DPX_MOTION_SEARCH_PREDICTIVE
                             ? dpx::MotionSearch::kPredictive
@@ -246,6 +267,9 @@ static void gst_dpx_motion_est_get_property(GObject* object, guint prop_id, GVal
       break;
     case PROP_LAMBDA:
       g_value_set_int(value, s.params.lambda);
+      break;
+    case PROP_INTERPOLATION:
+      g_value_set_enum(value, static_cast<gint>(s.params.interpolation));
       break;
     case PROP_SEARCH:
       g_value_set_enum(value, s.params.search == dpx::MotionSearch::kPredictive
@@ -448,9 +472,19 @@ static void gst_dpx_motion_est_class_init(GstDpxMotionEstClass* klass) {
       gobject_class, PROP_SUBPEL,
       g_param_spec_enum(
           "subpel", "Sub-pixel refinement",
-          "Refine each vector to half or quarter pixels on a bilinearly interpolated reference; "
-          "vectors are then in 1/2 or 1/4 pixel (the meta's scale, the JSON's \"scale\")",
+          "Refine each vector to half or quarter pixels on the reference interpolated as "
+          "`interpolation` says; vectors are then in 1/2 or 1/4 pixel (the meta's scale, the JSON's "
+          "\"scale\")",
           GST_TYPE_DPX_MOTION_SUBPEL, DEFAULT_SUBPEL, controllable));
+  g_object_class_install_property(
+      gobject_class, PROP_INTERPOLATION,
+      g_param_spec_enum(
+          "interpolation", "Interpolation",
+          "How the sub-pel stage samples the reference between pixels: hevc (HEVC's 8-tap/7-tap "
+          "luma filters), h264 (H.264's 6-tap half pixels, quarters averaged) or bilinear; the "
+          "longer filters keep the detail that bilinear weights blur, so fewer whole-pixel "
+          "vectors win where the motion is between pixels",
+          GST_TYPE_DPX_MOTION_INTERPOLATION, DEFAULT_INTERPOLATION, controllable));
   g_object_class_install_property(
       gobject_class, PROP_LAMBDA,
       g_param_spec_int(
@@ -517,6 +551,7 @@ static void gst_dpx_motion_est_class_init(GstDpxMotionEstClass* klass) {
   gst_type_mark_as_plugin_api(GST_TYPE_DPX_MOTION_BLOCK_SIZE, static_cast<GstPluginAPIFlags>(0));
   gst_type_mark_as_plugin_api(GST_TYPE_DPX_MOTION_SUBPEL, static_cast<GstPluginAPIFlags>(0));
   gst_type_mark_as_plugin_api(GST_TYPE_DPX_MOTION_SEARCH, static_cast<GstPluginAPIFlags>(0));
+  gst_type_mark_as_plugin_api(GST_TYPE_DPX_MOTION_INTERPOLATION, static_cast<GstPluginAPIFlags>(0));
   GST_DEBUG_CATEGORY_INIT(gst_dpx_motion_est_debug, "dpxmotionest", 0, "dpxmotionest");
 }
 

@@ -28,6 +28,16 @@ typedef enum {
   GST_DPX_MOTION_SUBPEL_QUARTER = 4,
 } GstDpxMotionSubpel;
 
+#define GST_TYPE_DPX_MOTION_INTERPOLATION (gst_dpx_motion_interpolation_get_type())
+GType gst_dpx_motion_interpolation_get_type(void);
+
+/* Values of the `interpolation` property: the samples between pixels of the sub-pel stage. */
+typedef enum {
+  GST_DPX_MOTION_INTERPOLATION_BILINEAR = 0,
+  GST_DPX_MOTION_INTERPOLATION_H264 = 1,
+  GST_DPX_MOTION_INTERPOLATION_HEVC = 2,
+} GstDpxMotionInterpolation;
+
 #define GST_TYPE_DPX_MOTION_SEARCH (gst_dpx_motion_search_get_type())
 GType gst_dpx_motion_search_get_type(void);
 
