@@ -160,7 +160,7 @@ TEST(DpxBenchArgs, SettingsAreParsedOnceIntoTypedFields) {
   std::string error;
   ASSERT_TRUE(parse({"--reps=7", "--warmup=2", "--quick", "--width=640", "--height=360", "--cases=31x31",
                      "--elements=4096", "--sw-db=a.fa,b.fa.gz", "--sw-db-count=0", "--part=shapes",
-                     "--image=photo.pgm", "--dump=frames", "--sw-queries=q.fa"},
+                     "--image=photo.pgm", "--dump=frames", "--photos=pics", "--sw-queries=q.fa"},
                     &o, &error))
       << error;
   EXPECT_EQ(o.reps, 7);
@@ -175,6 +175,7 @@ TEST(DpxBenchArgs, SettingsAreParsedOnceIntoTypedFields) {
   EXPECT_EQ(o.part, "shapes");
   EXPECT_EQ(o.image, "photo.pgm");
   EXPECT_EQ(o.dump, "frames");
+  EXPECT_EQ(o.photos, "pics");
   EXPECT_EQ(o.sw_queries, "q.fa");
   EXPECT_TRUE(o.json_path.empty());
 
@@ -184,6 +185,7 @@ TEST(DpxBenchArgs, SettingsAreParsedOnceIntoTypedFields) {
   EXPECT_FALSE(defaults.elements.has_value());
   EXPECT_FALSE(defaults.sw_db_count.has_value());
   EXPECT_TRUE(defaults.json_path.empty());
+  EXPECT_EQ(defaults.photos, "tests/data/photos");
 }
 
 TEST(DpxBenchArgs, JsonPathIsCheckedWhenParsed) {

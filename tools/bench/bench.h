@@ -29,6 +29,7 @@ struct Options {
   std::string cases;                       // --cases (morph): only the cases whose title holds this text
   std::string image;                       // --image (motion): a GRAY8 .pgm to use as the scene
   std::string dump;                        // --dump (motion): a folder for the quality images
+  std::string photos = "tests/data/photos";  // --photos (motion): the real-photo rows' folder of .pgm
   std::string sw_queries;                  // --sw-queries (align): a query FASTA for the database rows
   std::vector<std::string> sw_db;          // --sw-db (align): database FASTA files for those rows
   std::optional<std::size_t> sw_db_count;  // --sw-db-count (align): sequences of each generated database

@@ -37,6 +37,8 @@ const Setting kSettings[] = {
     {"image", Setting::kText, 0, 0,
      [](Options& o, const std::string& t, unsigned long long) { o.image = t; }},
     {"dump", Setting::kText, 0, 0, [](Options& o, const std::string& t, unsigned long long) { o.dump = t; }},
+    {"photos", Setting::kText, 0, 0,
+     [](Options& o, const std::string& t, unsigned long long) { o.photos = t; }},
     {"sw-queries", Setting::kText, 0, 0,
      [](Options& o, const std::string& t, unsigned long long) { o.sw_queries = t; }},
     {"sw-db", Setting::kText, 0, 0,

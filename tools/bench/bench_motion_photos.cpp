@@ -124,8 +124,7 @@ const char* interpolation_name(MotionInterpolation i) {
 }  // namespace
 
 int run_motion_photo_rows(const Options& opts, Report& report) {
-  const auto dir = opts.extra.find("photos");
-  const std::vector<PhotoCase> cases = photo_cases(dir != opts.extra.end() ? dir->second : "tests/data/photos", opts.quick);
+  const std::vector<PhotoCase> cases = photo_cases(opts.photos, opts.quick);
   if (cases.empty()) return 0;
   std::string names;
   for (const PhotoCase& c : cases) names += (names.empty() ? "" : ", ") + c.name;

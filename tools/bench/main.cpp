@@ -28,7 +28,7 @@ void usage(std::FILE* to) {
   std::fprintf(
       to,
       "usage: dpx-bench SUBCOMMAND|all [--reps=N] [--warmup=N] [--quick] [--json=PATH] [--KEY=VALUE]\n"
-      "KEY: elements (epilogue), width, height, cases=TEXT (morph), image, dump (motion), sw-queries, "
+      "KEY: elements (epilogue), width, height, cases=TEXT (morph), image, dump, photos (motion), sw-queries, "
       "sw-db,\n"
       "     sw-db-count (align), part=TEXT (only the parts whose description below holds TEXT)\n");
   for (const std::string& name : names_matching("all")) {
