@@ -20,6 +20,7 @@
 #include "bench.h"
 #include "bench_motion.h"
 #include "dpx/motion.h"
+#include "photo_shift.h"
 
 namespace dpx {
 namespace bench {
@@ -42,14 +43,12 @@ struct Picture {
 
 // A binary 8-bit PGM (P5), or an empty picture.
 Picture read_pgm(const std::string& path) {
+  quality::GreyImage g;
+  if (!quality::read_pgm(path, &g).is_ok()) return Picture{};
   Picture p;
-  std::ifstream in(path, std::ios::binary);
-  std::string magic;
-  int maxval = 0;
-  if (!(in >> magic >> p.width >> p.height >> maxval) || magic != "P5" || maxval != 255) return Picture{};
-  in.get();
-  p.pixels.resize(static_cast<std::size_t>(p.width) * p.height);
-  if (!in.read(reinterpret_cast<char*>(p.pixels.data()), static_cast<std::streamsize>(p.pixels.size()))) return Picture{};
+  p.width = g.width;
+  p.height = g.height;
+  p.pixels = std::move(g.pixels);
   return p;
 }
 
