@@ -51,6 +51,10 @@ Status stabilise_detail::validate_warp(const PlaneView& src, const MutablePlaneV
   DPX_RETURN_IF_ERROR(validate_plane(dst.as_const(), "dst"));
   DPX_RETURN_IF_ERROR(validate_same_shape(src, dst.as_const()));
   if (src.data == dst.data) return invalid_argument("warp: src and dst are the same plane");
+  const std::uintptr_t odd = reinterpret_cast<std::uintptr_t>(src.data) |
+                             reinterpret_cast<std::uintptr_t>(dst.data) | src.pitch | dst.pitch;
+  if (src.type == SampleType::kU16 && (odd & 1u) != 0)
+    return invalid_argument("warp: 16-bit samples at an odd address or pitch");
   if (plan.interpolation != WarpInterpolation::kBilinear && plan.interpolation != WarpInterpolation::kBicubic)
     return invalid_argument("warp: unknown interpolation");
   if (plan.border != WarpBorder::kBlack && plan.border != WarpBorder::kReplicate)
