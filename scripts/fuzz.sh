@@ -3,7 +3,8 @@
 # and UndefinedBehaviorSanitizer, CPU only, into build-fuzz/, then runs each for SECONDS (default
 # 60) on its committed corpus (tests/fuzz/corpus/NAME, seeds and every past finding) plus the
 # inputs it found before (build-fuzz/corpus/NAME). Exit status 0 only when no harness found a
-# crash, a leak or a timeout; a finding is saved as build-fuzz/artifacts/NAME-*.
+# crash, a leak or a timeout (30 s of wall time for one input: a busy machine is not a finding); a
+# finding is saved as build-fuzz/artifacts/NAME-*.
 # usage: scripts/fuzz.sh [SECONDS] [NAME...]   (names: the harnesses to run, default all)
 # Environment: FUZZ_JOBS (parallel compiles, default the CPU count), CXX_FUZZ (default clang++-14).
 set -euo pipefail
@@ -76,7 +77,7 @@ for name in "${harnesses[@]}"; do
   mkdir -p "$out/corpus/$name" "$root/tests/fuzz/corpus/$name"
   log="$out/$name.log"
   rc=0
-  "$out/fuzz_$name" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=65536 -print_final_stats=1 \
+  "$out/fuzz_$name" -max_total_time="$seconds" -timeout=30 -rss_limit_mb=2048 -max_len=65536 -print_final_stats=1 \
     -artifact_prefix="$out/artifacts/$name-" "$out/corpus/$name" "$root/tests/fuzz/corpus/$name" > "$log" 2>&1 || rc=$?
   runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
   summary+=$(printf '  %-12s %12s executions  %s' "$name" "${runs:-?}" "$([ $rc -eq 0 ] && echo ok || echo "FOUND A FAILURE (exit $rc), see $log")")$'\n'
