@@ -80,7 +80,8 @@ std::vector<std::size_t> textured_blocks(const GreyImage& frame, int block) {
       double a = 0, b = 0, d = 0;  // the structure tensor [a b; b d] of central differences
       for (int y = r * block; y < (r + 1) * block; ++y)
         for (int x = c * block; x < (c + 1) * block; ++x) {
-          const double gx = frame.at(x + 1, y) - frame.at(x - 1, y), gy = frame.at(x, y + 1) - frame.at(x, y - 1);
+          const double gx = frame.at(x + 1, y) - frame.at(x - 1, y),
+                       gy = frame.at(x, y + 1) - frame.at(x, y - 1);
           a += gx * gx, b += gx * gy, d += gy * gy;
         }
       const double smaller = (a + d) / 2 - std::sqrt((a - d) * (a - d) / 4 + b * b);

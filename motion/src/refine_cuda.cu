@@ -3,8 +3,9 @@
 // reference window its candidates read copied into the warp's shared memory first (a candidate's
 // SAD then costs no global access), whole blocks ranking their integer candidates 8 at a time
 // (warp_ranking.cuh), cut blocks running refine_block.h as the CPU does; after a full search, the
-// sub-pel stage alone, on registers for whole 8x8 and 16x16 blocks (refine_subpel_registers.cuh).
-// And the 4x box average of the predictive search, one thread per coarse pixel.
+// sub-pel stage alone, on registers for whole 8x8 and 16x16 blocks with bilinear samples
+// (refine_subpel_registers.cuh), on shared memory otherwise (refine_shared.cuh). And the 4x box
+// average of the predictive search, one thread per coarse pixel.
 #include <cuda_runtime.h>
 
 #include <cstdint>
@@ -12,6 +13,7 @@
 #include "block_match_cuda.h"
 #include "cuda_check.h"
 #include "refine_block.h"
+#include "refine_shared.cuh"
 #include "refine_subpel_registers.cuh"
 #include "warp_ranking.cuh"
 
@@ -21,89 +23,6 @@ namespace motion_detail {
 namespace {
 
 constexpr int kWarpsPerCta = 4;
-constexpr int kMaxBlock = 32;                                // motion_validate's largest block
-// The widest window_around(): the predictive search's, or the sub-pel stage's with the filters' taps.
-constexpr int kMaxReach = kPredictiveWindow > kSubpelReach ? kPredictiveWindow : kSubpelReach;
-constexpr int kMaxWindow = kMaxBlock + 2 * kMaxReach;
-
-constexpr int kPitch = kMaxWindow;  // samples per row of both shared buffers
-
-// The block and one reference window (its first sample at frame coordinates (rx, ry)) in shared
-// memory, rows kPitch apart. B is the block's side when the block is whole (every lane's pixels
-// then sit at fixed offsets), 0 for a block cut by the frame's edge.
-template <typename T, int B>
-struct SharedSamples {
-  const T* cur;
-  const T* ref;
-  int rx, ry;
-  // The reference at frame coordinates (x, y) inside the window, the frame's edges replicated
-  // there by the staging.
-  __device__ int ref_edge(int x, int y) const { return ref[(y - ry) * kPitch + (x - rx)]; }
-};
-
-// One pixel: |cur - ref| at a whole offset, or against the bilinear sample, added to `sum` (one
-// accumulating VABSDIFF).
-struct Weights {
-  int w00, w01, w10, w11;
-  bool whole;
-};
-template <typename T>
-__device__ std::uint32_t add_pixel(const T* cur, const T* ref, int off, const Weights& w, std::uint32_t sum) {
-  const int c = cur[off];
-  const T* p = ref + off;
-  const int r = w.whole ? p[0] : (w.w00 * p[0] + w.w01 * p[1] + w.w10 * p[kPitch] + w.w11 * p[kPitch + 1] + 8) >> 4;
-  return __sad(c, r, sum);
-}
-
-// The lane's part of the SAD of a sub-pel candidate by a filter other than bilinear, from the
-// window in shared memory: the generic partial_sad's loop (refine_block.h) on the staged samples.
-template <typename T, int B>
-__device__ std::uint32_t filtered_partial_sad(const SharedSamples<T, B>& px, const SubpelFilter& f, const BlockSpan& b,
-                                              const SubpelOffset& ox, const SubpelOffset& oy) {
-  const EdgeSamples<SharedSamples<T, B>> at{px};
-  int x = b.x, y = b.y;
-  std::uint32_t sum = 0;
-  while (y < b.bh) {
-    const int r = f(at, b.x0 + x + ox.whole, b.y0 + y + oy.whole, ox.quarter, oy.quarter);
-    sum = __sad(static_cast<int>(px.cur[y * kPitch + x]), r, sum);
-    x += b.step_x;
-    y += b.step_y;
-    if (x >= b.bw) x -= b.bw, ++y;
-  }
-  return sum;
-}
-
-// The lane's part of a candidate's SAD from shared memory: the same samples and arithmetic as the
-// generic partial_sad (refine_block.h), with the addressing and the bilinear weights hoisted out of
-// the pixel loop. A weight of 0 multiplies a sample the generic code does not read; it lies in the
-// buffer (sub-pel candidates have a whole part of cx - 1 or cx) and adds nothing.
-template <typename T, int B>
-__device__ std::uint32_t partial_sad(const SharedSamples<T, B>& px, const SubpelFilter& f, const BlockSpan& b, int vx,
-                                     int vy, int s) {
-  const SubpelOffset ox = subpel_offset(vx, s), oy = subpel_offset(vy, s);
-  if (f.mode != MotionInterpolation::kBilinear && (ox.quarter | oy.quarter) != 0)
-    return filtered_partial_sad(px, f, b, ox, oy);
-  const T* ref = px.ref + (b.y0 + oy.whole - px.ry) * kPitch + (b.x0 + ox.whole - px.rx);
-  const Weights w{(4 - ox.quarter) * (4 - oy.quarter), ox.quarter * (4 - oy.quarter), (4 - ox.quarter) * oy.quarter,
-                  ox.quarter * oy.quarter, (ox.quarter | oy.quarter) == 0};
-  std::uint32_t sum = 0;
-  if constexpr (B > 0) {
-    // Pixel lane + 32k of the block: row lane / B + k * 32 / B, column lane % B.
-    if (B * B < 32 && b.y >= B) return 0;  // 4x4 blocks: lanes 16..31 hold no pixel
-    const int first = b.y * kPitch + b.x;
-#pragma unroll
-    for (int k = 0; k < (B * B + 31) / 32; ++k) sum = add_pixel(px.cur, ref, first + k * (32 / B) * kPitch, w, sum);
-  } else {
-    int x = b.x, y = b.y;
-    while (y < b.bh) {
-      sum = add_pixel(px.cur, ref, y * kPitch + x, w, sum);
-      x += b.step_x;
-      y += b.step_y;
-      if (x >= b.bw) x -= b.bw, ++y;
-    }
-  }
-  return sum;
-}
 
 // The lane's parts of 8 integer candidates' SADs for a whole block, pixel by pixel (each of the
 // block's pixels read once for the 8): candidate t at `offset[t]` samples from (x0, y0) in the
@@ -126,20 +45,6 @@ __device__ __forceinline__ void integer_sads_of_8(const SharedSamples<T, B>& px,
   }
 }
 
-// Copies rows [0, rows) x columns [0, columns) of a frame region at (x0, y0) into `to` (rows
-// kPitch apart), samples outside the frame replicated from its edge (FrameSamples::ref_edge).
-template <typename T>
-__device__ void stage_rows(const unsigned char* frame, std::size_t pitch, int width, int height, int x0, int y0,
-                           int columns, int rows, int lane, T* to) {
-  for (int y = 0; y < rows; ++y) {
-    const int fy = y0 + y < 0 ? 0 : (y0 + y >= height ? height - 1 : y0 + y);
-    const T* row = reinterpret_cast<const T*>(frame + static_cast<std::size_t>(fy) * pitch);
-    for (int x = lane; x < columns; x += 32) {
-      const int fx = x0 + x < 0 ? 0 : (x0 + x >= width ? width - 1 : x0 + x);
-      to[y * kPitch + x] = row[fx];
-    }
-  }
-}
 
 // Copies each window the block's candidates read into the warp's buffer. Samples outside the
 // frame repeat its edge: only the filters' outer taps read them as samples; a candidate outside
@@ -242,8 +147,8 @@ __device__ std::uint32_t shared_subpel(const RefineJob& job, const BlockSpan& b,
   return subpel_stage(job, b, pen, stage, WarpSum{}, best);
 }
 
-// After a full search (no integer search here): whole 8x8 and 16x16 blocks take the sub-pel stage
-// on registers, the others refine_block's on shared memory. A kernel of its own, so the predictive
+// After a full search (no integer search here): whole 8x8 and 16x16 blocks with bilinear samples
+// take the sub-pel stage on registers, the others refine_block's on shared memory. A kernel of its own, so the predictive
 // search's code and registers stay out of it.
 template <typename T, int B>
 __global__ void __launch_bounds__(kWarpsPerCta * 32) full_search_subpel_kernel(RefineJob job) {

@@ -66,17 +66,20 @@ struct SubpelFilter {
   // H.264's unrounded 6-tap sums: between (x, y) and (x + 1, y), and between (x, y) and (x, y + 1).
   template <typename At>
   DPX_HD static int h264_row_sum(const At& at, int x, int y) {
-    return at(x - 2, y) - 5 * at(x - 1, y) + 20 * at(x, y) + 20 * at(x + 1, y) - 5 * at(x + 2, y) + at(x + 3, y);
+    return at(x - 2, y) - 5 * at(x - 1, y) + 20 * at(x, y) + 20 * at(x + 1, y) - 5 * at(x + 2, y) +
+           at(x + 3, y);
   }
   template <typename At>
   DPX_HD static int h264_column_sum(const At& at, int x, int y) {
-    return at(x, y - 2) - 5 * at(x, y - 1) + 20 * at(x, y) + 20 * at(x, y + 1) - 5 * at(x, y + 2) + at(x, y + 3);
+    return at(x, y - 2) - 5 * at(x, y - 1) + 20 * at(x, y) + 20 * at(x, y + 1) - 5 * at(x, y + 2) +
+           at(x, y + 3);
   }
   // The centre half sample j at (x + 1/2, y + 1/2): the 6-tap over the unrounded row sums.
   template <typename At>
   DPX_HD int h264_centre(const At& at, int x, int y) const {
     const int j1 = h264_row_sum(at, x, y - 2) - 5 * h264_row_sum(at, x, y - 1) + 20 * h264_row_sum(at, x, y) +
-                   20 * h264_row_sum(at, x, y + 1) - 5 * h264_row_sum(at, x, y + 2) + h264_row_sum(at, x, y + 3);
+                   20 * h264_row_sum(at, x, y + 1) - 5 * h264_row_sum(at, x, y + 2) +
+                   h264_row_sum(at, x, y + 3);
     return clip((j1 + 512) >> 10);
   }
 

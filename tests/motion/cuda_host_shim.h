@@ -1,5 +1,6 @@
 // Just enough of CUDA's device vocabulary for a host compiler to build the block-matching kernel's
-// device functions (block_match_kernel.cuh), so a test can run its steps on the CPU, one thread
+// device functions (block_match_kernel.cuh) and the second stage's shared-memory view
+// (refine_shared.cuh), so a test can run its steps on the CPU, one thread
 // index after another, on a machine without a GPU. Every stand-in has the CUDA semantics the
 // kernel relies on. Include before the kernel header, in a file compiled without nvcc (and with
 // -Wno-unknown-pragmas: the kernel's `#pragma unroll` hints mean nothing to a host compiler).
@@ -44,6 +45,9 @@ inline std::uint32_t __funnelshift_r(std::uint32_t lo, std::uint32_t hi, unsigne
   const std::uint64_t v = (static_cast<std::uint64_t>(hi) << 32) | lo;
   return static_cast<std::uint32_t>(v >> (shift & 31u));
 }
+
+// |a - b| + c.
+inline unsigned __sad(int a, int b, unsigned c) { return c + static_cast<unsigned>(a > b ? a - b : b - a); }
 
 inline void __syncthreads() {}  // the test runs each step for every thread before the next
 

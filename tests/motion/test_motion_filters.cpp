@@ -75,7 +75,9 @@ TEST(MotionFilters, HevcImpulseResponsesAreItsTaps) {
 TEST(MotionFilters, H264ImpulseResponsesAtEveryPhase) {
   TestPlane p = flat(17, 17, 128);
   p.set(8, 8, 160);
-  const auto h264 = [&](int x, int y, int fx, int fy) { return filtered(p, MotionInterpolation::kH264, x, y, fx, fy); };
+  const auto h264 = [&](int x, int y, int fx, int fy) {
+    return filtered(p, MotionInterpolation::kH264, x, y, fx, fy);
+  };
   // Half samples b between (x, 8) and (x + 1, 8): taps 1, -5, 20, 20, -5, 1 from x = 10 down to 5.
   const int b_at[6] = {129, 123, 148, 148, 123, 129};  // x = 10, 9, 8, 7, 6, 5
   for (int i = 0; i < 6; ++i) {
@@ -156,7 +158,8 @@ TEST(MotionFilters, EveryPhaseMatchesTheDefinition) {
   auto rng = dpx::test::seeded_rng();
   for (SampleType type : {SampleType::kU8, SampleType::kU16}) {
     const int top = type == SampleType::kU8 ? 255 : 65535;
-    for (const auto& size : {std::pair<int, int>{1, 1}, std::pair<int, int>{2, 5}, std::pair<int, int>{23, 17}}) {
+    for (const auto& size :
+         {std::pair<int, int>{1, 1}, std::pair<int, int>{2, 5}, std::pair<int, int>{23, 17}}) {
       const TestPlane p = dpx::test::random_plane(rng, size.first, size.second, type, top, 2);
       for (MotionInterpolation mode : kModes)
         for (int y = 0; y < size.second; ++y)
@@ -164,11 +167,13 @@ TEST(MotionFilters, EveryPhaseMatchesTheDefinition) {
             for (int fy = 0; fy < 4; ++fy)
               for (int fx = 0; fx < 4; ++fx) {
                 // Bilinear reads its footprint only: the candidates keep it inside the frame.
-                if (mode == MotionInterpolation::kBilinear && ((fx && x + 1 >= size.first) || (fy && y + 1 >= size.second)))
+                if (mode == MotionInterpolation::kBilinear &&
+                    ((fx && x + 1 >= size.first) || (fy && y + 1 >= size.second)))
                   continue;
                 ASSERT_EQ(filtered(p, mode, x, y, fx, fy), dpx::test::reference_sample(p, mode, x, y, fx, fy))
-                    << "mode " << static_cast<int>(mode) << " at (" << x << ", " << y << ") phase (" << fx << ", "
-                    << fy << "), " << size.first << "x" << size.second << (type == SampleType::kU8 ? " u8" : " u16");
+                    << "mode " << static_cast<int>(mode) << " at (" << x << ", " << y << ") phase (" << fx
+                    << ", " << fy << "), " << size.first << "x" << size.second
+                    << (type == SampleType::kU8 ? " u8" : " u16");
               }
     }
   }

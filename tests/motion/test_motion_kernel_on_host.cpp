@@ -1,5 +1,6 @@
-// The CUDA kernel's device code run on the host: each CTA's steps (load, search, store) executed
-// for every thread index in turn, with the launcher's own plan, against the CPU implementation.
+// The CUDA kernels' device code run on the host: each CTA's steps (load, search, store) executed
+// for every thread index in turn, with the launcher's own plan, against the CPU implementation;
+// and the second stage's shared-memory window (refine_shared.cuh), staged and read lane by lane.
 // This checks the kernel's indexing, window layout, runs, tie order and edge masks where no GPU
 // exists; the GPU tests (test_motion_cuda.cpp) check the same code on the device.
 #include "cuda_host_shim.h"  // first: the CUDA vocabulary for the kernel header
@@ -13,6 +14,7 @@
 #include "block_match_cpu.h"
 #include "block_match_plan.h"
 #include "motion_pipeline.h"
+#include "refine_shared.cuh"
 #include "dpx/motion.h"
 #include "dpx_ops.cuh"
 #include "motion_test_util.h"
@@ -116,6 +118,84 @@ TEST(MotionKernelOnHost, RanksCostsLikeTheCpuWithLambda) {
       EXPECT_EQ(dpx::test::first_difference(want, emulate<dpx::ops::Dpx>(c, cost)), "") << "lambda " << lambda;
     }
   }
+}
+
+// The sub-pel stage's shared window on the host: the window staged as the kernel stages it (32
+// lanes, the frame's edges replicated, into a buffer of stale samples), each lane's part of a
+// candidate's SAD summed over the warp — the kernel's partial_sad on the shared samples, with the
+// whole-block addressing (B) where the block is whole, and the filtered path alone — against the
+// CPU's partial_sad on the frames: every interpolation, 8- and 16-bit, every sub-pel offset around
+// integer vectors that put the taps past every edge.
+template <typename T, int B>
+void check_shared_window(std::mt19937_64& rng, int w, int h) {
+  const int block = B;
+  const SampleType type = sizeof(T) == 1 ? SampleType::kU8 : SampleType::kU16;
+  const int top = sizeof(T) == 1 ? 255 : 65535;
+  const TestPlane cur = dpx::test::random_plane(rng, w, h, type, top, 3);
+  const TestPlane ref = dpx::test::random_plane(rng, w, h, type, top, 5);
+  dpx::MotionParams p = dpx::test::motion_params(block, 4);
+  p.subpel = dpx::MotionSubpel::kQuarter;
+  for (dpx::MotionInterpolation mode : {dpx::MotionInterpolation::kBilinear, dpx::MotionInterpolation::kH264,
+                                        dpx::MotionInterpolation::kHevc}) {
+    p.interpolation = mode;
+    const md::RefineJob j = md::refine_job(cur.view(), ref.view(), p, md::CostModel{}, {}, nullptr, nullptr);
+    const md::FrameSamples<T> frames{j.cur, j.ref, j.cur_pitch, j.ref_pitch, j.width, j.height};
+    std::vector<T> cur_buf(md::kMaxBlock * md::kPitch), ref_buf((md::kMaxWindow + 1) * md::kPitch);
+    for (int r = 0; r < j.rows; ++r)
+      for (int c = 0; c < j.columns; ++c) {
+        const md::BlockSpan whole = md::block_span(j, c, r, 0, 1);
+        for (int cy = -1; cy <= 1; ++cy)
+          for (int cx = -1; cx <= 1; ++cx) {
+            std::fill(cur_buf.begin(), cur_buf.end(), T(0x5A5A & top));
+            std::fill(ref_buf.begin(), ref_buf.end(), T(0xA5A5 & top));
+            const md::Window win = md::window_around(whole, cx, cy, md::subpel_reach(mode));
+            for (int lane = 0; lane < 32; ++lane) {
+              md::stage_rows(j.cur, j.cur_pitch, j.width, j.height, whole.x0, whole.y0, whole.bw, whole.bh, lane,
+                             cur_buf.data());
+              md::stage_rows(j.ref, j.ref_pitch, j.width, j.height, win.rx, win.ry, win.rw, win.rh, lane, ref_buf.data());
+            }
+            const md::SharedSamples<T, 0> shared{cur_buf.data(), ref_buf.data(), win.rx, win.ry};
+            const md::SharedSamples<T, B> fixed{cur_buf.data(), ref_buf.data(), win.rx, win.ry};
+            const bool is_whole = whole.bw == B && whole.bh == B;
+            for (int vy = 4 * cy - 3; vy <= 4 * cy + 3; ++vy)
+              for (int vx = 4 * cx - 3; vx <= 4 * cx + 3; ++vx) {
+                const md::SubpelOffset ox = md::subpel_offset(vx, 4), oy = md::subpel_offset(vy, 4);
+                if ((ox.quarter | oy.quarter) == 0) continue;
+                // Only candidates the search admits (their bilinear footprint inside the frame).
+                if (!md::component_inside(vx, 4, whole.x0, whole.bw, w, 4) ||
+                    !md::component_inside(vy, 4, whole.y0, whole.bh, h, 4))
+                  continue;
+                std::uint32_t filtered = 0, generic = 0, at_offsets = 0;
+                for (int lane = 0; lane < 32; ++lane) {
+                  const md::BlockSpan span = md::block_span(j, c, r, lane, 32);
+                  if (mode != dpx::MotionInterpolation::kBilinear)
+                    filtered += md::filtered_partial_sad(shared, j.filter, span, ox, oy);
+                  generic += md::partial_sad(shared, j.filter, span, vx, vy, 4);
+                  if (is_whole) at_offsets += md::partial_sad(fixed, j.filter, span, vx, vy, 4);
+                }
+                const std::uint32_t want = md::partial_sad(frames, j.filter, whole, vx, vy, 4);
+                if (mode != dpx::MotionInterpolation::kBilinear) {
+                  ASSERT_EQ(filtered, want) << "filtered path";
+                }
+                if (is_whole) {
+                  ASSERT_EQ(at_offsets, want) << "whole-block addressing";
+                }
+                ASSERT_EQ(generic, want)
+                    << "mode " << static_cast<int>(mode) << " block (" << c << ", " << r << ") v (" << vx << ", " << vy
+                    << ") " << w << "x" << h << (type == SampleType::kU8 ? " u8" : " u16");
+              }
+          }
+      }
+  }
+}
+
+TEST(MotionKernelOnHost, SharedWindowFiltersLikeTheCpu) {
+  auto rng = dpx::test::seeded_rng();
+  check_shared_window<std::uint8_t, 8>(rng, 37, 21);
+  check_shared_window<std::uint8_t, 32>(rng, 35, 33);
+  check_shared_window<std::uint16_t, 16>(rng, 19, 26);
+  check_shared_window<std::uint8_t, 4>(rng, 6, 5);
+  check_shared_window<std::uint16_t, 4>(rng, 13, 9);
 }
 
 }  // namespace

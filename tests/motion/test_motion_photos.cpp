@@ -37,7 +37,8 @@ std::vector<PhotoFrames> photo_frames() {
     const int ox = (p.width - kWidth) / 2, oy = (p.height - kHeight) / 2;
     PhotoFrames f;
     f.reference = q::quarter_shifted(p, ox, oy, kWidth, kHeight, 0, 0);
-    for (const auto& shift : kShifts) f.moved.push_back(q::quarter_shifted(p, ox, oy, kWidth, kHeight, shift[0], shift[1]));
+    for (const auto& shift : kShifts)
+      f.moved.push_back(q::quarter_shifted(p, ox, oy, kWidth, kHeight, shift[0], shift[1]));
     out.push_back(std::move(f));
   }
   return out;
@@ -65,7 +66,8 @@ MotionParams params(MotionSubpel subpel, MotionSearch search, MotionInterpolatio
 }
 
 const char* name(MotionInterpolation i) {
-  return i == MotionInterpolation::kBilinear ? "bilinear" : (i == MotionInterpolation::kH264 ? "h264" : "hevc");
+  return i == MotionInterpolation::kBilinear ? "bilinear"
+                                             : (i == MotionInterpolation::kH264 ? "h264" : "hevc");
 }
 
 // The floors sit just under what the default reaches here (full search, quarter: 92.5%, half:
@@ -79,8 +81,8 @@ TEST(MotionPhotos, SubpelPrecisionOnRealPhotographs) {
       const q::ShiftScore s = score(frames, params(subpel, search, interp));
       const bool quarter = subpel == MotionSubpel::kQuarter;
       std::printf("%s %s %s: %.1f%% of %zu textured blocks within 1/4 px, mean error %.3f px\n",
-                  search == MotionSearch::kFull ? "full" : "predictive", quarter ? "quarter" : "half", name(interp),
-                  100 * s.fraction(), s.blocks, s.mean_error());
+                  search == MotionSearch::kFull ? "full" : "predictive", quarter ? "quarter" : "half",
+                  name(interp), 100 * s.fraction(), s.blocks, s.mean_error());
       EXPECT_GE(s.fraction(), quarter ? 0.91 : 0.845);
       if (quarter && search == MotionSearch::kFull) {
         const q::ShiftScore b = score(frames, params(subpel, search, MotionInterpolation::kBilinear));

@@ -23,6 +23,9 @@ std::string MotionCase::section() const {
   if (search == MotionSearch::kPredictive) s += " predictive";
   if (subpel != MotionSubpel::kNone) s += subpel == MotionSubpel::kHalf ? " half" : " quarter";
   if (lambda > 0) s += " lambda" + std::to_string(lambda);
+  if (subpel != MotionSubpel::kNone)
+    s += interpolation == MotionInterpolation::kBilinear ? " bilinear"
+                                                         : (interpolation == MotionInterpolation::kH264 ? " h264" : " hevc");
   return s;
 }
 
@@ -33,6 +36,7 @@ MotionParams MotionCase::params() const {
   p.subpel = subpel;
   p.search = search;
   p.lambda = lambda;
+  p.interpolation = interpolation;
   return p;
 }
 
@@ -129,7 +133,13 @@ int run_motion_bench(const Options& opts, Report& report) {
   const std::size_t rotate_bytes = 66u << 20;  // beyond the 60 MB L2
   const auto quarter = MotionSubpel::kQuarter;
   const auto predictive = MotionSearch::kPredictive;
-  std::vector<MotionCase> cases = {{1920, 1080, 16, 16}, {1920, 1080, 16, 16, quarter}};
+  const auto bilinear = MotionInterpolation::kBilinear, h264 = MotionInterpolation::kH264;
+  const auto full = MotionSearch::kFull;
+  // The sub-pel rows with every interpolation (the default, HEVC, first), each beside the full search.
+  std::vector<MotionCase> cases = {{1920, 1080, 16, 16},
+                                   {1920, 1080, 16, 16, quarter},
+                                   {1920, 1080, 16, 16, quarter, full, 0, h264},
+                                   {1920, 1080, 16, 16, quarter, full, 0, bilinear}};
   if (!opts.quick)
     cases.insert(cases.end(), {{1920, 1080, 16, 16, MotionSubpel::kNone, MotionSearch::kFull, 4},
                                {1920, 1080, 16, 32},
@@ -138,6 +148,8 @@ int run_motion_bench(const Options& opts, Report& report) {
                                {3840, 2160, 16, 64},
                                {3840, 2160, 16, 64, MotionSubpel::kNone, predictive},
                                {3840, 2160, 16, 64, quarter, predictive, 4},
+                               {3840, 2160, 16, 64, quarter, predictive, 4, h264},
+                               {3840, 2160, 16, 64, quarter, predictive, 4, bilinear},
                                {3840, 2160, 16, 128, MotionSubpel::kNone, predictive}});
   int rc = 0;
   MotionFrames frames;

@@ -40,6 +40,7 @@ struct MotionCase {
   MotionSubpel subpel = MotionSubpel::kNone;
   MotionSearch search = MotionSearch::kFull;
   int lambda = 0;
+  MotionInterpolation interpolation = MotionParams{}.interpolation;
   std::string section() const;
   MotionParams params() const;
   // Candidates of the full search (inside the frame) times block pixels, summed over the blocks.

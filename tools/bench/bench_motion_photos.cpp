@@ -63,7 +63,8 @@ std::vector<int> bicubic_4x(const q::GreyImage& f) {
 // The anchor's field on `blocks` (the others stay (0, 0)): for each block the quarter-pixel vector
 // v, |v| <= 4 R, whose block stays inside the frame, with the smallest SAD of the block against
 // the upsample at (4 x + vx, 4 y + vy); ties to the smaller |vx| + |vy|.
-MotionField bicubic_search(const q::GreyImage& cur, const q::GreyImage& ref, const std::vector<std::size_t>& blocks) {
+MotionField bicubic_search(const q::GreyImage& cur, const q::GreyImage& ref,
+                           const std::vector<std::size_t>& blocks) {
   const std::vector<int> up = bicubic_4x(ref);
   const int uw = 4 * ref.width;
   MotionField field;
@@ -82,7 +83,8 @@ MotionField bicubic_search(const q::GreyImage& cur, const q::GreyImage& ref, con
         for (int y = y0; y < y0 + kBlock; ++y)
           for (int x = x0; x < x0 + kBlock; ++x)
             sad += std::abs(cur.at(x, y) - up[static_cast<std::size_t>(4 * y + vy) * uw + 4 * x + vx]);
-        if (best < 0 || sad < best || (sad == best && std::abs(vx) + std::abs(vy) < std::abs(bx) + std::abs(by)))
+        if (best < 0 || sad < best ||
+            (sad == best && std::abs(vx) + std::abs(vy) < std::abs(bx) + std::abs(by)))
           best = sad, bx = vx, by = vy;
       }
     field.vectors[i].dx = static_cast<std::int16_t>(bx);
@@ -118,7 +120,8 @@ std::vector<PhotoCase> photo_cases(const std::string& dir, bool quick) {
 }
 
 const char* interpolation_name(MotionInterpolation i) {
-  return i == MotionInterpolation::kBilinear ? "bilinear" : (i == MotionInterpolation::kH264 ? "h264" : "hevc");
+  return i == MotionInterpolation::kBilinear ? "bilinear"
+                                             : (i == MotionInterpolation::kH264 ? "h264" : "hevc");
 }
 
 }  // namespace
@@ -128,7 +131,8 @@ int run_motion_photo_rows(const Options& opts, Report& report) {
   if (cases.empty()) return 0;
   std::string names;
   for (const PhotoCase& c : cases) names += (names.empty() ? "" : ", ") + c.name;
-  const std::string frame = std::to_string(cases[0].reference.width) + "x" + std::to_string(cases[0].reference.height);
+  const std::string frame =
+      std::to_string(cases[0].reference.width) + "x" + std::to_string(cases[0].reference.height);
   const std::string note = std::to_string(cases.size()) + " photos (" + names + "), 4 shifts in 1/4 px";
   auto add = [&](const std::string& section, const std::string& variant, const q::ShiftScore& s, double us) {
     char text[200];
@@ -143,8 +147,10 @@ int run_motion_photo_rows(const Options& opts, Report& report) {
                                   (subpel == MotionSubpel::kHalf ? "half" : "quarter");
       for (MotionInterpolation interp :
            {MotionInterpolation::kBilinear, MotionInterpolation::kH264, MotionInterpolation::kHevc}) {
-        MotionParams p = MotionCase{0, 0, kBlock, search == MotionSearch::kFull ? kRange : 2 * kRange, subpel, search}.params();
-        p.interpolation = interp;
+        const MotionParams p =
+            MotionCase{0,      0,      kBlock, search == MotionSearch::kFull ? kRange : 2 * kRange,
+                       subpel, search, 0,      interp}
+                .params();
         q::ShiftScore total;
         double us = 0;
         for (const PhotoCase& c : cases)
