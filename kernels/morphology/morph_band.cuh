@@ -10,8 +10,8 @@
 // always in flight while a group is filtered, and the loads of one group overlap the stores of the
 // one before. The ring holds (P + 1)G + 2R rows.
 //
-// One band of G rows and P = 0 is the plain tile (load, filter, store); the schedules of
-// morph_launch.h are such parameters (plan_band()).
+// One band of G rows and P = 0 is the plain tile (load, filter, store); the band schedules of
+// morph_schedules.h are such parameters (plan_band()). Only the variants library builds them.
 #pragma once
 
 #include <algorithm>
@@ -19,7 +19,7 @@
 #include <cstdint>
 
 #include "morph_lanes.cuh"
-#include "morph_launch.h"
+#include "morph_schedules.h"
 #include "morph_tile.cuh"
 
 namespace dpx {
@@ -44,7 +44,7 @@ struct Band {
 // `out` its place in the ring, `sy` the source row (-1: none), `gx` its first byte in the row,
 // `fast` whether one 16-byte copy fetches it.
 template <int R, class F>
-__device__ __forceinline__ void for_each_chunk(const TileArgs& a, const BandArgs& b, std::uint8_t* ring, int x0, int y0,
+__device__ __forceinline__ void for_each_chunk(const PassArgs& a, const BandArgs& b, std::uint8_t* ring, int x0, int y0,
                                                int u_begin, int u_end, const F& f) {
   const int total = (u_end - u_begin) * Tile::kChunks;
   const int slot0 = u_begin % b.ring_rows;
@@ -72,7 +72,7 @@ struct DeviceThreads {
 // One block: output bytes bx * 256 .. + 255 of rows by * band_rows .. + band_rows - 1, in the
 // lanes LanesFor<Format, C>.
 template <class Format, int C, int Size, MorphShape Shape, int kRowsPerThread, class Threads>
-__device__ void band_pass(const Threads& threads, const TileArgs& a, const BandArgs& b, std::uint8_t* ring, int bx,
+__device__ void band_pass(const Threads& threads, const PassArgs& a, const BandArgs& b, std::uint8_t* ring, int bx,
                           int by) {
   using L = LanesFor<Format, C>;
   constexpr int R = Size / 2;
@@ -130,9 +130,9 @@ __device__ void band_pass(const Threads& threads, const TileArgs& a, const BandA
 // enough that an SM has loads in flight while one block filters.
 constexpr int kStreamBlocksPerSm = 2;
 
+// A band schedule's grid and ring.
 struct BandPlan {
   int rows_per_thread;  // the kernel's compile-time kRowsPerThread
-  bool in_registers;    // the register kernel (morph_rows.cuh): no band, no ring
   BandArgs args;
   int blocks_x, blocks_y;
   std::size_t shared_bytes;
@@ -153,20 +153,19 @@ inline BandPlan plan_bands(int rows_per_thread, int band_rows, int prefetch, int
   return p;
 }
 
-// The register kernel's grid: a warp per 512 bytes of kRows rows, RowsLayout::kWarps warps a block.
-inline BandPlan plan_rows(int rows_per_thread, int height, int row_bytes) {
-  BandPlan p{};
-  p.rows_per_thread = rows_per_thread;
-  p.in_registers = true;
-  p.blocks_x = (row_bytes + RowsLayout::kWarpBytes - 1) / RowsLayout::kWarpBytes;
-  const int block_rows = RowsLayout::kWarps * rows_per_thread;
-  p.blocks_y = (height + block_rows - 1) / block_rows;
-  return p;
+// Whether `schedule` is one of the band schedules (not the register kernel's).
+constexpr bool is_band_schedule(variants::MorphSchedule schedule) {
+  return schedule != variants::MorphSchedule::kRegisters && schedule != variants::MorphSchedule::kRegisters2;
 }
 
-// The band parameters of `schedule` on a device with `sm_count` SMs.
-inline BandPlan plan_band(detail::MorphSchedule schedule, int height, int row_bytes, int radius, int sm_count) {
-  using detail::MorphSchedule;
+// The rows a lane of a band schedule.
+constexpr int band_rows_per_thread(variants::MorphSchedule schedule) {
+  return schedule == variants::MorphSchedule::kTile64 ? 8 : 4;
+}
+
+// The band parameters of band `schedule` on a device with `sm_count` SMs.
+inline BandPlan plan_band(variants::MorphSchedule schedule, int height, int row_bytes, int radius, int sm_count) {
+  using variants::MorphSchedule;
   constexpr int kGroup = Band<4>::kGroupRows;
   switch (schedule) {
     case MorphSchedule::kStream: {
@@ -176,14 +175,11 @@ inline BandPlan plan_band(detail::MorphSchedule schedule, int height, int row_by
       return plan_bands(4, band_rows, 2, height, row_bytes, radius);
     }
     case MorphSchedule::kSplit: return plan_bands(4, 2 * kGroup, 1, height, row_bytes, radius);
-    case MorphSchedule::kTile32: return plan_bands(4, kGroup, 0, height, row_bytes, radius);
     case MorphSchedule::kTile64: return plan_bands(8, Band<8>::kGroupRows, 0, height, row_bytes, radius);
-    case MorphSchedule::kRegisters: return plan_rows(4, height, row_bytes);
-    case MorphSchedule::kRegisters2: return plan_rows(2, height, row_bytes);
+    default: break;
   }
-  return plan_bands(4, kGroup, 0, height, row_bytes, radius);
+  return plan_bands(4, kGroup, 0, height, row_bytes, radius);  // kTile32
 }
-
 
 }  // namespace morph
 }  // namespace dpx

@@ -14,10 +14,10 @@ namespace morph {
 namespace {
 
 constexpr int kCompoundRows = 4;  // output rows per thread
-constexpr int kBlockRows = RowsLayout::kWarps * kCompoundRows;
+constexpr int kBlockRows = RowsLaunch::block_rows(kCompoundRows);
 
 template <template <class, bool> class Lanes, int C, int Size, MorphShape Shape, MorphOp kOp>
-Status run_compound(const TileArgs& a, const BandPlan&, cudaStream_t stream) {
+Status run_compound(const PassArgs& a, cudaStream_t stream) {
   constexpr int kStep = compound_warp_bytes(compound_kernel(kOp));
   const dim3 grid((a.row_bytes + kStep - 1) / kStep, (a.height + kBlockRows - 1) / kBlockRows);
   morph_compound_kernel<Lanes, ops::Dpx, C, Size, Shape, kCompoundRows, kOp>
@@ -40,7 +40,7 @@ struct CompoundPass {
 
 }  // namespace
 
-PassFn pick_dpx_compound(SampleType type, int channels, const MorphParams& p) {
+PassFn dpx_compound_pass(SampleType type, int channels, const MorphParams& p) {
   return type == SampleType::kU16 ? dispatch<CompoundPass<U16x2Lanes>::At>(channels, p)
                                   : dispatch<CompoundPass<U8SplitLanes>::At>(channels, p);
 }

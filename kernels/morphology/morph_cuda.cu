@@ -1,8 +1,7 @@
-// CUDA morphology: the launcher (schedule, grid, iterations, operations, intermediate planes,
-// stream) and the DPX passes dpx::morph_cuda runs. The fused kernel and its dispatch are in
-// morph_pass.cuh, its device code in morph_rows.cuh / morph_band.cuh / morph_tile.cuh (square 3x3
-// and 5x5), the one-pass compound operations in morph_compound_cuda.cu, and morph_separable.cuh
-// covers every other element.
+// CUDA morphology: the launcher (iterations, operations, intermediate planes, stream) and the DPX
+// passes dpx::morph_cuda runs. The fused kernel and its dispatch are in morph_pass.cuh, its device
+// code in morph_rows.cuh / morph_tile.cuh (square 3x3 and 5x5), the one-pass compound operations
+// in morph_compound_cuda.cu, and morph_separable.cuh covers every other element.
 #include <cuda_runtime.h>
 
 #include <climits>
@@ -11,7 +10,6 @@
 
 #include "cuda_check.h"
 #include "dpx_ops.cuh"
-#include "launch_sizing.h"
 #include "scratch.h"
 #include "morph_lanes.cuh"
 #include "morph_pass.cuh"
@@ -22,9 +20,9 @@ namespace dpx {
 namespace morph {
 namespace {
 
-TileArgs tile_args(const std::uint8_t* src, std::size_t src_pitch, std::uint8_t* dst, std::size_t dst_pitch,
+PassArgs pass_args(const std::uint8_t* src, std::size_t src_pitch, std::uint8_t* dst, std::size_t dst_pitch,
                    const PlaneView& shape, BorderMode border) {
-  return TileArgs{src,          src_pitch,     dst,    dst_pitch, shape.width, shape.height,
+  return PassArgs{src,          src_pitch,     dst,    dst_pitch, shape.width, shape.height,
                   static_cast<int>(shape.row_bytes()), border, vector_ok(src, src_pitch),
                   vector_ok(dst, dst_pitch)};
 }
@@ -35,10 +33,9 @@ TileArgs tile_args(const std::uint8_t* src, std::size_t src_pitch, std::uint8_t*
 // intermediate planes carved from one allocation.
 class CudaEngine {
  public:
-  CudaEngine(const PlaneView& frame, const MorphParams& params, cudaStream_t stream, const BandPlan* plan)
-      : frame_(frame), params_(params), stream_(stream), plan_(plan),
-        bars_(plan == nullptr ? mask_bars(params.shape, morph_width(params), morph_height(params))
-                              : std::vector<Bar>{}),
+  CudaEngine(const PlaneView& frame, const MorphParams& params, cudaStream_t stream, bool fused)
+      : frame_(frame), params_(params), stream_(stream), fused_(fused),
+        bars_(fused ? std::vector<Bar>{} : mask_bars(params.shape, morph_width(params), morph_height(params))),
         pitch_((frame.row_bytes() + 255) / 256 * 256) {}
 
   void set_fused(bool dilate, PassFn pass) { (dilate ? dilate_ : erode_) = pass; }
@@ -48,7 +45,7 @@ class CudaEngine {
   Status allocate(runtime::ScratchLease* lease) {
     ping_ = params_.iterations > 1 ? planes_++ : -1;
     stage_ = is_compound(params_.op) ? planes_++ : -1;
-    rows_ = plan_ == nullptr ? planes_++ : -1;
+    rows_ = fused_ ? -1 : planes_++;
     return lease->acquire_array(pitch_ * frame_.height * planes_, &base_);
   }
 
@@ -75,16 +72,16 @@ class CudaEngine {
   }
 
   Status pass(const PlaneView& in, const MutablePlaneView& out, bool dilate) {
-    if (plan_ == nullptr) return separable_pass(in, out, plane(rows_), bars_, dilate, params_.border, stream_);
-    const TileArgs a = tile_args(static_cast<const std::uint8_t*>(in.data), in.pitch,
+    if (!fused_) return separable_pass(in, out, plane(rows_), bars_, dilate, params_.border, stream_);
+    const PassArgs a = pass_args(static_cast<const std::uint8_t*>(in.data), in.pitch,
                                  static_cast<std::uint8_t*>(out.data), out.pitch, frame_, params_.border);
-    return (dilate ? dilate_ : erode_)(a, *plan_, stream_);
+    return (dilate ? dilate_ : erode_)(a, stream_);
   }
 
   const PlaneView frame_;
   const MorphParams& params_;
   const cudaStream_t stream_;
-  const BandPlan* plan_;  // the fused kernels' plan, nullptr for the separable passes
+  const bool fused_;  // the fused kernels, else the separable passes
   const std::vector<Bar> bars_;
   const std::size_t pitch_;
   PassFn dilate_ = nullptr, erode_ = nullptr;
@@ -94,42 +91,39 @@ class CudaEngine {
 
 }  // namespace
 
-PassFn pick_dpx_pass(SampleType type, int channels, const MorphParams& p, int rows_per_thread) {
-  if (rows_per_thread != detail::morph_default_rows(type, p.size)) return nullptr;
-  if (is_compound(p.op)) return pick_dpx_compound(type, channels, p);
-  return type == SampleType::kU16 ? pick_op<U16x2Lanes, ops::Dpx, DefaultRows<SampleType::kU16>>(channels, p)
-                                  : pick_op<U8SplitLanes, ops::Dpx, DefaultRows<SampleType::kU8>>(channels, p);
+PassFn dpx_pass(SampleType type, int channels, const MorphParams& p) {
+  if (is_compound(p.op)) return dpx_compound_pass(type, channels, p);
+  return type == SampleType::kU16 ? op_pass<U16x2Lanes, ops::Dpx, DefaultRows<SampleType::kU16>>(channels, p)
+                                  : op_pass<U8SplitLanes, ops::Dpx, DefaultRows<SampleType::kU8>>(channels, p);
 }
 
 Status morph_cuda_run(const PlaneView& src, const MutablePlaneView& dst, const MorphParams& params,
-                      cudaStream_t stream, DeviceBuffer* scratch, detail::MorphSchedule schedule, PickPass pick) {
+                      cudaStream_t stream, DeviceBuffer* scratch, const FusedPasses& passes) {
   // Byte offsets inside a row are ints.
   const std::string too_large = "morphology: plane of " + std::to_string(src.width) + "x" +
                                 std::to_string(src.height) + " is too large for the CUDA kernel";
   if (src.row_bytes() > static_cast<std::size_t>(INT_MAX / 2)) return Status(StatusCode::kUnsupported, too_large);
-  int sms = 1;
-  if (schedule == detail::MorphSchedule::kStream) DPX_RETURN_IF_ERROR(runtime::sm_count(&sms));  // bands per SM
   const int side = morph_width(params);
+  const int block_rows = passes.block_rows(src.type, side);
+  if ((src.height + block_rows - 1) / block_rows > 65535) return Status(StatusCode::kUnsupported, too_large);
   const bool fused = side == morph_height(params) && (side == 3 || side == 5);
-  const BandPlan plan = plan_band(schedule, src.height, static_cast<int>(src.row_bytes()), fused ? side / 2 : 0, sms);
-  if (plan.blocks_y > 65535) return Status(StatusCode::kUnsupported, too_large);
   MorphParams p = params;
   p.size = side;
-  if (fused && plan.in_registers && params.iterations == 1 && is_compound(params.op)) {
-    if (const PassFn one_pass = pick(src.type, src.channels, p, plan.rows_per_thread)) {
-      return one_pass(tile_args(static_cast<const std::uint8_t*>(src.data), src.pitch,
+  if (fused && params.iterations == 1 && is_compound(params.op)) {
+    if (const PassFn one_pass = passes.pass_for(src.type, src.channels, p)) {
+      return one_pass(pass_args(static_cast<const std::uint8_t*>(src.data), src.pitch,
                                 static_cast<std::uint8_t*>(dst.data), dst.pitch, src, params.border),
-                      plan, stream);
+                      stream);
     }
   }
-  CudaEngine engine(src, params, stream, fused ? &plan : nullptr);
+  CudaEngine engine(src, params, stream, fused);
   if (fused) {
     for (const MorphOp op : {MorphOp::kDilate, MorphOp::kErode}) {
       p.op = op;
-      const PassFn pass = pick(src.type, src.channels, p, plan.rows_per_thread);
+      const PassFn pass = passes.pass_for(src.type, src.channels, p);
       if (pass == nullptr) {
         return Status(StatusCode::kUnsupported, std::string("morphology: no CUDA kernel for this combination with the ") +
-                                                    detail::morph_schedule_name(schedule) + " schedule");
+                                                    passes.schedule + " schedule");
       }
       engine.set_fused(op == MorphOp::kDilate, pass);
     }
@@ -147,8 +141,11 @@ namespace detail {
 
 Status morph_cuda_launch(const PlaneView& src, const MutablePlaneView& dst, const MorphParams& params,
                          cudaStream_t stream, DeviceBuffer* scratch) {
-  const MorphSchedule schedule = morph_default_schedule(src.type, morph_width(params));
-  return morph::morph_cuda_run(src, dst, params, stream, scratch, schedule, morph::pick_dpx_pass);
+  static constexpr morph::FusedPasses kLibrary{
+      morph::dpx_pass,
+      [](SampleType type, int size) { return morph::RowsLaunch::block_rows(morph_default_rows(type, size)); },
+      "register"};
+  return morph::morph_cuda_run(src, dst, params, stream, scratch, kLibrary);
 }
 
 }  // namespace detail

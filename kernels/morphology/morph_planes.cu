@@ -1,8 +1,7 @@
 // Every plane of a frame in one launch: the blocks of all planes form one grid, each block finds
-// its plane and runs the same device code as the one-plane kernel under the default schedule
-// (morph_rows.cuh, or morph_band.cuh for the shared-memory schedules), with the plane's channel
-// count chosen at run time. Iterations ping-pong through per-plane
-// intermediates, one launch per iteration.
+// its plane and runs the device code of dpx::morph_cuda's register kernel (morph_rows.cuh) at the
+// same rows a lane (detail::morph_default_rows()), with the plane's channel count chosen at run
+// time. Iterations ping-pong through per-plane intermediates, one launch per iteration.
 #include <cuda_runtime.h>
 
 #include <climits>
@@ -10,27 +9,20 @@
 
 #include "cuda_check.h"
 #include "dpx_ops.cuh"
-#include "launch_sizing.h"
-#include "scratch.h"
-#include "morph_band.cuh"
 #include "morph_compound.h"  // is_compound
-#include "morph_rows.cuh"
 #include "morph_lanes.cuh"
 #include "morph_launch.h"
+#include "morph_pass.cuh"  // RowsLaunch
 #include "morph_planes_launch.h"
+#include "morph_rows.cuh"
+#include "scratch.h"
 
 namespace dpx {
 namespace morph {
 namespace {
 
-// The multi-plane kernel runs the register schedule at four rows per thread for every sample type.
-constexpr int kRowsPerThread = 4;
-constexpr detail::MorphSchedule kSchedule = detail::MorphSchedule::kRegisters;
-constexpr bool kInRegisters = kSchedule == detail::MorphSchedule::kRegisters;
-
 struct PlaneTask {
-  TileArgs a;
-  BandArgs b;
+  PassArgs a;
   int blocks_x;
   int block_begin;  // first block of the plane in the flat grid
   int channels;
@@ -41,65 +33,56 @@ struct PlanesArgs {
   int count;
 };
 
-template <class L, int Size, MorphShape Shape>
-__global__ void __launch_bounds__(Tile::kThreads) morph_planes_kernel(PlanesArgs args) {
-  extern __shared__ uint4 ring[];
+template <class L, int Size, MorphShape Shape, int R>
+__global__ void __launch_bounds__(RowsLayout::kThreads) morph_planes_kernel(PlanesArgs args) {
   int i = 0;
   while (i + 1 < args.count && static_cast<int>(blockIdx.x) >= args.p[i + 1].block_begin) ++i;
   const PlaneTask& t = args.p[i];
   const int local = static_cast<int>(blockIdx.x) - t.block_begin;
   const int bx = local % t.blocks_x, by = local / t.blocks_x;
-  if constexpr (kInRegisters) {
-    switch (t.channels) {
-      case 1: rows_pass<L, 1, Size, Shape, kRowsPerThread>(t.a, bx, by); break;
-      case 2: rows_pass<L, 2, Size, Shape, kRowsPerThread>(t.a, bx, by); break;
-      case 4: rows_pass<L, 4, Size, Shape, kRowsPerThread>(t.a, bx, by); break;
-    }
-  } else {
-    auto* shared = reinterpret_cast<std::uint8_t*>(ring);
-    switch (t.channels) {
-      case 1: band_pass<L, 1, Size, Shape, kRowsPerThread>(DeviceThreads{}, t.a, t.b, shared, bx, by); break;
-      case 2: band_pass<L, 2, Size, Shape, kRowsPerThread>(DeviceThreads{}, t.a, t.b, shared, bx, by); break;
-      case 4: band_pass<L, 4, Size, Shape, kRowsPerThread>(DeviceThreads{}, t.a, t.b, shared, bx, by); break;
-    }
+  switch (t.channels) {
+    case 1: rows_pass<L, 1, Size, Shape, R>(t.a, bx, by); break;
+    case 2: rows_pass<L, 2, Size, Shape, R>(t.a, bx, by); break;
+    case 4: rows_pass<L, 4, Size, Shape, R>(t.a, bx, by); break;
   }
 }
 
-using LaunchFn = void (*)(const PlanesArgs&, int blocks, std::size_t shared_bytes, cudaStream_t stream);
+using LaunchFn = void (*)(const PlanesArgs&, int blocks, cudaStream_t stream);
 
-template <class L, int Size, MorphShape Shape>
-void launch(const PlanesArgs& args, int blocks, std::size_t shared_bytes, cudaStream_t stream) {
-  morph_planes_kernel<L, Size, Shape><<<blocks, Tile::kThreads, shared_bytes, stream>>>(args);
+template <class L, int Size, MorphShape Shape, int R>
+void launch(const PlanesArgs& args, int blocks, cudaStream_t stream) {
+  morph_planes_kernel<L, Size, Shape, R><<<blocks, RowsLayout::kThreads, 0, stream>>>(args);
 }
 
-template <class L, int Size>
-LaunchFn pick_shape(MorphShape shape) {
+template <class L, SampleType T, int Size>
+LaunchFn launch_of_shape(MorphShape shape) {
+  constexpr int R = detail::morph_default_rows(T, Size);
   switch (shape) {
-    case MorphShape::kRect: return launch<L, Size, MorphShape::kRect>;
-    case MorphShape::kCross: return launch<L, Size, MorphShape::kCross>;
-    case MorphShape::kEllipse: return launch<L, Size, MorphShape::kEllipse>;
+    case MorphShape::kRect: return launch<L, Size, MorphShape::kRect, R>;
+    case MorphShape::kCross: return launch<L, Size, MorphShape::kCross, R>;
+    case MorphShape::kEllipse: return launch<L, Size, MorphShape::kEllipse, R>;
   }
   return nullptr;
 }
 
-template <class L>
-LaunchFn pick_size(const MorphParams& p) {
+template <class L, SampleType T>
+LaunchFn launch_of_size(const MorphParams& p) {
   // Square dilate/erode of side 3 or 5 only; the rest runs per plane through morph_cuda.
   if (is_compound(p.op) || morph_width(p) != p.size || morph_height(p) != p.size) return nullptr;
-  if (p.size == 3) return pick_shape<L, 3>(p.shape);
-  if (p.size == 5) return pick_shape<L, 5>(p.shape);
+  if (p.size == 3) return launch_of_shape<L, T, 3>(p.shape);
+  if (p.size == 5) return launch_of_shape<L, T, 5>(p.shape);
   return nullptr;
 }
 
 // The lanes morph_cuda() runs for the type.
 template <bool kMax>
-LaunchFn pick_lanes(SampleType type, const MorphParams& p) {
-  if (type == SampleType::kU16) return pick_size<U16x2Lanes<ops::Dpx, kMax>>(p);
-  return pick_size<U8SplitLanes<ops::Dpx, kMax>>(p);
+LaunchFn launch_of_lanes(SampleType type, const MorphParams& p) {
+  if (type == SampleType::kU16) return launch_of_size<U16x2Lanes<ops::Dpx, kMax>, SampleType::kU16>(p);
+  return launch_of_size<U8SplitLanes<ops::Dpx, kMax>, SampleType::kU8>(p);
 }
 
-LaunchFn pick_launch(SampleType type, const MorphParams& p) {
-  return p.op == MorphOp::kDilate ? pick_lanes<true>(type, p) : pick_lanes<false>(type, p);
+LaunchFn planes_launch(SampleType type, const MorphParams& p) {
+  return p.op == MorphOp::kDilate ? launch_of_lanes<true>(type, p) : launch_of_lanes<false>(type, p);
 }
 
 // One plane's source and destination of one pass.
@@ -117,17 +100,15 @@ namespace detail {
 
 Status morph_cuda_planes_launch(const MorphPlane* planes, int count, const MorphParams& params, cudaStream_t stream,
                                 DeviceBuffer* scratch) {
-  const morph::LaunchFn launch = morph::pick_launch(planes[0].src.type, params);
+  const morph::LaunchFn launch = morph::planes_launch(planes[0].src.type, params);
   if (launch == nullptr) {
     return Status(StatusCode::kUnsupported, "morphology: no multi-plane CUDA kernel for size " +
                                                 std::to_string(params.size) + " (run morph_cuda per plane)");
   }
-  int sms = 1;
-  if constexpr (morph::kSchedule == MorphSchedule::kStream) DPX_RETURN_IF_ERROR(runtime::sm_count(&sms));
+  const int rows_per_thread = morph_default_rows(planes[0].src.type, params.size);
   morph::PlanesArgs args{};
   args.count = count;
   long long blocks = 0;
-  std::size_t shared_bytes = 0;
   std::size_t mid_offset[kMorphMaxPlanes] = {};
   std::size_t mid_pitch[kMorphMaxPlanes] = {};
   std::size_t mid_total = 0;
@@ -136,16 +117,13 @@ Status morph_cuda_planes_launch(const MorphPlane* planes, int count, const Morph
     const std::string too_large = "morphology: plane of " + std::to_string(src.width) + "x" +
                                   std::to_string(src.height) + " is too large for the CUDA kernel";
     if (src.row_bytes() > static_cast<std::size_t>(INT_MAX / 2)) return Status(StatusCode::kUnsupported, too_large);
-    const morph::BandPlan plan =
-        morph::plan_band(morph::kSchedule, src.height, static_cast<int>(src.row_bytes()), params.size / 2, sms);
+    const dim3 grid = morph::RowsLaunch::grid(rows_per_thread, src.height, static_cast<int>(src.row_bytes()));
     morph::PlaneTask& t = args.p[i];
-    t.b = plan.args;
-    t.blocks_x = plan.blocks_x;
+    t.blocks_x = static_cast<int>(grid.x);
     t.block_begin = static_cast<int>(blocks);
     t.channels = src.channels;
-    blocks += static_cast<long long>(plan.blocks_x) * plan.blocks_y;
+    blocks += static_cast<long long>(grid.x) * grid.y;
     if (blocks > INT_MAX) return Status(StatusCode::kUnsupported, too_large);
-    shared_bytes = std::max(shared_bytes, plan.shared_bytes);
     mid_pitch[i] = (src.row_bytes() + 255) / 256 * 256;
     mid_offset[i] = mid_total;
     mid_total += mid_pitch[i] * src.height;
@@ -166,14 +144,14 @@ Status morph_cuda_planes_launch(const MorphPlane* planes, int count, const Morph
       pass[i].out = to_dst ? static_cast<std::uint8_t*>(planes[i].dst.data) : mid + mid_offset[i];
       pass[i].out_pitch = to_dst ? planes[i].dst.pitch : mid_pitch[i];
       const PlaneView& s = planes[i].src;
-      args.p[i].a = morph::TileArgs{pass[i].in,         pass[i].in_pitch,
+      args.p[i].a = morph::PassArgs{pass[i].in,         pass[i].in_pitch,
                                     pass[i].out,        pass[i].out_pitch,
                                     s.width,            s.height,
                                     static_cast<int>(s.row_bytes()), params.border,
                                     morph::vector_ok(pass[i].in, pass[i].in_pitch),
                                     morph::vector_ok(pass[i].out, pass[i].out_pitch)};
     }
-    launch(args, static_cast<int>(blocks), shared_bytes, stream);
+    launch(args, static_cast<int>(blocks), stream);
     status = cuda_status(cudaGetLastError(), "launch of morph_planes_kernel", __FILE__, __LINE__);
     for (int i = 0; i < count; ++i) {
       pass[i].in = pass[i].out;

@@ -39,7 +39,7 @@ MORPH_UNROLL
 
 // This lane's 16 bytes of `row` from byte xb (a multiple of 16, maybe before the row's start or
 // past its end).
-__device__ __forceinline__ uint4 load_chunk(const TileArgs& a, const std::uint8_t* row, int xb, std::uint32_t neutral) {
+__device__ __forceinline__ uint4 load_chunk(const PassArgs& a, const std::uint8_t* row, int xb, std::uint32_t neutral) {
   if (xb < 0 || xb >= a.row_bytes) return make_uint4(neutral, neutral, neutral, neutral);
   if (a.src_vector && xb + Tile::kChunk <= a.row_bytes) return __ldg(reinterpret_cast<const uint4*>(row + xb));
   const bool aligned = a.src_vector;  // pointer and pitch 16-byte aligned, so every word is too
@@ -90,7 +90,7 @@ struct LaneRows {
   uint4 body[kIn];
   std::uint32_t edge[kIn][H];
 
-  __device__ __forceinline__ void load(const TileArgs& a, int y_first, int xb, bool edge_lane, int edge_x,
+  __device__ __forceinline__ void load(const PassArgs& a, int y_first, int xb, bool edge_lane, int edge_x,
                                        std::uint32_t neutral) {
     // Most lanes' words lie wholly inside an aligned row or wholly outside it (the lanes past a
     // row's end, the words before its start): loads down the pitch or the neutral sample, no test
@@ -250,7 +250,7 @@ struct WarpPlace {
 // RowsLayout::kThreads, warp w on output rows (by * kWarps + w) * kRows .. + kRows - 1 of the
 // 512 bytes from bx * 512, in the lanes LanesFor<Format, C>.
 template <class Format, int C, int Size, MorphShape Shape, int kRows>
-__device__ __forceinline__ void rows_pass(const TileArgs& a, int bx, int by) {
+__device__ __forceinline__ void rows_pass(const PassArgs& a, int bx, int by) {
   using L = LanesFor<Format, C>;
   constexpr int R = Size / 2;
   constexpr int kIn = kRows + 2 * R;
@@ -278,7 +278,7 @@ MORPH_UNROLL
 }
 
 template <class L, int C, int Size, MorphShape Shape, int kRows>
-__global__ void __launch_bounds__(RowsLayout::kThreads) morph_rows_kernel(TileArgs a) {
+__global__ void __launch_bounds__(RowsLayout::kThreads) morph_rows_kernel(PassArgs a) {
   rows_pass<L, C, Size, Shape, kRows>(a, blockIdx.x, blockIdx.y);
 }
 

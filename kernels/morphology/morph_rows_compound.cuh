@@ -49,7 +49,7 @@ constexpr int kStagesWarpBytes = (RowsLayout::kLanes - 2) * Tile::kChunk;
 // (by * kWarps + w) * kRows .. + kRows - 1 of the 480 bytes from bx * 480. LA is stage A's lane
 // format, LB stage B's (the same samples, the other of max / min).
 template <class LA, class LB, int C, int Size, MorphShape Shape, int kRows, StageDifference kDiff>
-__device__ __forceinline__ void rows_two_stage_pass(const TileArgs& a, int bx, int by) {
+__device__ __forceinline__ void rows_two_stage_pass(const PassArgs& a, int bx, int by) {
   constexpr int R = Size / 2;
   constexpr int kMid = kRows + 2 * R;  // stage-A rows
   constexpr int kIn = kRows + 4 * R;
@@ -122,7 +122,7 @@ MORPH_UNROLL
 // Block (bx, by) of the gradient pass, laid out as rows_pass: LD the dilation's lane format, LE
 // the erosion's.
 template <class LD, class LE, int C, int Size, MorphShape Shape, int kRows>
-__device__ __forceinline__ void rows_gradient_pass(const TileArgs& a, int bx, int by) {
+__device__ __forceinline__ void rows_gradient_pass(const PassArgs& a, int bx, int by) {
   constexpr int R = Size / 2;
   constexpr int kIn = kRows + 2 * R;
   using Words = RowWords<LD, C, R>;
@@ -183,7 +183,7 @@ constexpr StageDifference stage_difference(MorphOp op) {
 // (LanesFor). The operation is a compile-time parameter: a difference chosen at run time costs the
 // opening and closing registers they do not use (94 against 79 for the u8 3x3 opening, and 2-3 %).
 template <template <class, bool> class Lanes, class Ops, int C, int Size, MorphShape Shape, int kRows, MorphOp kOp>
-__device__ __forceinline__ void compound_pass(const TileArgs& a, int bx, int by) {
+__device__ __forceinline__ void compound_pass(const PassArgs& a, int bx, int by) {
   using Max = LanesFor<Lanes<Ops, true>, C>;
   using Min = LanesFor<Lanes<Ops, false>, C>;
   constexpr CompoundKernel kKernel = compound_kernel(kOp);
@@ -217,7 +217,7 @@ bool with_compound_op(MorphOp op, const F& f) {
 }
 
 template <template <class, bool> class Lanes, class Ops, int C, int Size, MorphShape Shape, int kRows, MorphOp kOp>
-__global__ void __launch_bounds__(RowsLayout::kThreads) morph_compound_kernel(TileArgs a) {
+__global__ void __launch_bounds__(RowsLayout::kThreads) morph_compound_kernel(PassArgs a) {
   compound_pass<Lanes, Ops, C, Size, Shape, kRows, kOp>(a, blockIdx.x, blockIdx.y);
 }
 

@@ -33,7 +33,9 @@
 namespace dpx {
 namespace morph {
 
-struct TileArgs {
+// The planes of one fused pass (one dilation or erosion over the whole plane), whatever the
+// schedule that runs it.
+struct PassArgs {
   const std::uint8_t* src;
   std::size_t src_pitch;
   std::uint8_t* dst;
@@ -132,7 +134,7 @@ __device__ __forceinline__ int resolve(int v, int n, BorderMode border) {
 // One 16-byte chunk of tile row `sy` starting at byte `gx` (a multiple of 16, maybe outside the
 // row), sample by sample with the border rule. C is a power of two.
 template <class Sample, int C>
-__device__ void fill_chunk_by_border(const TileArgs& a, std::uint8_t* out, int sy, int gx, Sample neutral) {
+__device__ void fill_chunk_by_border(const PassArgs& a, std::uint8_t* out, int sy, int gx, Sample neutral) {
   constexpr int kSamples = Tile::kChunk / static_cast<int>(sizeof(Sample));
   constexpr int kLogC = C == 1 ? 0 : C == 2 ? 1 : 2;
   const Sample* row = sy >= 0 ? reinterpret_cast<const Sample*>(a.src + static_cast<std::size_t>(sy) * a.src_pitch)
@@ -229,7 +231,7 @@ MORPH_UNROLL
 };
 
 template <class L>
-__device__ void store_chunk(const TileArgs& a, int y, int xb, const std::uint32_t (&s)[4]) {
+__device__ void store_chunk(const PassArgs& a, int y, int xb, const std::uint32_t (&s)[4]) {
   if (xb >= a.row_bytes) return;  // a lane past the row's end (the last warp of a row)
   std::uint8_t* out = a.dst + static_cast<std::size_t>(y) * a.dst_pitch + xb;
   if (a.dst_vector && xb + Tile::kChunk <= a.row_bytes) {
@@ -293,7 +295,7 @@ struct RingWindow {
 // This thread's 16-byte chunk at byte xb of output rows ybase .. ybase + kRows - 1, from window
 // rows 0 .. kRows + 2R - 1 (window row 0 is input row ybase - R).
 template <class L, int C, int Size, MorphShape Shape, int kRows>
-__device__ void filter_chunk(const TileArgs& a, const RingWindow& rows, int xb, int ybase) {
+__device__ void filter_chunk(const PassArgs& a, const RingWindow& rows, int xb, int ybase) {
   constexpr int R = Size / 2;
   constexpr int kWindow = 2 * R + 1;
   using Words = RowWords<L, C, R>;

@@ -3,7 +3,7 @@
 #pragma once
 
 #include "dpx/morphology.h"
-#include "morph_launch.h"
+#include "morph_schedules.h"
 
 namespace dpx {
 namespace variants {
@@ -19,7 +19,7 @@ const char* morph_kernel_name(MorphKernel kernel);
 // detail::morph_cuda_launch with the kernel and schedule chosen. Arguments must already have
 // passed morph_validate(); kByteSimd on u16 data and kTile64 outside its cases fail with
 // kUnsupported. kDpx with the default schedule is what dpx::morph_cuda() runs.
-Status morph_cuda(MorphKernel kernel, detail::MorphSchedule schedule, const PlaneView& src, const MutablePlaneView& dst,
+Status morph_cuda(MorphKernel kernel, MorphSchedule schedule, const PlaneView& src, const MutablePlaneView& dst,
                   const MorphParams& params, cudaStream_t stream, DeviceBuffer* scratch);
 
 }  // namespace variants

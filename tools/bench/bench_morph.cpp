@@ -245,8 +245,8 @@ bool gpu_rows(const Options& opts, const MorphCase& c, const MorphParams& params
   }
 
   using variants::MorphKernel;
-  using detail::MorphSchedule;
-  const MorphSchedule default_schedule = detail::morph_default_schedule(c.type, c.size);
+  using variants::MorphSchedule;
+  const MorphSchedule default_schedule = variants::morph_default_schedule(c.type, c.size);
   std::vector<std::pair<MorphKernel, MorphSchedule>> runs;
   if (c.fused()) {
     for (MorphSchedule s : {MorphSchedule::kStream, MorphSchedule::kSplit, MorphSchedule::kTile32, MorphSchedule::kTile64,
@@ -261,7 +261,7 @@ bool gpu_rows(const Options& opts, const MorphCase& c, const MorphParams& params
     runs.emplace_back(MorphKernel::kDpx, default_schedule);  // the separable passes take neither
   }
   for (const auto& [k, sched] : runs) {
-    const std::string name = c.fused() ? std::string(variants::morph_kernel_name(k)) + "-" + detail::morph_schedule_name(sched)
+    const std::string name = c.fused() ? std::string(variants::morph_kernel_name(k)) + "-" + variants::morph_schedule_name(sched)
                                        : std::string("separable");
     const auto launch = [&, k = k, sched = sched](int f) {
       const Status s = variants::morph_cuda(k, sched, frames.in(f), frames.out(f), params, stream, nullptr);

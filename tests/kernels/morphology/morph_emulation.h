@@ -12,10 +12,10 @@ namespace dpx {
 namespace test {
 
 // The kernels' arguments for filtering `src` into `dst` (same shape) under `border`.
-inline morph::TileArgs emulated_args(const HostPlane& src, HostPlane& dst, BorderMode border) {
+inline morph::PassArgs emulated_args(const HostPlane& src, HostPlane& dst, BorderMode border) {
   const auto* in = static_cast<const std::uint8_t*>(src.view().data);
   auto* out = static_cast<std::uint8_t*>(dst.mutable_view().data);
-  return morph::TileArgs{in,         src.pitch, out,    dst.pitch, src.width, src.height, static_cast<int>(src.row_bytes()),
+  return morph::PassArgs{in,         src.pitch, out,    dst.pitch, src.width, src.height, static_cast<int>(src.row_bytes()),
                          border,     morph::vector_ok(in, src.pitch), morph::vector_ok(out, dst.pitch)};
 }
 

@@ -22,7 +22,7 @@ namespace test {
 namespace {
 
 using variants::MorphKernel;
-using detail::MorphSchedule;
+using variants::MorphSchedule;
 
 // A host plane's whole buffer (offset bytes, rows and pitch padding) mirrored on the device, so
 // device pointers and pitches have the same alignment as the host ones.
@@ -67,7 +67,7 @@ std::vector<MorphSchedule> schedules_for(MorphKernel kernel, SampleType type, in
   if (kernel != MorphKernel::kDpx) return s;
   const bool one_channel_rect = channels == 1 && params.shape == MorphShape::kRect;
   if (one_channel_rect) s.push_back(MorphSchedule::kTile64);
-  if (one_channel_rect || detail::morph_default_schedule(type, morph_width(params)) == MorphSchedule::kRegisters2) {
+  if (one_channel_rect || variants::morph_default_schedule(type, morph_width(params)) == MorphSchedule::kRegisters2) {
     s.push_back(MorphSchedule::kRegisters2);
   }
   return s;
@@ -86,7 +86,7 @@ void expect_gpu_matches(const HostPlane& want, const HostPlane& src, const HostP
                         const MorphParams& params, MorphKernel kernel, MorphSchedule schedule,
                         DeviceBuffer* scratch, const std::string& what_case) {
   const std::string what = what_case + " [" + variants::morph_kernel_name(kernel) + "-" +
-                           detail::morph_schedule_name(schedule) + "]";
+                           variants::morph_schedule_name(schedule) + "]";
   Stream stream;
   ASSERT_TRUE(stream.create().is_ok());
   HostPlane got = dst_layout;
@@ -160,7 +160,7 @@ TEST_P(MorphCudaOperations, MatchCpu) {
   for_each_frame(operation_geometries(c.params), c,
                  [&](const HostPlane& want, const HostPlane& src, const HostPlane& same, const HostPlane& other,
                      const MorphParams& p, const std::string& what) {
-                   const MorphSchedule sched = detail::morph_default_schedule(c.type, morph_width(p));
+                   const MorphSchedule sched = variants::morph_default_schedule(c.type, morph_width(p));
                    expect_gpu_matches(want, src, same, p, k, sched, nullptr, what);
                    expect_gpu_matches(want, src, other, p, k, sched, &scratch, what + " (other dst layout)");
                  });
@@ -209,7 +209,7 @@ TEST(MorphCuda, LargeElementsOnFramesMatchCpu) {
       const std::string what = describe(mc) + " " + std::to_string(c.g.width) + "x" + std::to_string(c.g.height);
       const MorphKernel k = MorphKernel::kDpx;
       expect_gpu_matches(want, src, make_plane(c.g, c.channels, c.type), mc.params, k,
-                         detail::morph_default_schedule(c.type, c.width), nullptr, what);
+                         variants::morph_default_schedule(c.type, c.width), nullptr, what);
     }
   }
 }
@@ -237,7 +237,7 @@ TEST(MorphCuda, CompoundOperationsMatchCpu) {
         const HostPlane want = cpu_result(src, mc.params);
         for (const HostPlane& dst : {make_plane(g, mc.channels, mc.type), other_layout(g, mc.channels, mc.type)}) {
           expect_gpu_matches(want, src, dst, mc.params, MorphKernel::kDpx,
-                             detail::morph_default_schedule(mc.type, mc.params.size), nullptr, what);
+                             variants::morph_default_schedule(mc.type, mc.params.size), nullptr, what);
         }
       }
     }
@@ -344,7 +344,7 @@ TEST(MorphCuda, ByteSimdRejectsU16) {
   DevicePlane d_src, d_dst;
   ASSERT_TRUE(d_src.upload(src, stream.get()).is_ok());
   ASSERT_TRUE(d_dst.upload(dst, stream.get()).is_ok());
-  const Status s = variants::morph_cuda(MorphKernel::kByteSimd, detail::MorphSchedule::kRegisters, d_src.view(),
+  const Status s = variants::morph_cuda(MorphKernel::kByteSimd, variants::MorphSchedule::kRegisters, d_src.view(),
                                         d_dst.mutable_view(), MorphParams{}, stream.get(), nullptr);
   EXPECT_EQ(s.code(), StatusCode::kUnsupported);
   EXPECT_NE(s.message().find("u8"), std::string::npos) << s.message();

@@ -23,7 +23,7 @@ namespace test {
 namespace {
 
 using morph::RowsLayout;
-using morph::TileArgs;
+using morph::PassArgs;
 
 // Output rows per lane, as the library builds the kernels: the compound operations' at four, the
 // single passes at detail::morph_default_rows() (morph::DefaultRows).
@@ -31,7 +31,7 @@ constexpr int kCompoundRows = 4;
 
 // Every block of the grid whose warps step `warp_bytes` along the rows, each warp in turn.
 template <class Body>
-void run_grid(const TileArgs& a, int warp_bytes, int rows, const Body& body) {
+void run_grid(const PassArgs& a, int warp_bytes, int rows, const Body& body) {
   const int blocks_x = (a.row_bytes + warp_bytes - 1) / warp_bytes;
   const int block_rows = RowsLayout::kWarps * rows;
   const int blocks_y = (a.height + block_rows - 1) / block_rows;
@@ -50,7 +50,7 @@ enum class Format { kU16, kU8Split, kU8x4 };
 // p.op with the lanes `Lanes` (max for dilate, min for erode; both for the compound operations),
 // single passes at Rows::of(size) rows a lane.
 template <template <class, bool> class Lanes, class Rows>
-void run_op(const TileArgs& a, int channels, const MorphParams& p) {
+void run_op(const PassArgs& a, int channels, const MorphParams& p) {
   using ops::Dpx;
   morph::with_square_element(channels, p.size, p.shape, [&](auto c, auto size, auto shape) {
     constexpr int C = decltype(c)::value, Size = decltype(size)::value;
@@ -73,7 +73,7 @@ void run_op(const TileArgs& a, int channels, const MorphParams& p) {
   });
 }
 
-void run_format(Format f, const TileArgs& a, int channels, const MorphParams& p) {
+void run_format(Format f, const PassArgs& a, int channels, const MorphParams& p) {
   if (f == Format::kU16) run_op<morph::U16x2Lanes, morph::DefaultRows<SampleType::kU16>>(a, channels, p);
   if (f == Format::kU8Split) run_op<morph::U8SplitLanes, morph::DefaultRows<SampleType::kU8>>(a, channels, p);
   if (f == Format::kU8x4) run_op<morph::U8x4Lanes, morph::FixedRows<4>>(a, channels, p);  // the variants' byte SIMD
@@ -126,7 +126,7 @@ TEST_P(MorphRowsEmulated, MatchesCpu) {
     ASSERT_TRUE(morph_cpu(src.view(), want.mutable_view(), c.params).is_ok());
     for (Format f : formats_for(c)) {
       HostPlane got = make_plane(g, c.channels, c.type);
-      const TileArgs a = emulated_args(src, got, c.params.border);
+      const PassArgs a = emulated_args(src, got, c.params.border);
       run_format(f, a, c.channels, c.params);
       const std::string what = describe(c) + " " + std::to_string(g.width) + "x" + std::to_string(g.height) +
                                " pitch " + std::to_string(src.pitch) + " format " + std::to_string(static_cast<int>(f));

@@ -27,7 +27,7 @@ namespace {
 using morph::BandArgs;
 using morph::BandPlan;
 using morph::Tile;
-using morph::TileArgs;
+using morph::PassArgs;
 
 // A block's threads on the host: each phase runs for every thread before the next begins.
 struct EmulatedThreads {
@@ -42,7 +42,7 @@ struct EmulatedThreads {
 };
 
 template <class L, int C, int Size, MorphShape Shape>
-void run_blocks(const TileArgs& a, const BandPlan& p) {
+void run_blocks(const PassArgs& a, const BandPlan& p) {
   std::vector<uint4> ring(p.shared_bytes / sizeof(uint4));
   for (int by = 0; by < p.blocks_y; ++by) {
     for (int bx = 0; bx < p.blocks_x; ++bx) {
@@ -59,7 +59,7 @@ void run_blocks(const TileArgs& a, const BandPlan& p) {
 }
 
 template <class L>
-void pick_geometry(const TileArgs& a, const BandPlan& plan, int channels, const MorphParams& p) {
+void run_geometry(const PassArgs& a, const BandPlan& plan, int channels, const MorphParams& p) {
   morph::with_square_element(channels, p.size, p.shape, [&](auto c, auto size, auto shape) {
     run_blocks<L, decltype(c)::value, decltype(size)::value, decltype(shape)::value>(a, plan);
   });
@@ -68,22 +68,22 @@ void pick_geometry(const TileArgs& a, const BandPlan& plan, int channels, const 
 enum class Format { kU16, kU8Split, kU8x4 };
 
 template <bool kMax>
-void run_format(Format f, const TileArgs& a, const BandPlan& plan, int channels, const MorphParams& p) {
+void run_format(Format f, const PassArgs& a, const BandPlan& plan, int channels, const MorphParams& p) {
   using ops::Dpx;
-  if (f == Format::kU16) pick_geometry<morph::U16x2Lanes<Dpx, kMax>>(a, plan, channels, p);
-  if (f == Format::kU8Split) pick_geometry<morph::U8SplitLanes<Dpx, kMax>>(a, plan, channels, p);
-  if (f == Format::kU8x4) pick_geometry<morph::U8x4Lanes<Dpx, kMax>>(a, plan, channels, p);
+  if (f == Format::kU16) run_geometry<morph::U16x2Lanes<Dpx, kMax>>(a, plan, channels, p);
+  if (f == Format::kU8Split) run_geometry<morph::U8SplitLanes<Dpx, kMax>>(a, plan, channels, p);
+  if (f == Format::kU8x4) run_geometry<morph::U8x4Lanes<Dpx, kMax>>(a, plan, channels, p);
 }
 
 // Every schedule as the launcher plans it (the streaming one for a large and a one-SM device), and
 // band parameters that wrap the ring on planes of a few dozen rows: with no prefetch, with one
 // and three groups ahead, and at 8 rows per thread.
 std::vector<std::pair<std::string, BandPlan>> plans_for(int height, int row_bytes, int radius) {
-  using detail::MorphSchedule;
+  using variants::MorphSchedule;
   std::vector<std::pair<std::string, BandPlan>> plans;
   for (MorphSchedule s :
        {MorphSchedule::kStream, MorphSchedule::kSplit, MorphSchedule::kTile32, MorphSchedule::kTile64}) {
-    plans.emplace_back(detail::morph_schedule_name(s), morph::plan_band(s, height, row_bytes, radius, 132));
+    plans.emplace_back(variants::morph_schedule_name(s), morph::plan_band(s, height, row_bytes, radius, 132));
   }
   plans.emplace_back("stream on one SM", morph::plan_band(MorphSchedule::kStream, height, row_bytes, radius, 1));
   const auto wrapping = [&](int rows_per_thread, int band_rows, int prefetch) {
@@ -115,7 +115,7 @@ TEST_P(MorphTileEmulated, MatchesCpu) {
         for (bool early : {false, true}) {
           emulated_copies_land_early = early;
           HostPlane got = make_plane(g, c.channels, c.type);
-          const TileArgs a = emulated_args(src, got, c.params.border);
+          const PassArgs a = emulated_args(src, got, c.params.border);
           if (c.params.op == MorphOp::kDilate) {
             run_format<true>(f, a, plan, c.channels, c.params);
           } else {
