@@ -1,11 +1,12 @@
-// Host batches copied into stream-ordered scratch and viewed as pairs: the host-batch edit call's
-// upload. The scratch comes from the library's pool, so a repeated call allocates nothing from the
-// driver (a DeviceSequenceBatch's buffers are cudaMalloc'd and freed, which synchronise).
+// Host batches copied into stream-ordered scratch and viewed as pairs: the upload of the host-batch
+// calls. The scratch comes from the library's pool, so a repeated call allocates nothing from the
+// driver (a DevicePackedBatch's buffers are cudaMalloc'd and freed, which synchronise).
 #pragma once
 
 #include <cuda_runtime.h>
 
 #include <cstdint>
+#include <vector>
 
 #include "cuda_check.h"
 #include "dpx/sequences.h"
@@ -51,6 +52,23 @@ class PairUpload {
   runtime::ScratchLease queries_, targets_;
   PairBatchView<T> view_;
 };
+
+// The host-batch form of a kernel that writes one value a pair: both batches uploaded, then
+// launch(view, out) into stream-ordered scratch, the values copied back into `host` (sized to the
+// pair count, at least one); synchronises `stream`.
+template <typename T, typename V, class Launch>
+Status run_host_batch(const PackedBatch<T>& queries, const PackedBatch<T>& targets, Pairing pairing,
+                      std::vector<V>* host, cudaStream_t stream, const Launch& launch) {
+  PairUpload<T> upload(stream);
+  DPX_RETURN_IF_ERROR(upload.upload(queries, targets, pairing));
+  runtime::ScratchLease lease(nullptr, stream);
+  V* out = nullptr;
+  DPX_RETURN_IF_ERROR(lease.acquire_array(host->size(), &out));
+  DPX_RETURN_IF_ERROR(launch(upload.view(), out));
+  DPX_CUDA_TRY(cudaMemcpyAsync(host->data(), out, host->size() * sizeof(V), cudaMemcpyDeviceToHost, stream));
+  DPX_CUDA_TRY(cudaStreamSynchronize(stream));
+  return Status::ok();
+}
 
 }  // namespace align
 }  // namespace dpx

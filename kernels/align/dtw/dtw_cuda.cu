@@ -4,9 +4,9 @@
 #include <algorithm>
 #include <vector>
 
-#include "cuda_check.h"
-#include "dtw_cuda.h"
+#include "align/common/pair_upload.cuh"
 #include "dpx/align_distance.h"
+#include "dtw_cuda.h"
 #include "dtw_launch.cuh"
 
 namespace dpx {
@@ -23,17 +23,12 @@ Status dtw_cuda_launch(const SeriesBatch& a, const SeriesBatch& b, Pairing pairi
   const std::size_t pairs = pair_count(a.size(), b.size(), pairing);
   std::vector<DtwResult> results(pairs);
   if (pairs > 0) {
-    DeviceSeriesBatch da, db;
-    DPX_RETURN_IF_ERROR(da.upload(a, stream));
-    DPX_RETURN_IF_ERROR(db.upload(b, stream));
-    DeviceBuffer costs;
-    DPX_RETURN_IF_ERROR(costs.allocate(pairs * sizeof(std::int64_t)));
     const std::size_t longest = std::max(a.max_length(), b.max_length());
-    DPX_RETURN_IF_ERROR(launch_dtw(da, db, pairing, options, longest, costs.as<std::int64_t>(), stream));
     std::vector<std::int64_t> host(pairs);
-    DPX_CUDA_TRY(cudaMemcpyAsync(host.data(), costs.data(), pairs * sizeof(std::int64_t), cudaMemcpyDeviceToHost,
-                                 stream));
-    DPX_CUDA_TRY(cudaStreamSynchronize(stream));
+    DPX_RETURN_IF_ERROR(run_host_batch(a, b, pairing, &host, stream,
+                                       [&](const PairBatchView<std::int32_t>& view, std::int64_t* costs) {
+                                         return launch_dtw_view<ops::Dpx>(view, options, longest, costs, stream);
+                                       }));
     for (std::size_t p = 0; p < pairs; ++p) results[p].cost = host[p];
   }
   *out = std::move(results);

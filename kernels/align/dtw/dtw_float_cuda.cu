@@ -9,9 +9,9 @@
 #include <algorithm>
 #include <vector>
 
-#include "cuda_check.h"
-#include "dtw_cuda.h"
+#include "align/common/pair_upload.cuh"
 #include "dpx/align_distance.h"
+#include "dtw_cuda.h"
 #include "dtw_float.cuh"
 #include "dtw_warp.cuh"
 #include "align/common/group_launch.cuh"
@@ -38,11 +38,8 @@ Status launch_with(const PairBatchView<float>& view, int band, std::int64_t max_
   return launch_batch<kStripRows>(strips, strip_rows, max_length, stream);
 }
 
-}  // namespace
-
-Status launch_dtw_float(const DeviceFloatSeriesBatch& a, const DeviceFloatSeriesBatch& b, Pairing pairing,
-                        const DtwFloatOptions& options, std::size_t max_length, float* costs, cudaStream_t stream) {
-  const PairBatchView<float> view = make_device_view(a, b, pairing);
+Status launch_view(const PairBatchView<float>& view, const DtwFloatOptions& options, std::size_t max_length,
+                   float* costs, cudaStream_t stream) {
   const auto longest = static_cast<std::int64_t>(max_length);
   const bool banded = options.band >= 0, squared = options.cost == DtwCost::kSquared;
   if (squared) {
@@ -53,21 +50,24 @@ Status launch_dtw_float(const DeviceFloatSeriesBatch& a, const DeviceFloatSeries
                 : launch_with<false, false>(view, options.band, longest, costs, stream);
 }
 
+}  // namespace
+
+Status launch_dtw_float(const DeviceFloatSeriesBatch& a, const DeviceFloatSeriesBatch& b, Pairing pairing,
+                        const DtwFloatOptions& options, std::size_t max_length, float* costs, cudaStream_t stream) {
+  return launch_view(make_device_view(a, b, pairing), options, max_length, costs, stream);
+}
+
 Status dtw_float_cuda_launch(const FloatSeriesBatch& a, const FloatSeriesBatch& b, Pairing pairing,
                              const DtwFloatOptions& options, std::vector<float>* costs, cudaStream_t stream) {
   if (cuda_device_count() == 0) return Status(StatusCode::kNoDevice, "dtw_float_cuda: no usable CUDA device");
   const std::size_t pairs = pair_count(a.size(), b.size(), pairing);
   std::vector<float> results(pairs);
   if (pairs > 0) {
-    DeviceFloatSeriesBatch da, db;
-    DPX_RETURN_IF_ERROR(da.upload(a, stream));
-    DPX_RETURN_IF_ERROR(db.upload(b, stream));
-    DeviceBuffer out;
-    DPX_RETURN_IF_ERROR(out.allocate(pairs * sizeof(float)));
     const std::size_t longest = std::max(a.max_length(), b.max_length());
-    DPX_RETURN_IF_ERROR(launch_dtw_float(da, db, pairing, options, longest, out.as<float>(), stream));
-    DPX_CUDA_TRY(cudaMemcpyAsync(results.data(), out.data(), pairs * sizeof(float), cudaMemcpyDeviceToHost, stream));
-    DPX_CUDA_TRY(cudaStreamSynchronize(stream));
+    DPX_RETURN_IF_ERROR(run_host_batch(a, b, pairing, &results, stream,
+                                       [&](const PairBatchView<float>& view, float* out) {
+                                         return launch_view(view, options, longest, out, stream);
+                                       }));
   }
   *costs = std::move(results);
   return Status::ok();

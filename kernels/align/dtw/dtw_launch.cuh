@@ -48,12 +48,17 @@ Status launch_dtw_with(const PairBatchView<std::int32_t>& view, int band, std::i
 
 // Arguments already checked (check_dtw_device_inputs).
 template <class Ops>
-Status launch_dtw_ops(const DeviceSeriesBatch& a, const DeviceSeriesBatch& b, Pairing pairing, const DtwOptions& options,
-                      std::size_t max_length, std::int64_t* costs, cudaStream_t stream) {
-  const PairBatchView<std::int32_t> view = make_device_view(a, b, pairing);
+Status launch_dtw_view(const PairBatchView<std::int32_t>& view, const DtwOptions& options, std::size_t max_length,
+                       std::int64_t* costs, cudaStream_t stream) {
   const auto longest = static_cast<std::int64_t>(max_length);
   return options.band >= 0 ? dtw_detail::launch_dtw_with<Ops, true>(view, options.band, longest, costs, stream)
                            : dtw_detail::launch_dtw_with<Ops, false>(view, options.band, longest, costs, stream);
+}
+
+template <class Ops>
+Status launch_dtw_ops(const DeviceSeriesBatch& a, const DeviceSeriesBatch& b, Pairing pairing, const DtwOptions& options,
+                      std::size_t max_length, std::int64_t* costs, cudaStream_t stream) {
+  return launch_dtw_view<Ops>(make_device_view(a, b, pairing), options, max_length, costs, stream);
 }
 
 }  // namespace align

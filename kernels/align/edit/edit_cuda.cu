@@ -22,26 +22,21 @@ Status edit_distance_cuda_launch(const SequenceBatch& queries, const SequenceBat
   // thousand CIGARs allocated afresh cost a tenth of the call).
   std::vector<EditResult>& results = *out;
   results.resize(pairs);
-  if (pairs > 0) {
+  if (pairs == 0) return Status::ok();
+  if (options.cigar) {
     PairUpload<char> upload(stream);
     DPX_RETURN_IF_ERROR(upload.upload(queries, targets, pairing));
-    if (options.cigar) {
-      DPX_RETURN_IF_ERROR(edit_cigar_walk(queries, targets, pairing, upload.view(), &results, stream));
-    } else {
-      runtime::ScratchLease lease(nullptr, stream);
-      std::int64_t* distances = nullptr;
-      DPX_RETURN_IF_ERROR(lease.acquire_array(pairs, &distances));
-      const std::size_t longest = std::max(queries.max_length(), targets.max_length());
-      DPX_RETURN_IF_ERROR(launch_edit_bits(upload.view(), longest, distances, stream));
-      std::vector<std::int64_t> host(pairs);
-      DPX_CUDA_TRY(cudaMemcpyAsync(host.data(), distances, pairs * sizeof(std::int64_t), cudaMemcpyDeviceToHost,
-                                   stream));
-      DPX_CUDA_TRY(cudaStreamSynchronize(stream));
-      for (std::size_t p = 0; p < pairs; ++p) {
-        results[p].distance = host[p];
-        results[p].cigar.clear();
-      }
-    }
+    return edit_cigar_walk(queries, targets, pairing, upload.view(), &results, stream);
+  }
+  const std::size_t longest = std::max(queries.max_length(), targets.max_length());
+  std::vector<std::int64_t> host(pairs);
+  DPX_RETURN_IF_ERROR(run_host_batch(queries, targets, pairing, &host, stream,
+                                     [&](const PairBatchView<char>& view, std::int64_t* distances) {
+                                       return launch_edit_bits(view, longest, distances, stream);
+                                     }));
+  for (std::size_t p = 0; p < pairs; ++p) {
+    results[p].distance = host[p];
+    results[p].cigar.clear();
   }
   return Status::ok();
 }

@@ -16,6 +16,7 @@
 #include "edit_cells.cuh"
 #include "edit_launch.cuh"
 #include "align/common/group_launch.cuh"
+#include "scratch.h"
 
 namespace dpx {
 namespace align {
@@ -64,9 +65,14 @@ __global__ void edit_traceback_kernel(PairBatchView<char> batch, std::int64_t fi
   op_counts[k] = edit_traceback(q.data, q.length, t.data, t.length, dirs, ops + op_offsets[k]);
 }
 
-// Device buffers of one chunk of pairs, sized for the largest chunk.
+// Device arrays of one chunk of pairs, sized for the largest chunk, carved from one lease.
 struct TraceBuffers {
-  DeviceBuffer words, word_offsets, op_offsets, ops, op_counts, distances;
+  std::uint64_t* word_offsets;
+  std::uint64_t* op_offsets;
+  std::int64_t* op_counts;
+  std::int64_t* distances;
+  std::uint32_t* words;
+  char* ops;
 };
 
 struct Chunk {
@@ -96,7 +102,7 @@ std::vector<Chunk> plan_chunks(const SequenceBatch& queries, const SequenceBatch
   return chunks;
 }
 
-Status allocate_trace_buffers(const std::vector<Chunk>& chunks, TraceBuffers* b) {
+Status allocate_trace_buffers(const std::vector<Chunk>& chunks, runtime::ScratchLease* lease, TraceBuffers* b) {
   std::uint64_t words = 1, ops = 1;
   std::size_t count = 1;
   for (const Chunk& c : chunks) {
@@ -104,12 +110,17 @@ Status allocate_trace_buffers(const std::vector<Chunk>& chunks, TraceBuffers* b)
     ops = std::max(ops, c.op_offsets.back());
     count = std::max(count, c.count);
   }
-  DPX_RETURN_IF_ERROR(b->words.allocate(words * sizeof(std::uint32_t)));
-  DPX_RETURN_IF_ERROR(b->word_offsets.allocate((count + 1) * sizeof(std::uint64_t)));
-  DPX_RETURN_IF_ERROR(b->op_offsets.allocate((count + 1) * sizeof(std::uint64_t)));
-  DPX_RETURN_IF_ERROR(b->ops.allocate(ops));
-  DPX_RETURN_IF_ERROR(b->op_counts.allocate(count * sizeof(std::int64_t)));
-  return b->distances.allocate(count * sizeof(std::int64_t));
+  // In 8-byte units: the offsets and counts first, then the words, then the operations.
+  const std::uint64_t word_units = (words * sizeof(std::uint32_t) + 7) / 8, op_units = (ops + 7) / 8;
+  std::uint64_t* base = nullptr;
+  DPX_RETURN_IF_ERROR(lease->acquire_array(4 * count + 2 + word_units + op_units, &base));
+  b->word_offsets = base;
+  b->op_offsets = b->word_offsets + count + 1;
+  b->op_counts = reinterpret_cast<std::int64_t*>(b->op_offsets + count + 1);
+  b->distances = b->op_counts + count;
+  b->words = reinterpret_cast<std::uint32_t*>(b->distances + count);
+  b->ops = reinterpret_cast<char*>(base + 4 * count + 2 + word_units);
+  return Status::ok();
 }
 
 // One chunk: directions and distances, traceback, copies back, then CIGARs on the host.
@@ -117,33 +128,30 @@ template <int G>
 Status run_trace_chunk(const LaunchPlan& plan, const PairBatchView<char>& view, std::int64_t longest, const Chunk& c,
                        TraceBuffers* b, std::vector<EditResult>* results, cudaStream_t stream) {
   const std::size_t offsets_bytes = (c.count + 1) * sizeof(std::uint64_t);
-  DPX_CUDA_TRY(cudaMemcpyAsync(b->word_offsets.data(), c.word_offsets.data(), offsets_bytes, cudaMemcpyHostToDevice, stream));
-  DPX_CUDA_TRY(cudaMemcpyAsync(b->op_offsets.data(), c.op_offsets.data(), offsets_bytes, cudaMemcpyHostToDevice, stream));
+  DPX_CUDA_TRY(cudaMemcpyAsync(b->word_offsets, c.word_offsets.data(), offsets_bytes, cudaMemcpyHostToDevice, stream));
+  DPX_CUDA_TRY(cudaMemcpyAsync(b->op_offsets, c.op_offsets.data(), offsets_bytes, cudaMemcpyHostToDevice, stream));
   TraceFactory<G> factory;
   factory.batch = view;
   factory.first = static_cast<std::int64_t>(c.first);
   factory.count = static_cast<std::int64_t>(c.count);
-  factory.word_offsets = b->word_offsets.as<const std::uint64_t>();
-  factory.words = b->words.as<std::uint32_t>();
-  factory.distances = b->distances.as<std::int64_t>();
+  factory.word_offsets = b->word_offsets;
+  factory.words = b->words;
+  factory.distances = b->distances;
   DPX_RETURN_IF_ERROR((launch_wavefront<G, kTraceRows>(plan, factory, longest, longest, stream)));
   const int threads = 128;
   const auto blocks = static_cast<unsigned>((c.count + threads - 1) / threads);
-  edit_traceback_kernel<<<blocks, threads, 0, stream>>>(view, factory.first, factory.count,
-                                                         b->word_offsets.as<const std::uint64_t>(),
-                                                         b->words.as<const std::uint32_t>(), G,
-                                                         b->op_offsets.as<const std::uint64_t>(), b->ops.as<char>(),
-                                                         b->op_counts.as<std::int64_t>());
+  edit_traceback_kernel<<<blocks, threads, 0, stream>>>(view, factory.first, factory.count, b->word_offsets, b->words,
+                                                         G, b->op_offsets, b->ops, b->op_counts);
   DPX_CUDA_CHECK_LAUNCH("edit_traceback_kernel");
 
   std::vector<std::int64_t> distances(c.count), op_counts(c.count);
   std::vector<char> ops(c.op_offsets.back());
-  DPX_CUDA_TRY(cudaMemcpyAsync(distances.data(), b->distances.data(), c.count * sizeof(std::int64_t),
+  DPX_CUDA_TRY(cudaMemcpyAsync(distances.data(), b->distances, c.count * sizeof(std::int64_t),
                                cudaMemcpyDeviceToHost, stream));
-  DPX_CUDA_TRY(cudaMemcpyAsync(op_counts.data(), b->op_counts.data(), c.count * sizeof(std::int64_t),
+  DPX_CUDA_TRY(cudaMemcpyAsync(op_counts.data(), b->op_counts, c.count * sizeof(std::int64_t),
                                cudaMemcpyDeviceToHost, stream));
   if (!ops.empty()) {
-    DPX_CUDA_TRY(cudaMemcpyAsync(ops.data(), b->ops.data(), ops.size(), cudaMemcpyDeviceToHost, stream));
+    DPX_CUDA_TRY(cudaMemcpyAsync(ops.data(), b->ops, ops.size(), cudaMemcpyDeviceToHost, stream));
   }
   DPX_CUDA_TRY(cudaStreamSynchronize(stream));
   for (std::size_t k = 0; k < c.count; ++k) {
@@ -161,8 +169,9 @@ Status edit_with_cigar_full(const SequenceBatch& queries, const SequenceBatch& t
   LaunchPlan plan;
   DPX_RETURN_IF_ERROR((plan_launch<kTraceRows, TraceFactory>(static_cast<std::int64_t>(pairs), longest, &plan)));
   const std::vector<Chunk> chunks = plan_chunks(queries, targets, pairing, pairs, plan.group);
+  runtime::ScratchLease lease(nullptr, stream);
   TraceBuffers buffers;
-  DPX_RETURN_IF_ERROR(allocate_trace_buffers(chunks, &buffers));
+  DPX_RETURN_IF_ERROR(allocate_trace_buffers(chunks, &lease, &buffers));
   for (const Chunk& c : chunks) {
     DPX_RETURN_IF_ERROR(with_group_size(plan.group, [&](auto g) {
       return run_trace_chunk<decltype(g)::value>(plan, view, longest, c, &buffers, results, stream);
