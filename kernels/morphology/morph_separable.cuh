@@ -23,7 +23,7 @@ namespace dpx {
 namespace morph {
 
 template <typename T, bool kMax>
-__device__ __forceinline__ T pick(T a, T b) {
+__device__ __forceinline__ T sample_max_or_min(T a, T b) {
   return kMax ? (a > b ? a : b) : (a < b ? a : b);
 }
 
@@ -42,7 +42,7 @@ static_assert(WindowLanes<std::uint8_t, true>::kComputePerStorage ==
               "both u8 formats fill the same chunk of lane words (ChunkLanes)");
 
 template <bool kMax>
-__device__ __forceinline__ std::uint32_t pick2(std::uint32_t a, std::uint32_t b) {
+__device__ __forceinline__ std::uint32_t max_or_min(std::uint32_t a, std::uint32_t b) {
   return kMax ? __vmaxu2(a, b) : __vminu2(a, b);
 }
 
@@ -75,14 +75,15 @@ struct alignas(kChunkBytes * WindowLanes<T, true>::kComputePerStorage) ChunkLane
 };
 
 template <typename T, bool kMax>
-__device__ __forceinline__ ChunkLanes<T> pick2(const ChunkLanes<T>& a, const ChunkLanes<T>& b) {
+__device__ __forceinline__ ChunkLanes<T> max_or_min(const ChunkLanes<T>& a, const ChunkLanes<T>& b) {
   ChunkLanes<T> r;
 MORPH_UNROLL
-  for (int j = 0; j < ChunkLanes<T>::kWords; ++j) r.w[j] = pick2<kMax>(a.w[j], b.w[j]);
+  for (int j = 0; j < ChunkLanes<T>::kWords; ++j) r.w[j] = max_or_min<kMax>(a.w[j], b.w[j]);
   return r;
 }
 template <typename T, bool kMax>
-__device__ __forceinline__ ChunkLanes<T> pick3(const ChunkLanes<T>& a, const ChunkLanes<T>& b, const ChunkLanes<T>& c) {
+__device__ __forceinline__ ChunkLanes<T> max_or_min3(const ChunkLanes<T>& a, const ChunkLanes<T>& b,
+                                                    const ChunkLanes<T>& c) {
   ChunkLanes<T> r;
 MORPH_UNROLL
   for (int j = 0; j < ChunkLanes<T>::kWords; ++j) r.w[j] = WindowLanes<T, kMax>::reduce3(a.w[j], b.w[j], c.w[j]);
@@ -121,18 +122,18 @@ __device__ __forceinline__ void window_run(int k, int t0, const In& in, const Ou
 #if defined(__CUDACC__)
 #pragma unroll 4
 #endif
-  for (; v + 1 < t0 + k; v += 2) middle = pick3<T, kMax>(middle, in(v), in(v + 1));
-  if (v < t0 + k) middle = pick2<T, kMax>(middle, in(v));
+  for (; v + 1 < t0 + k; v += 2) middle = max_or_min3<T, kMax>(middle, in(v), in(v + 1));
+  if (v < t0 + k) middle = max_or_min<T, kMax>(middle, in(v));
   ChunkLanes<T> window[kRun];  // window[j]: middle and the inputs after it of output j
   window[0] = middle;
 MORPH_UNROLL
-  for (int j = 1; j < kRun; ++j) window[j] = pick2<T, kMax>(window[j - 1], in(t0 + j + k - 1));
+  for (int j = 1; j < kRun; ++j) window[j] = max_or_min<T, kMax>(window[j - 1], in(t0 + j + k - 1));
   ChunkLanes<T> before = neutral_chunk<T, kMax>();  // inputs t0 + j .. t0 + kRun - 2
 MORPH_UNROLL
   for (int j = kRun - 1; j >= 0; --j) {
     if (j < kRun - 1) {
-      before = pick2<T, kMax>(before, in(t0 + j));
-      window[j] = pick2<T, kMax>(window[j], before);
+      before = max_or_min<T, kMax>(before, in(t0 + j));
+      window[j] = max_or_min<T, kMax>(window[j], before);
     }
     out(j, window[j]);
   }
@@ -268,7 +269,7 @@ __device__ __forceinline__ void double_window(ChunkLanes<T> (&f)[N], int levels)
   if constexpr (I < row_window_max_levels<T, C>()) {
     if (I < levels) {
 MORPH_UNROLL
-      for (int i = 0; i < N; ++i) f[i] = pick2<T, kMax>(f[i], shift_samples<T, (C << I)>(f[i]));
+      for (int i = 0; i < N; ++i) f[i] = max_or_min<T, kMax>(f[i], shift_samples<T, (C << I)>(f[i]));
       double_window<T, kMax, C, N, I + 1>(f, levels);
     }
   }
@@ -298,7 +299,7 @@ MORPH_UNROLL
     }
   }
 MORPH_UNROLL
-  for (int i = 0; i < N; ++i) v[i] = pick2<T, kMax>(v[i], before[i]);
+  for (int i = 0; i < N; ++i) v[i] = max_or_min<T, kMax>(v[i], before[i]);
 }
 
 // f(std::integral_constant<int, run>{}, std::integral_constant<int, C>{}) for a column pass of runs
@@ -584,7 +585,7 @@ template <class L, bool kMax, typename T = typename L::Sample>
 __device__ __forceinline__ void store_chunk(const ColumnPassArgs& a, int y, int xb, ChunkLanes<T> v) {
   std::uint8_t* out = a.dst + static_cast<std::size_t>(y) * a.dst_pitch + xb;
   const bool whole = a.dst_chunks && xb + kChunkBytes <= a.row_bytes;
-  if (whole && a.merge) v = pick2<T, kMax>(v, load_chunk<L, false>(out));
+  if (whole && a.merge) v = max_or_min<T, kMax>(v, load_chunk<L, false>(out));
   const uint2 s = narrow_chunk<L>(v);
   if (whole) {
     *reinterpret_cast<uint2*>(out) = s;
@@ -594,7 +595,7 @@ __device__ __forceinline__ void store_chunk(const ColumnPassArgs& a, int y, int 
   for (int j = 0; j < 2 * kPerWord && xb + j * static_cast<int>(sizeof(T)) < a.row_bytes; ++j) {
     const T x = static_cast<T>((j < kPerWord ? s.x : s.y) >> (8 * sizeof(T) * (j % kPerWord)));
     T* o = reinterpret_cast<T*>(out) + j;
-    *o = a.merge ? pick<T, kMax>(*o, x) : x;
+    *o = a.merge ? sample_max_or_min<T, kMax>(*o, x) : x;
   }
 }
 

@@ -33,12 +33,12 @@
 #define DPX_UNROLL
 #endif
 
-// Picks the intrinsic in device code and the portable definition everywhere else; the intrinsic
-// is never even seen by a host-only compiler.
+// The intrinsic in device code and the portable definition everywhere else; the intrinsic is
+// never even seen by a host-only compiler.
 #if defined(__CUDA_ARCH__)
-#define DPX_PICK(intrinsic_call, portable_call) intrinsic_call
+#define DPX_INTRINSIC_OR_PORTABLE(intrinsic_call, portable_call) intrinsic_call
 #else
-#define DPX_PICK(intrinsic_call, portable_call) portable_call
+#define DPX_INTRINSIC_OR_PORTABLE(intrinsic_call, portable_call) portable_call
 #endif
 
 namespace dpx {
@@ -309,125 +309,127 @@ __device__ __forceinline__ std::uint32_t bmax_s16x2_bits(std::uint32_t a, std::u
 struct Dpx {
   static constexpr const char* kName = "dpx";
   static DPX_HD std::int32_t max3_s32(std::int32_t a, std::int32_t b, std::int32_t c) {
-    return DPX_PICK(__vimax3_s32(a, b, c), Plain::max3_s32(a, b, c));
+    return DPX_INTRINSIC_OR_PORTABLE(__vimax3_s32(a, b, c), Plain::max3_s32(a, b, c));
   }
   static DPX_HD std::int32_t min3_s32(std::int32_t a, std::int32_t b, std::int32_t c) {
-    return DPX_PICK(__vimin3_s32(a, b, c), Plain::min3_s32(a, b, c));
+    return DPX_INTRINSIC_OR_PORTABLE(__vimin3_s32(a, b, c), Plain::min3_s32(a, b, c));
   }
   static DPX_HD std::uint32_t max3_u32(std::uint32_t a, std::uint32_t b, std::uint32_t c) {
-    return DPX_PICK(__vimax3_u32(a, b, c), Plain::max3_u32(a, b, c));
+    return DPX_INTRINSIC_OR_PORTABLE(__vimax3_u32(a, b, c), Plain::max3_u32(a, b, c));
   }
   static DPX_HD std::uint32_t min3_u32(std::uint32_t a, std::uint32_t b, std::uint32_t c) {
-    return DPX_PICK(__vimin3_u32(a, b, c), Plain::min3_u32(a, b, c));
+    return DPX_INTRINSIC_OR_PORTABLE(__vimin3_u32(a, b, c), Plain::min3_u32(a, b, c));
   }
   static DPX_HD std::int32_t max_s32_relu(std::int32_t a, std::int32_t b) {
-    return DPX_PICK(__vimax_s32_relu(a, b), Plain::max_s32_relu(a, b));
+    return DPX_INTRINSIC_OR_PORTABLE(__vimax_s32_relu(a, b), Plain::max_s32_relu(a, b));
   }
   static DPX_HD std::int32_t max3_s32_relu(std::int32_t a, std::int32_t b, std::int32_t c) {
-    return DPX_PICK(__vimax3_s32_relu(a, b, c), Plain::max3_s32_relu(a, b, c));
+    return DPX_INTRINSIC_OR_PORTABLE(__vimax3_s32_relu(a, b, c), Plain::max3_s32_relu(a, b, c));
   }
   static DPX_HD std::int32_t min3_s32_relu(std::int32_t a, std::int32_t b, std::int32_t c) {
-    return DPX_PICK(__vimin3_s32_relu(a, b, c), Plain::min3_s32_relu(a, b, c));
+    return DPX_INTRINSIC_OR_PORTABLE(__vimin3_s32_relu(a, b, c), Plain::min3_s32_relu(a, b, c));
   }
   static DPX_HD std::uint32_t max3_u16x2(std::uint32_t a, std::uint32_t b, std::uint32_t c) {
-    return DPX_PICK(__vimax3_u16x2(a, b, c), Plain::max3_u16x2(a, b, c));
+    return DPX_INTRINSIC_OR_PORTABLE(__vimax3_u16x2(a, b, c), Plain::max3_u16x2(a, b, c));
   }
   static DPX_HD std::uint32_t min3_u16x2(std::uint32_t a, std::uint32_t b, std::uint32_t c) {
-    return DPX_PICK(__vimin3_u16x2(a, b, c), Plain::min3_u16x2(a, b, c));
+    return DPX_INTRINSIC_OR_PORTABLE(__vimin3_u16x2(a, b, c), Plain::min3_u16x2(a, b, c));
   }
   static DPX_HD std::uint32_t max3_s16x2(std::uint32_t a, std::uint32_t b, std::uint32_t c) {
-    return DPX_PICK(__vimax3_s16x2(a, b, c), Plain::max3_s16x2(a, b, c));
+    return DPX_INTRINSIC_OR_PORTABLE(__vimax3_s16x2(a, b, c), Plain::max3_s16x2(a, b, c));
   }
   static DPX_HD std::uint32_t min3_s16x2(std::uint32_t a, std::uint32_t b, std::uint32_t c) {
-    return DPX_PICK(__vimin3_s16x2(a, b, c), Plain::min3_s16x2(a, b, c));
+    return DPX_INTRINSIC_OR_PORTABLE(__vimin3_s16x2(a, b, c), Plain::min3_s16x2(a, b, c));
   }
   // Two-operand packed max/min have no DPX form: the SIMD instruction, as in PlainOps.
   static DPX_HD std::uint32_t max_s16x2(std::uint32_t a, std::uint32_t b) {
-    return DPX_PICK(__vmaxs2(a, b), Plain::max_s16x2(a, b));
+    return DPX_INTRINSIC_OR_PORTABLE(__vmaxs2(a, b), Plain::max_s16x2(a, b));
   }
   static DPX_HD std::uint32_t min_s16x2(std::uint32_t a, std::uint32_t b) {
-    return DPX_PICK(__vmins2(a, b), Plain::min_s16x2(a, b));
+    return DPX_INTRINSIC_OR_PORTABLE(__vmins2(a, b), Plain::min_s16x2(a, b));
   }
   static DPX_HD std::uint32_t max_s16x2_relu(std::uint32_t a, std::uint32_t b) {
-    return DPX_PICK(__vimax_s16x2_relu(a, b), Plain::max_s16x2_relu(a, b));
+    return DPX_INTRINSIC_OR_PORTABLE(__vimax_s16x2_relu(a, b), Plain::max_s16x2_relu(a, b));
   }
   static DPX_HD std::uint32_t min_s16x2_relu(std::uint32_t a, std::uint32_t b) {
-    return DPX_PICK(__vimin_s16x2_relu(a, b), Plain::min_s16x2_relu(a, b));
+    return DPX_INTRINSIC_OR_PORTABLE(__vimin_s16x2_relu(a, b), Plain::min_s16x2_relu(a, b));
   }
   static DPX_HD std::uint32_t max3_s16x2_relu(std::uint32_t a, std::uint32_t b, std::uint32_t c) {
-    return DPX_PICK(__vimax3_s16x2_relu(a, b, c), Plain::max3_s16x2_relu(a, b, c));
+    return DPX_INTRINSIC_OR_PORTABLE(__vimax3_s16x2_relu(a, b, c), Plain::max3_s16x2_relu(a, b, c));
   }
   static DPX_HD std::uint32_t min3_s16x2_relu(std::uint32_t a, std::uint32_t b, std::uint32_t c) {
-    return DPX_PICK(__vimin3_s16x2_relu(a, b, c), Plain::min3_s16x2_relu(a, b, c));
+    return DPX_INTRINSIC_OR_PORTABLE(__vimin3_s16x2_relu(a, b, c), Plain::min3_s16x2_relu(a, b, c));
   }
   static DPX_HD std::int32_t addmax_s32(std::int32_t a, std::int32_t b, std::int32_t c) {
-    return DPX_PICK(__viaddmax_s32(a, b, c), Plain::addmax_s32(a, b, c));
+    return DPX_INTRINSIC_OR_PORTABLE(__viaddmax_s32(a, b, c), Plain::addmax_s32(a, b, c));
   }
   static DPX_HD std::int32_t addmin_s32(std::int32_t a, std::int32_t b, std::int32_t c) {
-    return DPX_PICK(__viaddmin_s32(a, b, c), Plain::addmin_s32(a, b, c));
+    return DPX_INTRINSIC_OR_PORTABLE(__viaddmin_s32(a, b, c), Plain::addmin_s32(a, b, c));
   }
   static DPX_HD std::int32_t addmax_s32_relu(std::int32_t a, std::int32_t b, std::int32_t c) {
-    return DPX_PICK(__viaddmax_s32_relu(a, b, c), Plain::addmax_s32_relu(a, b, c));
+    return DPX_INTRINSIC_OR_PORTABLE(__viaddmax_s32_relu(a, b, c), Plain::addmax_s32_relu(a, b, c));
   }
   static DPX_HD std::uint32_t addmax_u32(std::uint32_t a, std::uint32_t b, std::uint32_t c) {
-    return DPX_PICK(__viaddmax_u32(a, b, c), Plain::addmax_u32(a, b, c));
+    return DPX_INTRINSIC_OR_PORTABLE(__viaddmax_u32(a, b, c), Plain::addmax_u32(a, b, c));
   }
   static DPX_HD std::uint32_t addmin_u32(std::uint32_t a, std::uint32_t b, std::uint32_t c) {
-    return DPX_PICK(__viaddmin_u32(a, b, c), Plain::addmin_u32(a, b, c));
+    return DPX_INTRINSIC_OR_PORTABLE(__viaddmin_u32(a, b, c), Plain::addmin_u32(a, b, c));
   }
   // Packed add: the SIMD instruction, as in PlainOps (DPX has no plain add).
   static DPX_HD std::uint32_t add_s16x2(std::uint32_t a, std::uint32_t b) {
-    return DPX_PICK(__vadd2(a, b), Plain::add_s16x2(a, b));
+    return DPX_INTRINSIC_OR_PORTABLE(__vadd2(a, b), Plain::add_s16x2(a, b));
   }
   static DPX_HD std::uint32_t addmax_s16x2(std::uint32_t a, std::uint32_t b, std::uint32_t c) {
-    return DPX_PICK(__viaddmax_s16x2(a, b, c), Plain::addmax_s16x2(a, b, c));
+    return DPX_INTRINSIC_OR_PORTABLE(__viaddmax_s16x2(a, b, c), Plain::addmax_s16x2(a, b, c));
   }
   static DPX_HD std::uint32_t addmin_s16x2(std::uint32_t a, std::uint32_t b, std::uint32_t c) {
-    return DPX_PICK(__viaddmin_s16x2(a, b, c), Plain::addmin_s16x2(a, b, c));
+    return DPX_INTRINSIC_OR_PORTABLE(__viaddmin_s16x2(a, b, c), Plain::addmin_s16x2(a, b, c));
   }
   static DPX_HD std::uint32_t addmax_s16x2_relu(std::uint32_t a, std::uint32_t b, std::uint32_t c) {
-    return DPX_PICK(__viaddmax_s16x2_relu(a, b, c), Plain::addmax_s16x2_relu(a, b, c));
+    return DPX_INTRINSIC_OR_PORTABLE(__viaddmax_s16x2_relu(a, b, c), Plain::addmax_s16x2_relu(a, b, c));
   }
   static DPX_HD std::uint32_t addmax_u16x2(std::uint32_t a, std::uint32_t b, std::uint32_t c) {
-    return DPX_PICK(__viaddmax_u16x2(a, b, c), Plain::addmax_u16x2(a, b, c));
+    return DPX_INTRINSIC_OR_PORTABLE(__viaddmax_u16x2(a, b, c), Plain::addmax_u16x2(a, b, c));
   }
   static DPX_HD std::uint32_t addmin_u16x2(std::uint32_t a, std::uint32_t b, std::uint32_t c) {
-    return DPX_PICK(__viaddmin_u16x2(a, b, c), Plain::addmin_u16x2(a, b, c));
+    return DPX_INTRINSIC_OR_PORTABLE(__viaddmin_u16x2(a, b, c), Plain::addmin_u16x2(a, b, c));
   }
   static DPX_HD std::int32_t bmax_s32(std::int32_t a, std::int32_t b, bool* first) {
-    return DPX_PICK(__vibmax_s32(a, b, first), Plain::bmax_s32(a, b, first));
+    return DPX_INTRINSIC_OR_PORTABLE(__vibmax_s32(a, b, first), Plain::bmax_s32(a, b, first));
   }
   static DPX_HD std::int32_t bmin_s32(std::int32_t a, std::int32_t b, bool* first) {
-    return DPX_PICK(__vibmin_s32(a, b, first), Plain::bmin_s32(a, b, first));
+    return DPX_INTRINSIC_OR_PORTABLE(__vibmin_s32(a, b, first), Plain::bmin_s32(a, b, first));
   }
   static DPX_HD std::uint32_t bmax_u32(std::uint32_t a, std::uint32_t b, bool* first) {
-    return DPX_PICK(__vibmax_u32(a, b, first), Plain::bmax_u32(a, b, first));
+    return DPX_INTRINSIC_OR_PORTABLE(__vibmax_u32(a, b, first), Plain::bmax_u32(a, b, first));
   }
   static DPX_HD std::uint32_t bmin_u32(std::uint32_t a, std::uint32_t b, bool* first) {
-    return DPX_PICK(__vibmin_u32(a, b, first), Plain::bmin_u32(a, b, first));
+    return DPX_INTRINSIC_OR_PORTABLE(__vibmin_u32(a, b, first), Plain::bmin_u32(a, b, first));
   }
   static DPX_HD std::uint32_t bmax_s16x2(std::uint32_t a, std::uint32_t b, bool* first_hi, bool* first_lo) {
-    return DPX_PICK(simd::bmax_s16x2(a, b, first_hi, first_lo), Plain::bmax_s16x2(a, b, first_hi, first_lo));
+    return DPX_INTRINSIC_OR_PORTABLE(simd::bmax_s16x2(a, b, first_hi, first_lo),
+                                     Plain::bmax_s16x2(a, b, first_hi, first_lo));
   }
   static DPX_HD std::uint32_t bmax_s16x2_bits(std::uint32_t a, std::uint32_t b, std::uint32_t* bits, std::uint32_t lo_bit,
                                               std::uint32_t hi_bit) {
-    return DPX_PICK(simd::bmax_s16x2_bits(a, b, bits, lo_bit, hi_bit), Plain::bmax_s16x2_bits(a, b, bits, lo_bit, hi_bit));
+    return DPX_INTRINSIC_OR_PORTABLE(simd::bmax_s16x2_bits(a, b, bits, lo_bit, hi_bit),
+                                     Plain::bmax_s16x2_bits(a, b, bits, lo_bit, hi_bit));
   }
   static DPX_HD std::uint32_t max_u8x4(std::uint32_t a, std::uint32_t b) {
-    return DPX_PICK(__vmaxu4(a, b), Plain::max_u8x4(a, b));
+    return DPX_INTRINSIC_OR_PORTABLE(__vmaxu4(a, b), Plain::max_u8x4(a, b));
   }
   static DPX_HD std::uint32_t min_u8x4(std::uint32_t a, std::uint32_t b) {
-    return DPX_PICK(__vminu4(a, b), Plain::min_u8x4(a, b));
+    return DPX_INTRINSIC_OR_PORTABLE(__vminu4(a, b), Plain::min_u8x4(a, b));
   }
   static DPX_HD std::uint32_t sad_u8x4(std::uint32_t a, std::uint32_t b, std::uint32_t acc) {
-    return DPX_PICK(simd::sad_u8x4(a, b, acc), Plain::sad_u8x4(a, b, acc));
+    return DPX_INTRINSIC_OR_PORTABLE(simd::sad_u8x4(a, b, acc), Plain::sad_u8x4(a, b, acc));
   }
   static DPX_HD std::uint32_t sad_u32(std::uint32_t a, std::uint32_t b, std::uint32_t acc) {
-    return DPX_PICK(__usad(a, b, acc), Plain::sad_u32(a, b, acc));
+    return DPX_INTRINSIC_OR_PORTABLE(__usad(a, b, acc), Plain::sad_u32(a, b, acc));
   }
   // One VABSDIFF that also adds (sm_90), where |a - b| + acc would take three instructions.
   static DPX_HD std::uint32_t sad_s32(std::int32_t a, std::int32_t b, std::uint32_t acc) {
-    return DPX_PICK(__sad(a, b, acc), Plain::sad_s32(a, b, acc));
+    return DPX_INTRINSIC_OR_PORTABLE(__sad(a, b, acc), Plain::sad_s32(a, b, acc));
   }
 };
 
@@ -437,66 +439,64 @@ struct Dpx {
 struct PlainOps : Plain {
   static constexpr const char* kName = "plain";
   static DPX_HD std::uint32_t max3_u16x2(std::uint32_t a, std::uint32_t b, std::uint32_t c) {
-    return DPX_PICK(__vmaxu2(__vmaxu2(a, b), c), Plain::max3_u16x2(a, b, c));
+    return DPX_INTRINSIC_OR_PORTABLE(__vmaxu2(__vmaxu2(a, b), c), Plain::max3_u16x2(a, b, c));
   }
   static DPX_HD std::uint32_t min3_u16x2(std::uint32_t a, std::uint32_t b, std::uint32_t c) {
-    return DPX_PICK(__vminu2(__vminu2(a, b), c), Plain::min3_u16x2(a, b, c));
+    return DPX_INTRINSIC_OR_PORTABLE(__vminu2(__vminu2(a, b), c), Plain::min3_u16x2(a, b, c));
   }
   static DPX_HD std::uint32_t max3_s16x2(std::uint32_t a, std::uint32_t b, std::uint32_t c) {
-    return DPX_PICK(__vmaxs2(__vmaxs2(a, b), c), Plain::max3_s16x2(a, b, c));
+    return DPX_INTRINSIC_OR_PORTABLE(__vmaxs2(__vmaxs2(a, b), c), Plain::max3_s16x2(a, b, c));
   }
   static DPX_HD std::uint32_t min3_s16x2(std::uint32_t a, std::uint32_t b, std::uint32_t c) {
-    return DPX_PICK(__vmins2(__vmins2(a, b), c), Plain::min3_s16x2(a, b, c));
+    return DPX_INTRINSIC_OR_PORTABLE(__vmins2(__vmins2(a, b), c), Plain::min3_s16x2(a, b, c));
   }
   // Packed add (per-lane wrap, no carry between lanes) then two-operand min.
   static DPX_HD std::uint32_t addmin_u16x2(std::uint32_t a, std::uint32_t b, std::uint32_t c) {
-    return DPX_PICK(__vminu2(__vadd2(a, b), c), Plain::addmin_u16x2(a, b, c));
+    return DPX_INTRINSIC_OR_PORTABLE(__vminu2(__vadd2(a, b), c), Plain::addmin_u16x2(a, b, c));
   }
   // The same for the signed max.
   static DPX_HD std::uint32_t addmax_s16x2(std::uint32_t a, std::uint32_t b, std::uint32_t c) {
-    return DPX_PICK(__vmaxs2(__vadd2(a, b), c), Plain::addmax_s16x2(a, b, c));
+    return DPX_INTRINSIC_OR_PORTABLE(__vmaxs2(__vadd2(a, b), c), Plain::addmax_s16x2(a, b, c));
   }
   static DPX_HD std::uint32_t add_s16x2(std::uint32_t a, std::uint32_t b) {
-    return DPX_PICK(__vadd2(a, b), Plain::add_s16x2(a, b));
+    return DPX_INTRINSIC_OR_PORTABLE(__vadd2(a, b), Plain::add_s16x2(a, b));
   }
   static DPX_HD std::uint32_t max_u8x4(std::uint32_t a, std::uint32_t b) {
-    return DPX_PICK(__vmaxu4(a, b), Plain::max_u8x4(a, b));
+    return DPX_INTRINSIC_OR_PORTABLE(__vmaxu4(a, b), Plain::max_u8x4(a, b));
   }
   static DPX_HD std::uint32_t min_u8x4(std::uint32_t a, std::uint32_t b) {
-    return DPX_PICK(__vminu4(a, b), Plain::min_u8x4(a, b));
+    return DPX_INTRINSIC_OR_PORTABLE(__vminu4(a, b), Plain::min_u8x4(a, b));
   }
   static DPX_HD std::uint32_t max_s16x2(std::uint32_t a, std::uint32_t b) {
-    return DPX_PICK(__vmaxs2(a, b), Plain::max_s16x2(a, b));
+    return DPX_INTRINSIC_OR_PORTABLE(__vmaxs2(a, b), Plain::max_s16x2(a, b));
   }
   static DPX_HD std::uint32_t min_s16x2(std::uint32_t a, std::uint32_t b) {
-    return DPX_PICK(__vmins2(a, b), Plain::min_s16x2(a, b));
+    return DPX_INTRINSIC_OR_PORTABLE(__vmins2(a, b), Plain::min_s16x2(a, b));
   }
   // The ReLU forms as a separate max with 0 (what the CUDA headers do below sm_90).
   static DPX_HD std::uint32_t max_s16x2_relu(std::uint32_t a, std::uint32_t b) {
-    return DPX_PICK(__vmaxs2(__vmaxs2(a, b), 0u), Plain::max_s16x2_relu(a, b));
+    return DPX_INTRINSIC_OR_PORTABLE(__vmaxs2(__vmaxs2(a, b), 0u), Plain::max_s16x2_relu(a, b));
   }
   static DPX_HD std::uint32_t min_s16x2_relu(std::uint32_t a, std::uint32_t b) {
-    return DPX_PICK(__vmaxs2(__vmins2(a, b), 0u), Plain::min_s16x2_relu(a, b));
+    return DPX_INTRINSIC_OR_PORTABLE(__vmaxs2(__vmins2(a, b), 0u), Plain::min_s16x2_relu(a, b));
   }
   static DPX_HD std::uint32_t max3_s16x2_relu(std::uint32_t a, std::uint32_t b, std::uint32_t c) {
-    return DPX_PICK(__vmaxs2(__vmaxs2(__vmaxs2(a, b), c), 0u), Plain::max3_s16x2_relu(a, b, c));
+    return DPX_INTRINSIC_OR_PORTABLE(__vmaxs2(__vmaxs2(__vmaxs2(a, b), c), 0u), Plain::max3_s16x2_relu(a, b, c));
   }
   static DPX_HD std::uint32_t min3_s16x2_relu(std::uint32_t a, std::uint32_t b, std::uint32_t c) {
-    return DPX_PICK(__vmaxs2(__vmins2(__vmins2(a, b), c), 0u), Plain::min3_s16x2_relu(a, b, c));
+    return DPX_INTRINSIC_OR_PORTABLE(__vmaxs2(__vmins2(__vmins2(a, b), c), 0u), Plain::min3_s16x2_relu(a, b, c));
   }
   static DPX_HD std::uint32_t sad_u8x4(std::uint32_t a, std::uint32_t b, std::uint32_t acc) {
-    return DPX_PICK(simd::sad_u8x4(a, b, acc), Plain::sad_u8x4(a, b, acc));
+    return DPX_INTRINSIC_OR_PORTABLE(simd::sad_u8x4(a, b, acc), Plain::sad_u8x4(a, b, acc));
   }
   static DPX_HD std::uint32_t sad_u32(std::uint32_t a, std::uint32_t b, std::uint32_t acc) {
-    return DPX_PICK(__usad(a, b, acc), Plain::sad_u32(a, b, acc));
+    return DPX_INTRINSIC_OR_PORTABLE(__usad(a, b, acc), Plain::sad_u32(a, b, acc));
   }
   // One VABSDIFF that also adds (sm_90), where |a - b| + acc would take three instructions.
   static DPX_HD std::uint32_t sad_s32(std::int32_t a, std::int32_t b, std::uint32_t acc) {
-    return DPX_PICK(__sad(a, b, acc), Plain::sad_s32(a, b, acc));
+    return DPX_INTRINSIC_OR_PORTABLE(__sad(a, b, acc), Plain::sad_s32(a, b, acc));
   }
 };
-
-using DpxOps = Dpx;
 
 }  // namespace ops
 }  // namespace dpx

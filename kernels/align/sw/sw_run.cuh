@@ -48,7 +48,7 @@ class SideStreams {
     return Status::ok();
   }
   // The stream for launch k; launches that use the boundary store all go to side[0].
-  cudaStream_t pick(std::size_t k, bool uses_boundary) const {
+  cudaStream_t stream_for(std::size_t k, bool uses_boundary) const {
     if (side_.empty()) return main_;
     return side_[uses_boundary ? 0 : k % side_.size()].get();
   }
@@ -118,7 +118,7 @@ Status run_plan_mode(const AlignPlan::Impl& p, const DeviceSequenceBatch& querie
         a.slot_count = r.count;
         a.boundary_rows = column_store_rows(p.score.scan, r.max_rows);
         const std::int64_t groups = boundary_groups(p.boundary_bytes, a.boundary_rows, r.max_passes);
-        const cudaStream_t s = side.pick(k, r.max_passes > 1);
+        const cudaStream_t s = side.stream_for(k, r.max_passes > 1);
         if (p.score.scan) {
           DPX_RETURN_IF_ERROR(launch_scan<Ops>(r.config, a, groups, s));
         } else if (p.score.scorer == ScorerKind::kPaired) {
@@ -134,7 +134,7 @@ Status run_plan_mode(const AlignPlan::Impl& p, const DeviceSequenceBatch& querie
       a.slot_count = p.score.range32.count;
       a.boundary_rows = p.score.range32.max_rows;
       const std::int64_t groups = boundary_groups(p.boundary_bytes, p.score.range32.max_rows, p.score.range32.max_passes);
-      return launch_score32<Ops, kLocal>(a, a.slot_count, groups, side.pick(0, p.score.range32.max_passes > 1));
+      return launch_score32<Ops, kLocal>(a, a.slot_count, groups, side.stream_for(0, p.score.range32.max_passes > 1));
     };
     const Status launched = launch_all();
     const Status joined = side.join();  // also after a failure: nothing may outlive the call unordered
@@ -189,7 +189,7 @@ Status run_plan_mode(const AlignPlan::Impl& p, const DeviceSequenceBatch& querie
         a.items = p.tb_items.device.as<const PassItem>() + r.first_item;
         a.item_count = r.item_count;
         a.pass_sync = sync + (r.first_item - chunk.items_first);
-        const cudaStream_t s = side.pick(k, false);
+        const cudaStream_t s = side.stream_for(k, false);
         a.next_slot = claims + k;
         const bool packed = traceback_packed(r.config);
         a.table = packed ? p.table16.data() : p.table32.data();

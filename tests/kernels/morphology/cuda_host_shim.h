@@ -112,7 +112,7 @@ inline unsigned __vsubus2(unsigned a, unsigned b) { return emulated_subtract_sat
 
 // Per byte (…u4) / per 16-bit half (…u2) unsigned maximum and minimum.
 template <int kBits, bool kMax>
-inline unsigned emulated_pick(unsigned a, unsigned b) {
+inline unsigned emulated_max_or_min(unsigned a, unsigned b) {
   constexpr unsigned kMask = (1u << kBits) - 1;
   unsigned r = 0;
   for (int i = 0; i < 32; i += kBits) {
@@ -121,10 +121,10 @@ inline unsigned emulated_pick(unsigned a, unsigned b) {
   }
   return r;
 }
-inline unsigned __vmaxu4(unsigned a, unsigned b) { return emulated_pick<8, true>(a, b); }
-inline unsigned __vminu4(unsigned a, unsigned b) { return emulated_pick<8, false>(a, b); }
-inline unsigned __vmaxu2(unsigned a, unsigned b) { return emulated_pick<16, true>(a, b); }
-inline unsigned __vminu2(unsigned a, unsigned b) { return emulated_pick<16, false>(a, b); }
+inline unsigned __vmaxu4(unsigned a, unsigned b) { return emulated_max_or_min<8, true>(a, b); }
+inline unsigned __vminu4(unsigned a, unsigned b) { return emulated_max_or_min<8, false>(a, b); }
+inline unsigned __vmaxu2(unsigned a, unsigned b) { return emulated_max_or_min<16, true>(a, b); }
+inline unsigned __vminu2(unsigned a, unsigned b) { return emulated_max_or_min<16, false>(a, b); }
 
 // A warp on the host: run() calls f() on 32 threads, lane i with threadIdx.x = first_thread + i.
 // A shuffle is an exchange: every lane stores its value in this exchange's slots, all meet, each
