@@ -1,5 +1,5 @@
-// motion_estimate_cpu: the passes of motion_pipeline.h on host planes. The refinement is a few
-// candidates per block and runs on the calling thread.
+// motion_estimate_cpu: the passes of motion_pipeline.h on host planes, each split by block rows
+// over the worker pool.
 #include <cstdint>
 #include <vector>
 
@@ -7,6 +7,7 @@
 #include "dpx/motion.h"
 #include "motion_pipeline.h"
 #include "refine_block.h"
+#include "worker_pool.h"
 
 namespace dpx {
 
@@ -16,11 +17,24 @@ struct NoReduction {  // one lane holds the whole sum
   std::uint32_t operator()(std::uint32_t v) const { return v; }
 };
 
+// Rows first, next, next + workers, ... of the job (a block reads only the frames and the first
+// pass, and writes only its own vector).
 template <typename T>
-void refine_cpu(const motion_detail::RefineJob& job) {
+void refine_rows(const motion_detail::RefineJob& job, int first, int workers) {
   const motion_detail::FrameStage<T> stage{{job.cur, job.ref, job.cur_pitch, job.ref_pitch, job.width, job.height}};
-  for (int r = 0; r < job.rows; ++r)
+  for (int r = first; r < job.rows; r += workers)
     for (int c = 0; c < job.columns; ++c) motion_detail::refine_block(job, c, r, 0, 1, stage, NoReduction{});
+}
+
+Status refine_cpu(const motion_detail::RefineJob& job, SampleType type, int threads) {
+  const int n = runtime::worker_count(threads, static_cast<std::size_t>(job.rows));
+  return runtime::run_workers(n, [&](const runtime::Worker& w) {
+    if (type == SampleType::kU8)
+      refine_rows<std::uint8_t>(job, w.index, n);
+    else
+      refine_rows<std::uint16_t>(job, w.index, n);
+    return Status::ok();
+  });
 }
 
 // A host plane of the 4x box average of `src`.
@@ -79,10 +93,7 @@ Status motion_estimate_cpu(const PlaneView& current, const PlaneView& reference,
   const md::CostModel cost = md::cost_model(params, first.vectors.data(), first.grid.columns);
   const md::RefineJob job =
       md::refine_job(current, reference, params, cost, previous, field->vectors.data(), field->vectors.data());
-  if (current.type == SampleType::kU8)
-    refine_cpu<std::uint8_t>(job);
-  else
-    refine_cpu<std::uint16_t>(job);
+  DPX_RETURN_IF_ERROR(refine_cpu(job, current.type, threads));
   field->grid.scale = motion_scale(params);
   return Status::ok();
 }

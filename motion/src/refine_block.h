@@ -23,6 +23,7 @@ namespace motion_detail {
 
 constexpr int kPredictiveWindow = 2;  // +-2 pixels exhaustive around every start
 constexpr int kDescentSteps = 8;      // then at most 8 moves to a better one of the 8 neighbours
+constexpr int kSubpelPatches = 3;     // the filtered sub-pel search: at most 3 patches of +-1 px
 
 // Everything the second stage reads, computed once on the host.
 struct RefineJob {
@@ -142,14 +143,16 @@ DPX_HD Window window_around(const BlockSpan& b, int cx, int cy, int reach) {
   return Window{b.x0 + cx - reach, b.y0 + cy - reach, b.bw + 2 * reach, b.bh + 2 * reach};
 }
 
-// Keeps the better of `best` and the candidate v (units of 1/s) when it is inside the frame.
+// Keeps the better of `best` and the candidate v (units of 1/s) when it is inside the frame, ranked
+// by weight * SAD + the penalty in the penalty's units (pen.scale; weight 1 but in the filtered
+// sub-pel search, filtered_subpel_stage).
 template <typename Samples, typename Sum>
 DPX_HD void consider(const RefineJob& j, const Samples& px, const BlockSpan& b, const Penalty& pen, int vx, int vy,
-                     int s, const Sum& sum, Choice* best) {
+                     int s, const Sum& sum, Choice* best, std::uint32_t weight = 1) {
   if (!component_inside(vx, s, b.x0, b.bw, j.width, j.range) || !component_inside(vy, s, b.y0, b.bh, j.height, j.range))
     return;
-  const Choice c{sum(partial_sad(px, j.filter, b, vx, vy, s)) + pen.units(vx * (j.scale / s), vy * (j.scale / s)),
-                 vx * (j.scale / s), vy * (j.scale / s)};
+  const int x = vx * (pen.scale / s), y = vy * (pen.scale / s);
+  const Choice c{weight * sum(partial_sad(px, j.filter, b, vx, vy, s)) + pen.units(x, y), x, y};
   if (precedes(c, *best)) *best = c;
 }
 
@@ -215,11 +218,11 @@ DPX_HD Choice full_search_choice(const RefineJob& j, int c, int r) {
 // Does the block go on past its integer vector: sub-pel steps, or the chosen vector's own SAD?
 DPX_HD bool needs_subpel_stage(const RefineJob& j, const Penalty& pen) { return j.scale > 1 || pen.lambda > 0; }
 
-// The sub-pel stage: half then quarter pixels, the 8 neighbours of the best at half the previous
-// step. Improves `best`; returns the chosen vector's own SAD when there is a penalty (else 0).
+// The bilinear sub-pel stage: half then quarter pixels, the 8 neighbours of the best at half the
+// previous step.
 template <typename Stage, typename Sum>
-DPX_HD std::uint32_t subpel_stage(const RefineJob& j, const BlockSpan& b, const Penalty& pen, const Stage& stage,
-                                  const Sum& sum, Choice* best) {
+DPX_HD void bilinear_subpel_search(const RefineJob& j, const BlockSpan& b, const Penalty& pen, const Stage& stage,
+                                   const Sum& sum, Choice* best) {
   const auto px = stage(b, window_around(b, best->x / j.scale, best->y / j.scale, subpel_reach(j.filter.mode)));
   for (int step = j.scale / 2; step >= 1; step /= 2) {
     const Choice centre = *best;
@@ -227,7 +230,55 @@ DPX_HD std::uint32_t subpel_stage(const RefineJob& j, const BlockSpan& b, const 
       for (int nx = -1; nx <= 1; ++nx)
         if (nx != 0 || ny != 0) consider(j, px, b, pen, centre.x + nx * step, centre.y + ny * step, j.scale, sum, best);
   }
-  return pen.lambda > 0 ? sum(partial_sad(px, j.filter, b, best->x, best->y, j.scale)) : 0;
+}
+
+// The sub-pel search with a sharp filter (H.264, HEVC), in quarter pixels whatever the output unit
+// s: candidates ranked by (4 / s) SAD + lambda (|qx - 4 px| + |qy - 4 py|), on the output grid
+// exactly 4 / s times the output cost. Every quarter position within 1 px of the integer vector is
+// tried; while the best lies on that patch's border, the patch moves to it (at most kSubpelPatches
+// patches). With s = 2 the result is the better of the half-pel vectors within 1/4 px of the
+// quarter-pel winner. Sharp samples let the true position beat whole pixels up to two pixels away,
+// past the local minima a descent by half then quarter steps stops in.
+template <typename Stage, typename Sum>
+DPX_HD void filtered_subpel_search(const RefineJob& j, const BlockSpan& b, const Penalty& pen, const Stage& stage,
+                                   const Sum& sum, Choice* best) {
+  const std::uint32_t weight = static_cast<std::uint32_t>(4 / j.scale);
+  const Penalty quarter_pen{pen.predictor, pen.lambda, 4};
+  Choice q{best->cost * weight, best->x * static_cast<int>(weight), best->y * static_cast<int>(weight)};
+  for (int patch = 0; patch < kSubpelPatches; ++patch) {
+    const Choice centre = q;
+    const auto px = stage(b, window_around(b, floor_div_scale(centre.x, 4), floor_div_scale(centre.y, 4), kSubpelReach));
+    for (int y = centre.y - 4; y <= centre.y + 4; ++y)
+      for (int x = centre.x - 4; x <= centre.x + 4; ++x)
+        if (x != centre.x || y != centre.y) consider(j, px, b, quarter_pen, x, y, 4, sum, &q, weight);
+    if (iabs(q.x - centre.x) < 4 && iabs(q.y - centre.y) < 4) break;
+  }
+  if (j.scale == 2) {
+    // The half positions within 1/4 px of q: q itself on an even axis, q - 1 and q + 1 on an odd one.
+    const auto px = stage(b, window_around(b, floor_div_scale(q.x, 4), floor_div_scale(q.y, 4), kSubpelReach));
+    Choice h{UINT32_MAX, 0, 0};
+    for (int y = q.y & ~1; y <= ((q.y + 1) & ~1); y += 2)
+      for (int x = q.x & ~1; x <= ((q.x + 1) & ~1); x += 2) consider(j, px, b, quarter_pen, x, y, 4, sum, &h, weight);
+    q = h;
+  }
+  *best = Choice{q.cost / weight, q.x / static_cast<int>(weight), q.y / static_cast<int>(weight)};
+}
+
+// The sub-pel stage. Improves `best`; returns the chosen vector's own SAD when there is a penalty
+// (else 0).
+template <typename Stage, typename Sum>
+DPX_HD std::uint32_t subpel_stage(const RefineJob& j, const BlockSpan& b, const Penalty& pen, const Stage& stage,
+                                  const Sum& sum, Choice* best) {
+  if (j.scale > 1) {
+    if (j.filter.mode == MotionInterpolation::kBilinear)
+      bilinear_subpel_search(j, b, pen, stage, sum, best);
+    else
+      filtered_subpel_search(j, b, pen, stage, sum, best);
+  }
+  if (pen.lambda == 0) return 0;
+  const auto px = stage(b, window_around(b, floor_div_scale(best->x, j.scale), floor_div_scale(best->y, j.scale),
+                                         subpel_reach(j.filter.mode)));
+  return sum(partial_sad(px, j.filter, b, best->x, best->y, j.scale));
 }
 
 // Block (c, r)'s result: the vector, and its SAD — the cost itself without a penalty, `sad` with one.

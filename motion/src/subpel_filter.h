@@ -24,10 +24,10 @@
 namespace dpx {
 namespace motion_detail {
 
-// How far the filters read past a candidate's whole pixel: the sub-pel stage's reference window
-// reaches this many pixels beyond the integer vector's block on every side (a sub-pel candidate's
-// whole part is the integer vector's or one less, and HEVC's taps reach 3 left and 4 right).
-constexpr int kSubpelReach = 4;
+// How far a filtered sub-pel step's reference window reaches beyond the block at its centre's whole
+// pixel c on every side: its candidates lie within half a pixel of the centre, so their whole
+// part is c - 1, c or c + 1, and HEVC's taps reach 3 left and 4 right of it.
+constexpr int kSubpelReach = 5;
 
 // HEVC's luma filter of phase p (quarter pixels), taps at x - 3 .. x + 4.
 DPX_HD int hevc_tap(int phase, int i) {

@@ -7,6 +7,7 @@
 #include <climits>
 #include <cmath>
 #include <cstring>
+#include <stdexcept>
 #include <string>
 #include <tuple>
 
@@ -16,7 +17,10 @@ namespace test {
 TestPlane::TestPlane(int width, int height, SampleType type, int pad)
     : width_(width), height_(height), type_(type),
       pitch_(static_cast<std::size_t>(width) * sample_bytes(type) + pad),
-      bytes_(pitch_ * height + 16, 0) {}
+      bytes_(pitch_ * height + 16, 0) {
+  // The library refuses 16-bit planes with odd pitches; a test plane is one it accepts.
+  if (type == SampleType::kU16 && pad % 2 != 0) throw std::invalid_argument("16-bit test plane with odd padding");
+}
 
 int TestPlane::get(int x, int y) const {
   const std::uint8_t* p = bytes_.data() + y * pitch_ + x * sample_bytes(type_);
@@ -276,10 +280,10 @@ MotionField reference_motion(const TestPlane& cur, const TestPlane& ref, const M
         }
       }
       const int x0 = c * b, y0 = r * b, bw = std::min(b, cur.width() - x0), bh = std::min(b, cur.height() - y0);
-      // A candidate in units of 1/s: inside the range and the frame (interpolation taps included).
-      auto sad_at = [&](int vx, int vy, long* sad) {
-        const int ix = floor_div(vx, s), iy = floor_div(vy, s), fx = (vx - ix * s) * 4 / s, fy = (vy - iy * s) * 4 / s;
-        if (std::abs(vx) > s * range || std::abs(vy) > s * range) return false;
+      // A candidate in units of 1/u: inside the range and the frame (interpolation taps included).
+      auto sad_in = [&](int u, int vx, int vy, long* sad) {
+        const int ix = floor_div(vx, u), iy = floor_div(vy, u), fx = (vx - ix * u) * 4 / u, fy = (vy - iy * u) * 4 / u;
+        if (std::abs(vx) > u * range || std::abs(vy) > u * range) return false;
         if (x0 + ix < 0 || x0 + ix + bw + (fx ? 1 : 0) > cur.width()) return false;
         if (y0 + iy < 0 || y0 + iy + bh + (fy ? 1 : 0) > cur.height()) return false;
         *sad = 0;
@@ -289,23 +293,54 @@ MotionField reference_motion(const TestPlane& cur, const TestPlane& ref, const M
                              reference_sample(ref, params.interpolation, x0 + x + ix, y0 + y + iy, fx, fy));
         return true;
       };
+      auto sad_at = [&](int vx, int vy, long* sad) { return sad_in(s, vx, vy, sad); };
       using Key = std::tuple<long, int, int, int>;  // cost, |vx| + |vy|, vy, vx
-      auto key = [&](int vx, int vy, long sad) {
-        return Key{sad + lambda * (std::abs(vx - s * px) + std::abs(vy - s * py)), std::abs(vx) + std::abs(vy), vy, vx};
+      // The cost in units of 1/u, times `weight`'s share of the SAD.
+      auto key_in = [&](int u, long weight, int vx, int vy, long sad) {
+        return Key{weight * sad + lambda * (std::abs(vx - u * px) + std::abs(vy - u * py)), std::abs(vx) + std::abs(vy),
+                   vy, vx};
       };
+      auto key = [&](int vx, int vy, long sad) { return key_in(s, 1, vx, vy, sad); };
       Key best{LONG_MAX, 0, 0, 0};
       for (int dy = -range; dy <= range; ++dy)
         for (int dx = -range; dx <= range; ++dx) {
-          long sad;
+          long sad = 0;
           if (sad_at(s * dx, s * dy, &sad)) best = std::min(best, key(s * dx, s * dy, sad));
         }
-      for (int step = s / 2; step >= 1; step /= 2) {
-        const int cx = std::get<3>(best), cy = std::get<2>(best);
-        for (int ny = -1; ny <= 1; ++ny)
-          for (int nx = -1; nx <= 1; ++nx) {
-            long sad;
-            if (sad_at(cx + nx * step, cy + ny * step, &sad)) best = std::min(best, key(cx + nx * step, cy + ny * step, sad));
-          }
+      if (params.interpolation == dpx::MotionInterpolation::kBilinear) {
+        for (int step = s / 2; step >= 1; step /= 2) {
+          const int cx = std::get<3>(best), cy = std::get<2>(best);
+          for (int ny = -1; ny <= 1; ++ny)
+            for (int nx = -1; nx <= 1; ++nx) {
+              long sad = 0;
+              if (sad_at(cx + nx * step, cy + ny * step, &sad)) best = std::min(best, key(cx + nx * step, cy + ny * step, sad));
+            }
+        }
+      } else if (s > 1) {
+        // Quarter pixels, the SAD weighted 4 / s: every position within 1 px, the patch moved to a
+        // winner on its border at most twice; for half output the best half position within 1/4 px.
+        const long w = 4 / s;
+        auto qkey = [&](int vx, int vy, long sad) { return key_in(4, w, vx, vy, sad); };
+        long sad = 0;
+        const int ix = std::get<3>(best) / s, iy = std::get<2>(best) / s;
+        sad_in(4, 4 * ix, 4 * iy, &sad);
+        Key q = qkey(4 * ix, 4 * iy, sad);
+        for (int patch = 0; patch < 3; ++patch) {
+          const int cx = std::get<3>(q), cy = std::get<2>(q);
+          for (int y = cy - 4; y <= cy + 4; ++y)
+            for (int x = cx - 4; x <= cx + 4; ++x)
+              if (sad_in(4, x, y, &sad)) q = std::min(q, qkey(x, y, sad));
+          if (std::abs(std::get<3>(q) - cx) < 4 && std::abs(std::get<2>(q) - cy) < 4) break;
+        }
+        if (s == 2) {
+          const int qx = std::get<3>(q), qy = std::get<2>(q);
+          Key h{LONG_MAX, 0, 0, 0};
+          for (int y : {qy - (qy & 1), qy + (qy & 1)})
+            for (int x : {qx - (qx & 1), qx + (qx & 1)})
+              if (sad_in(4, x, y, &sad)) h = std::min(h, qkey(x, y, sad));
+          q = h;
+        }
+        best = Key{0, 0, std::get<2>(q) / static_cast<int>(w), std::get<3>(q) / static_cast<int>(w)};
       }
       long sad = 0;
       sad_at(std::get<3>(best), std::get<2>(best), &sad);

@@ -131,8 +131,8 @@ void check_shared_window(std::mt19937_64& rng, int w, int h) {
   const int block = B;
   const SampleType type = sizeof(T) == 1 ? SampleType::kU8 : SampleType::kU16;
   const int top = sizeof(T) == 1 ? 255 : 65535;
-  const TestPlane cur = dpx::test::random_plane(rng, w, h, type, top, 3);
-  const TestPlane ref = dpx::test::random_plane(rng, w, h, type, top, 5);
+  const TestPlane cur = dpx::test::random_plane(rng, w, h, type, top, 3 * static_cast<int>(sizeof(T)));
+  const TestPlane ref = dpx::test::random_plane(rng, w, h, type, top, 5 * static_cast<int>(sizeof(T)));
   dpx::MotionParams p = dpx::test::motion_params(block, 4);
   p.subpel = dpx::MotionSubpel::kQuarter;
   for (dpx::MotionInterpolation mode : {dpx::MotionInterpolation::kBilinear, dpx::MotionInterpolation::kH264,
@@ -157,8 +157,14 @@ void check_shared_window(std::mt19937_64& rng, int w, int h) {
             const md::SharedSamples<T, 0> shared{cur_buf.data(), ref_buf.data(), win.rx, win.ry};
             const md::SharedSamples<T, B> fixed{cur_buf.data(), ref_buf.data(), win.rx, win.ry};
             const bool is_whole = whole.bw == B && whole.bh == B;
-            for (int vy = 4 * cy - 3; vy <= 4 * cy + 3; ++vy)
-              for (int vx = 4 * cx - 3; vx <= 4 * cx + 3; ++vx) {
+            // Bilinear: the neighbours of (cx, cy) within 3/4 px. The filters: every candidate within
+            // 1 px of a patch centre at (4 cx + f, 4 cy + f), f = 0 or 3, the farthest the filtered
+            // search reads from the staged window's whole pixel.
+            const bool bilinear = mode == dpx::MotionInterpolation::kBilinear;
+            const int spread = bilinear ? 3 : 4;
+            for (int f = 0; f <= (bilinear ? 0 : 3); f += 3)
+            for (int vy = 4 * cy + f - spread; vy <= 4 * cy + f + spread; ++vy)
+              for (int vx = 4 * cx + f - spread; vx <= 4 * cx + f + spread; ++vx) {
                 const md::SubpelOffset ox = md::subpel_offset(vx, 4), oy = md::subpel_offset(vy, 4);
                 if ((ox.quarter | oy.quarter) == 0) continue;
                 // Only candidates the search admits (their bilinear footprint inside the frame).
