@@ -482,8 +482,9 @@ static void gst_dpx_motion_est_class_init(GstDpxMotionEstClass* klass) {
           "interpolation", "Interpolation",
           "How the sub-pel stage samples the reference between pixels: hevc (HEVC's 8-tap/7-tap "
           "luma filters), h264 (H.264's 6-tap half pixels, quarters averaged) or bilinear; the "
-          "longer filters keep the detail that bilinear weights blur, so fewer whole-pixel "
-          "vectors win where the motion is between pixels",
+          "longer filters keep the detail that bilinear weights blur, and with them every quarter "
+          "position within a pixel or two of the integer vector is searched (bilinear: its 8 "
+          "half-pel, then 8 quarter-pel neighbours)",
           GST_TYPE_DPX_MOTION_INTERPOLATION, DEFAULT_INTERPOLATION, controllable));
   g_object_class_install_property(
       gobject_class, PROP_LAMBDA,

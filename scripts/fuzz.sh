@@ -6,7 +6,8 @@
 # crash, a leak or a timeout (30 s of wall time for one input: a busy machine is not a finding); a
 # finding is saved as build-fuzz/artifacts/NAME-*.
 # usage: scripts/fuzz.sh [SECONDS] [NAME...]   (names: the harnesses to run, default all)
-# Environment: FUZZ_JOBS (parallel compiles, default the CPU count), CXX_FUZZ (default clang++-14).
+# Environment: FUZZ_JOBS (parallel compiles, default the CPU count), CXX_FUZZ (default clang++-14),
+# FUZZ_RUNS (a campaign: each harness stops after this many executions; SECONDS 0 = no time limit).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 seconds=${1:-60}
@@ -77,7 +78,7 @@ for name in "${harnesses[@]}"; do
   mkdir -p "$out/corpus/$name" "$root/tests/fuzz/corpus/$name"
   log="$out/$name.log"
   rc=0
-  "$out/fuzz_$name" -max_total_time="$seconds" -timeout=30 -rss_limit_mb=2048 -max_len=65536 -print_final_stats=1 \
+  "$out/fuzz_$name" -max_total_time="$seconds" ${FUZZ_RUNS:+-runs="$FUZZ_RUNS"} -timeout=30 -rss_limit_mb=2048 -max_len=65536 -print_final_stats=1 \
     -artifact_prefix="$out/artifacts/$name-" "$out/corpus/$name" "$root/tests/fuzz/corpus/$name" > "$log" 2>&1 || rc=$?
   runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
   summary+=$(printf '  %-12s %12s executions  %s' "$name" "${runs:-?}" "$([ $rc -eq 0 ] && echo ok || echo "FOUND A FAILURE (exit $rc), see $log")")$'\n'
@@ -86,7 +87,7 @@ for name in "${harnesses[@]}"; do
     grep -E "ERROR:|runtime error|SUMMARY|Test unit written" "$log" | head -5 >&2 || true
   fi
 done
-printf 'fuzz.sh: %s s each\n%s' "$seconds" "$summary"
+printf 'fuzz.sh: %s\n%s' "$([ -n "${FUZZ_RUNS:-}" ] && echo "$FUZZ_RUNS executions each" || echo "$seconds s each")" "$summary"
 if [ ${#failed[@]} -gt 0 ]; then
   echo "fuzz.sh: findings in ${failed[*]}" >&2
   exit 1

@@ -48,6 +48,8 @@ enum class MotionSearch { kFull, kPredictive };
 // defined in full in motion/src/subpel_filter.h): bilinear weights in quarter pixels; H.264's
 // luma filters (6-tap half samples, quarter samples averaged from their two nearest neighbours);
 // HEVC's 8-tap/7-tap luma filters. Taps past the frame's edge read the edge sample repeated.
+// With the sharp filters the sub-pel search tries every quarter position within 1-2 pixels of the
+// integer vector; bilinear its 8 half-pel, then 8 quarter-pel neighbours (docs/motion-output.md).
 enum class MotionInterpolation { kBilinear, kH264, kHevc };
 
 struct MotionParams {
