@@ -14,6 +14,16 @@ Status refused(std::size_t pair) {
 }
 }  // namespace
 
+HostAlignResults host_results(std::size_t count, bool traceback, const std::vector<std::uint64_t>& op_offsets,
+                              const std::vector<std::pair<std::int32_t, std::string>>& fixed_cigars) {
+  HostAlignResults host;
+  host.count = count;
+  host.traceback = traceback;
+  if (traceback && count > 0) host.op_offsets = op_offsets;
+  host.fixed_cigars = fixed_cigars;
+  return host;
+}
+
 Status assemble_scores(const HostAlignResults& in, std::vector<std::int32_t>* out) {
   std::vector<std::int32_t> scores(in.count);
   for (std::size_t k = 0; k < in.count; ++k) {
@@ -50,18 +60,18 @@ Status assemble_results(const HostAlignResults& in, std::vector<AlignResult>* ou
 
 Status DeviceAlignResults::download(std::vector<AlignResult>* out, cudaStream_t stream) const {
   if (out == nullptr) return invalid_argument("DeviceAlignResults::download: out is null");
-  align::HostAlignResults host;
-  host.count = count_;
-  host.traceback = traceback_;
-  if (traceback_ && count_ > 0) host.op_offsets = op_offsets_;
-  host.fixed_cigars = fixed_cigars_;
-  DPX_CUDA_BACKEND("DeviceAlignResults::download",
-                   align::download_results(fields_, ops_, op_counts_, std::move(host), out, stream));
+  const align::ResultArrays arrays{fields_.as<std::int32_t>(), ops_.as<char>(),
+                                   op_counts_.as<std::int32_t>()};
+  DPX_CUDA_BACKEND(
+      "DeviceAlignResults::download",
+      align::download_results(arrays, align::host_results(count_, traceback_, op_offsets_, fixed_cigars_),
+                              out, stream));
 }
 
 Status DeviceAlignResults::download_scores(std::vector<std::int32_t>* scores, cudaStream_t stream) const {
   if (scores == nullptr) return invalid_argument("DeviceAlignResults::download_scores: scores is null");
-  DPX_CUDA_BACKEND("DeviceAlignResults::download_scores", align::download_scores(fields_, count_, scores, stream));
+  DPX_CUDA_BACKEND("DeviceAlignResults::download_scores",
+                   align::download_scores(fields_.as<std::int32_t>(), count_, scores, stream));
 }
 
 }  // namespace dpx

@@ -16,6 +16,14 @@ namespace align {
 // it alone rather than overrun workspaces sized by the plan).
 constexpr std::int32_t kRefusedScore = INT32_MIN;
 
+// Where a run writes on the device: five fields a pair and, with a traceback, the operations and
+// their counts.
+struct ResultArrays {
+  std::int32_t* fields = nullptr;
+  char* ops = nullptr;
+  std::int32_t* op_counts = nullptr;
+};
+
 // One run's results as copied from the device.
 struct HostAlignResults {
   std::size_t count = 0;
@@ -26,6 +34,11 @@ struct HostAlignResults {
   std::vector<std::uint64_t> op_offsets;  // count + 1 entries, traceback only
   std::vector<std::pair<std::int32_t, std::string>> fixed_cigars;  // pairs with an empty side
 };
+
+// What a download of `count` pairs copies into: with a traceback the operation offsets (count + 1
+// entries), and the CIGARs of the pairs with an empty side.
+HostAlignResults host_results(std::size_t count, bool traceback, const std::vector<std::uint64_t>& op_offsets,
+                              const std::vector<std::pair<std::int32_t, std::string>>& fixed_cigars);
 
 // Fills `out` with one result per pair, or returns the first problem found and leaves `out` as it was.
 Status assemble_results(const HostAlignResults& in, std::vector<AlignResult>* out);

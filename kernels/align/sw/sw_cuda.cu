@@ -4,9 +4,10 @@
 #include <cstring>
 #include <limits>
 
+#include "align/common/pair_upload.cuh"
+#include "align_results.h"
 #include "sw_common.h"
 #include "sw_cuda.h"
-#include "align_results.h"
 #include "sw_instances.h"
 #include "sw_run.cuh"
 #include "sw_tables.h"
@@ -226,22 +227,24 @@ Status set_plan_query(std::int32_t length, cudaStream_t stream, AlignPlan::Impl*
 
 Status launch_plan(const AlignPlan::Impl& plan, const DeviceSequenceBatch& queries, const DeviceSequenceBatch& targets,
                    DeviceAlignResults* out, cudaStream_t stream) {
-  return run_plan<ops::Dpx>(plan, queries, targets, out, stream);
+  ResultArrays arrays;
+  DPX_RETURN_IF_ERROR(prepare_results(plan, out, &arrays));
+  return run_plan<ops::Dpx>(plan, make_device_view(queries, targets, plan.pairing), arrays, stream);
 }
 
 namespace {
 // The result fields of every pair, copied into `host` on `stream` (not waited for).
-Status copy_fields(const DeviceBuffer& fields, HostAlignResults* host, cudaStream_t stream) {
+Status copy_fields(const std::int32_t* fields, HostAlignResults* host, cudaStream_t stream) {
   host->fields.resize(host->count * 5);
   if (host->count > 0) {
-    DPX_CUDA_TRY(cudaMemcpyAsync(host->fields.data(), fields.data(), host->fields.size() * sizeof(std::int32_t),
+    DPX_CUDA_TRY(cudaMemcpyAsync(host->fields.data(), fields, host->fields.size() * sizeof(std::int32_t),
                                  cudaMemcpyDeviceToHost, stream));
   }
   return Status::ok();
 }
 }  // namespace
 
-Status download_scores(const DeviceBuffer& fields, std::size_t count, std::vector<std::int32_t>* out,
+Status download_scores(const std::int32_t* fields, std::size_t count, std::vector<std::int32_t>* out,
                        cudaStream_t stream) {
   HostAlignResults host;
   host.count = count;
@@ -250,20 +253,37 @@ Status download_scores(const DeviceBuffer& fields, std::size_t count, std::vecto
   return assemble_scores(host, out);
 }
 
-Status download_results(const DeviceBuffer& fields, const DeviceBuffer& ops, const DeviceBuffer& op_counts,
-                        HostAlignResults host, std::vector<AlignResult>* out, cudaStream_t stream) {
-  DPX_RETURN_IF_ERROR(copy_fields(fields, &host, stream));
+Status download_results(const ResultArrays& arrays, HostAlignResults host, std::vector<AlignResult>* out,
+                        cudaStream_t stream) {
+  DPX_RETURN_IF_ERROR(copy_fields(arrays.fields, &host, stream));
   if (host.traceback && host.count > 0) {
     host.op_counts.resize(host.count);
     host.ops.resize(host.op_offsets.back());
-    DPX_CUDA_TRY(cudaMemcpyAsync(host.op_counts.data(), op_counts.data(), host.op_counts.size() * sizeof(std::int32_t),
-                                 cudaMemcpyDeviceToHost, stream));
+    DPX_CUDA_TRY(cudaMemcpyAsync(host.op_counts.data(), arrays.op_counts,
+                                 host.op_counts.size() * sizeof(std::int32_t), cudaMemcpyDeviceToHost,
+                                 stream));
     if (!host.ops.empty())
-      DPX_CUDA_TRY(cudaMemcpyAsync(host.ops.data(), ops.data(), host.ops.size(), cudaMemcpyDeviceToHost, stream));
+      DPX_CUDA_TRY(
+          cudaMemcpyAsync(host.ops.data(), arrays.ops, host.ops.size(), cudaMemcpyDeviceToHost, stream));
   }
   DPX_CUDA_TRY(cudaStreamSynchronize(stream));
   return assemble_results(host, out);
 }
+
+namespace {
+// The result arrays of a run of `p` from one lease: the fields, then the counts, then the operations.
+Status lease_results(const AlignPlan::Impl& p, runtime::ScratchLease* lease, ResultArrays* arrays) {
+  const std::size_t words = p.pairs * 5 + (p.options.traceback ? p.pairs + (p.ops_total + 3) / 4 : 0);
+  std::int32_t* base = nullptr;
+  DPX_RETURN_IF_ERROR(lease->acquire_array(std::max<std::size_t>(words, 1), &base));
+  arrays->fields = base;
+  if (p.options.traceback) {
+    arrays->op_counts = base + p.pairs * 5;
+    arrays->ops = reinterpret_cast<char*>(arrays->op_counts + p.pairs);
+  }
+  return Status::ok();
+}
+}  // namespace
 
 Status align_cuda_launch(const SequenceBatch& queries, const SequenceBatch& targets, Pairing pairing,
                          const ScoreMatrix& matrix, const AlignOptions& options, std::vector<AlignResult>* out,
@@ -271,16 +291,19 @@ Status align_cuda_launch(const SequenceBatch& queries, const SequenceBatch& targ
   if (cuda_device_count() == 0) return Status(StatusCode::kNoDevice, "align_cuda: no usable CUDA device");
   AlignPlan plan;
   DPX_RETURN_IF_ERROR(plan.create(queries, targets, pairing, matrix, options, stream));
-  DeviceSequenceBatch dq, dt;
-  DPX_RETURN_IF_ERROR(dq.upload(queries, stream));
-  DPX_RETURN_IF_ERROR(dt.upload(targets, stream));
-  DeviceAlignResults results;
-  const Status run = plan.run(dq, dt, &results, stream);
-  if (!run.is_ok()) {
-    cudaStreamSynchronize(stream);  // nothing may still use the buffers about to be freed
-    return run;
-  }
-  return results.download(out, stream);
+  const AlignPlan::Impl& p = *AlignPlanAccess::impl(plan);
+  const Status run = [&]() -> Status {
+    PairUpload<char> upload(stream);
+    DPX_RETURN_IF_ERROR(upload.upload(queries, targets, pairing));
+    runtime::ScratchLease lease(nullptr, stream);
+    ResultArrays arrays;
+    DPX_RETURN_IF_ERROR(lease_results(p, &lease, &arrays));
+    DPX_RETURN_IF_ERROR(run_plan<ops::Dpx>(p, upload.view(), arrays, stream));
+    return download_results(
+        arrays, host_results(p.pairs, p.options.traceback, p.ops_offset.host, p.trivial_cigars), out, stream);
+  }();
+  if (!run.is_ok()) cudaStreamSynchronize(stream);  // nothing may still use the plan about to be freed
+  return run;
 }
 
 }  // namespace align

@@ -23,16 +23,17 @@ Status set_plan_query(std::int32_t length, cudaStream_t stream, AlignPlan::Impl*
 Status launch_plan(const AlignPlan::Impl& plan, const DeviceSequenceBatch& queries, const DeviceSequenceBatch& targets,
                    DeviceAlignResults* out, cudaStream_t stream);
 
-// Copies fields, operations and counts back into `host` (whose count, traceback flag, offsets and
-// fixed CIGARs are set), waits for `stream`, then assembles `out`.
-Status download_results(const DeviceBuffer& fields, const DeviceBuffer& ops, const DeviceBuffer& op_counts,
-                        HostAlignResults host, std::vector<AlignResult>* out, cudaStream_t stream);
+// Copies fields, operations and counts back into `host` (made by host_results), waits for
+// `stream`, then assembles `out`.
+Status download_results(const ResultArrays& arrays, HostAlignResults host, std::vector<AlignResult>* out,
+                        cudaStream_t stream);
 
 // Copies the fields back in one piece, waits for `stream`, and keeps each pair's score (its first field) in `out`.
-Status download_scores(const DeviceBuffer& fields, std::size_t count, std::vector<std::int32_t>* out,
+Status download_scores(const std::int32_t* fields, std::size_t count, std::vector<std::int32_t>* out,
                        cudaStream_t stream);
 
-// align_cuda after its checks: plan, upload, run, download.
+// align_cuda after its checks: plan, upload, run, download; the batches and results in scratch
+// from the lease, the plan's workspaces owned by the plan for the call.
 Status align_cuda_launch(const SequenceBatch& queries, const SequenceBatch& targets, Pairing pairing,
                          const ScoreMatrix& matrix, const AlignOptions& options, std::vector<AlignResult>* out,
                          cudaStream_t stream);

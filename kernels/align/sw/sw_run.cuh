@@ -8,7 +8,9 @@
 #include <cstdint>
 #include <limits>
 
+#include "align/common/pair_batch.cuh"
 #include "align_cuda_plan.h"
+#include "align_results.h"
 #include "cuda_check.h"
 #include "sw_kernels.cuh"
 #include "sw_scan.cuh"
@@ -16,20 +18,22 @@
 namespace dpx {
 namespace align {
 
-// Sizes `out` for the plan (reusing its buffers when they fit) and clears the traceback counts.
-inline Status prepare_results(const AlignPlan::Impl& p, DeviceAlignResults* out, cudaStream_t stream) {
+// Sizes `out` for the plan (reusing its buffers when they fit) and gives its arrays.
+inline Status prepare_results(const AlignPlan::Impl& p, DeviceAlignResults* out, ResultArrays* arrays) {
   using A = DeviceAlignResultsAccess;
   const std::uint64_t field_bytes = std::uint64_t(p.pairs) * 5 * sizeof(std::int32_t);
   if (A::fields(*out).size() < field_bytes) DPX_RETURN_IF_ERROR(A::fields(*out).allocate(field_bytes));
   A::count(*out) = p.pairs;
   A::traceback(*out) = p.options.traceback;
   A::fixed_cigars(*out) = p.trivial_cigars;
+  arrays->fields = A::fields(*out).as<std::int32_t>();
   if (!p.options.traceback) return Status::ok();
   const std::uint64_t count_bytes = std::uint64_t(p.pairs) * sizeof(std::int32_t);
   if (A::ops(*out).size() < p.ops_total) DPX_RETURN_IF_ERROR(A::ops(*out).allocate(p.ops_total));
   if (A::op_counts(*out).size() < count_bytes) DPX_RETURN_IF_ERROR(A::op_counts(*out).allocate(count_bytes));
-  DPX_CUDA_TRY(cudaMemsetAsync(A::op_counts(*out).data(), 0, count_bytes, stream));
   A::op_offsets(*out) = p.ops_offset.host;
+  arrays->ops = A::ops(*out).as<char>();
+  arrays->op_counts = A::op_counts(*out).as<std::int32_t>();
   return Status::ok();
 }
 
@@ -73,18 +77,23 @@ inline std::int64_t boundary_groups(std::uint64_t bytes, std::int32_t max_rows, 
   return static_cast<std::int64_t>(bytes / (std::uint64_t(max_rows > 0 ? max_rows : 1) * 8));
 }
 
+// The plan over `batch` into `out`; clears the traceback counts first.
 template <class Ops, bool kLocal>
-Status run_plan_mode(const AlignPlan::Impl& p, const DeviceSequenceBatch& queries, const DeviceSequenceBatch& targets,
-                     DeviceAlignResults* out, cudaStream_t stream) {
-  DPX_RETURN_IF_ERROR(prepare_results(p, out, stream));
-  std::int32_t* fields = DeviceAlignResultsAccess::fields(*out).as<std::int32_t>();
+Status run_plan_mode(const AlignPlan::Impl& p, const PairBatchView<char>& batch, const ResultArrays& out,
+                     cudaStream_t stream) {
+  std::int32_t* fields = out.fields;
   if (p.trivial_count > 0) {
     DPX_RETURN_IF_ERROR(launch_scatter_fields(p.trivial_pairs.device.as<const std::int32_t>(), p.trivial_fields.device.as<const std::int32_t>(),
                                               p.trivial_count, fields, stream));
   }
   SwLaunchArgs a{};
-  a.batch = BatchView{queries.data(), queries.offsets(), targets.data(), targets.offsets(),
-                      p.pairing == Pairing::kOneToMany, p.code.as<const std::uint8_t>(), p.planned.as<const std::int32_t>(),
+  a.batch = BatchView{batch.query_data,
+                      batch.query_offsets,
+                      batch.target_data,
+                      batch.target_offsets,
+                      p.pairing == Pairing::kOneToMany,
+                      p.code.as<const std::uint8_t>(),
+                      p.planned.as<const std::int32_t>(),
                       p.query_length};
   a.mode = p.options.mode;
   a.score_only = p.options.score_only;
@@ -152,6 +161,7 @@ Status run_plan_mode(const AlignPlan::Impl& p, const DeviceSequenceBatch& querie
     return Status::ok();
   }
 
+  DPX_CUDA_TRY(cudaMemsetAsync(out.op_counts, 0, std::size_t(p.pairs) * sizeof(std::int32_t), stream));
   a.dirs = p.tb_dirs.as<std::uint32_t>();
   a.overflow_limit = std::numeric_limits<std::int32_t>::max();  // the plan keeps packed pairs within 16 bits
   a.dir_offset = p.tb_offset.device.as<const std::uint64_t>();
@@ -167,9 +177,9 @@ Status run_plan_mode(const AlignPlan::Impl& p, const DeviceSequenceBatch& querie
   w.dirs = a.dirs;
   w.dir_offset = a.dir_offset;
   w.fields = fields;
-  w.ops = DeviceAlignResultsAccess::ops(*out).as<char>();
+  w.ops = out.ops;
   w.ops_offset = p.ops_offset.device.as<const std::uint64_t>();
-  w.op_count = DeviceAlignResultsAccess::op_counts(*out).as<std::int32_t>();
+  w.op_count = out.op_counts;
   for (const TracebackChunk& chunk : p.traceback.chunks) {
     // The shapes of a chunk write disjoint words: side by side (widest first, as above), each
     // followed on its stream by the walk of its pairs, which then runs beside the later shapes'
@@ -216,10 +226,10 @@ Status run_plan_mode(const AlignPlan::Impl& p, const DeviceSequenceBatch& querie
 }
 
 template <class Ops>
-Status run_plan(const AlignPlan::Impl& p, const DeviceSequenceBatch& queries, const DeviceSequenceBatch& targets,
-                DeviceAlignResults* out, cudaStream_t stream) {
-  if (p.options.mode == AlignMode::kLocal) return run_plan_mode<Ops, true>(p, queries, targets, out, stream);
-  return run_plan_mode<Ops, false>(p, queries, targets, out, stream);
+Status run_plan(const AlignPlan::Impl& p, const PairBatchView<char>& batch, const ResultArrays& out,
+                cudaStream_t stream) {
+  if (p.options.mode == AlignMode::kLocal) return run_plan_mode<Ops, true>(p, batch, out, stream);
+  return run_plan_mode<Ops, false>(p, batch, out, stream);
 }
 
 }  // namespace align

@@ -14,7 +14,10 @@ Status run_align_plan(OpsPolicy policy, const AlignPlan& plan, const DeviceSeque
   if (impl == nullptr || impl->options.mode != AlignMode::kLocal) {
     return invalid_argument("run_align_plan: the plain variant is built for local plans only");
   }
-  return align::run_plan_mode<ops::PlainOps, true>(*impl, queries, targets, out, stream);
+  align::ResultArrays arrays;
+  DPX_RETURN_IF_ERROR(align::prepare_results(*impl, out, &arrays));
+  return align::run_plan_mode<ops::PlainOps, true>(
+      *impl, align::make_device_view(queries, targets, impl->pairing), arrays, stream);
 }
 
 }  // namespace variants
