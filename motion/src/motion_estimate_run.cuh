@@ -1,8 +1,9 @@
 // motion_estimate_cuda_with<Ops>: checks, then the passes of motion_pipeline.h on the stream. The
 // default search is one launch into the caller's array; the other modes take their first pass and
-// coarse planes from stream-ordered allocations (cudaMallocAsync), freed on the stream after the
-// last launch that reads them, so nothing synchronises. Included by the one file that instantiates
-// each policy: motion_estimate_cuda.cu (Dpx, libdpxmotion) and motion_variants.cu (PlainOps).
+// coarse planes from the scratch lease (stream-ordered memory from libdpx's pool), freed on the
+// stream after the last launch that reads them, so nothing synchronises. Included by the one file
+// that instantiates each policy: motion_estimate_cuda.cu (Dpx, libdpxmotion) and
+// motion_variants.cu (PlainOps).
 #pragma once
 
 #include <cuda_runtime.h>

@@ -122,7 +122,7 @@ Status motion_estimate_cpu(const PlaneView& current, const PlaneView& reference,
 
 // CUDA implementation on device planes; writes motion_grid(...).count() vectors to the device
 // array `vectors` (`capacity` elements available), asynchronously on `stream`. Modes beyond the
-// default take their scratch memory stream-ordered (cudaMallocAsync) for the call.
+// default take their scratch memory stream-ordered from libdpx's pool for the call.
 Status motion_estimate_cuda(const PlaneView& current, const PlaneView& reference,
                             const MotionParams& params, MotionVector* vectors, std::size_t capacity,
                             cudaStream_t stream, const MotionPrevious& previous = {});
