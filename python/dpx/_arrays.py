@@ -6,41 +6,48 @@ import numpy as np
 from . import _dpx
 
 
+_CUDA_BUILT = _dpx.cuda_built()
+
+
 def is_cuda(x):
     """True for arrays in CUDA memory. CuPy and PyTorch are told by type (reading
     __cuda_array_interface__ builds a dict, which a small call notices)."""
     if isinstance(x, np.ndarray):
         return False
     kind = _framework(x)
-    if kind == "cupy":
+    if kind == "cupy" or kind == "dpx":
         return True
     if kind == "torch":
         return bool(x.is_cuda)
     return hasattr(x, "__cuda_array_interface__")
 
 
-def prepare(x, name="array"):
-    """A CUDA array as it is; anything else as a C-contiguous numpy array."""
+def prepare(x, name="array", stream=None):
+    """A CUDA array as it is; an object offering only DLPack through it (a dpx.DeviceArray lending
+    CUDA memory, or a numpy array over host memory); anything else as a C-contiguous numpy array.
+    `stream` is the call's (as its `stream` argument): a DLPack exporter orders its work before it."""
+    if isinstance(x, np.ndarray):
+        return np.ascontiguousarray(x)
     if is_cuda(x):
-        if not _dpx.cuda_built():
+        if not _CUDA_BUILT:
             raise RuntimeError(f"{name} is a CUDA array, but dpx was built without CUDA support")
         return x
-    if hasattr(x, "__dlpack__") and not isinstance(x, np.ndarray) and _dlpack_device(x) == "cuda":
-        raise TypeError(f"{name}: a CUDA DLPack object without __cuda_array_interface__; "
-                        "pass a CuPy array (cupy.from_dlpack(x)) or a PyTorch tensor")
+    if hasattr(x, "__dlpack__") and not hasattr(x, "__array_interface__"):
+        x = _dpx.from_dlpack(x, name, stream_handle(None, stream))
+        if isinstance(x, _dpx.DeviceArray):
+            return x
     return np.ascontiguousarray(x)
 
 
-def _dlpack_device(x):
-    try:
-        kind, _ = x.__dlpack_device__()
-    except Exception:  # not every DLPack producer reports its device
-        return "unknown"
-    return "cuda" if int(kind) in (2, 13) else "host"  # kDLCUDA, kDLCUDAManaged
+_FRAMEWORKS = {}  # type -> its package's name, looked up once a type
 
 
 def _framework(x):
-    return type(x).__module__.split(".")[0]
+    t = type(x)
+    kind = _FRAMEWORKS.get(t)
+    if kind is None:
+        kind = _FRAMEWORKS[t] = "dpx" if t is _dpx.DeviceArray else t.__module__.split(".")[0]
+    return kind
 
 
 _TORCH_DTYPES = ("uint8", "int8", "int16", "uint16", "int32", "uint32", "int64", "float32", "float64")
@@ -69,6 +76,8 @@ def empty_like(x, shape=None, dtype=None):
         else:
             raise TypeError(f"no PyTorch dtype for {dtype}")
         return torch.empty(shape, dtype=torch_dtype, device=x.device)
+    if kind == "dpx":
+        return _dpx.DeviceArray.empty(shape, np.dtype(x.dtype if dtype is None else dtype).name, x.device)
     if kind == "numba":
         from numba import cuda
         return cuda.device_array(shape, dtype=x.dtype if dtype is None else np.dtype(dtype))
@@ -81,7 +90,7 @@ def stream_handle(x, stream):
     torch.cuda.Stream) or, when None, the current stream of x's framework (0, the default stream,
     for numpy arrays and other frameworks)."""
     if stream is None:
-        if not is_cuda(x):
+        if x is None or not is_cuda(x):
             return 0
         kind = _framework(x)
         if kind == "cupy":

@@ -44,7 +44,7 @@ def requantize(acc, shift=0, bias=None, shifts=None, dtype="int16", relu=False, 
     """
     if str(np.dtype(dtype)) not in ("int16", "int8"):
         raise ValueError(f"dtype must be 'int16' or 'int8', got {dtype!r}")
-    acc = _arrays.prepare(acc, "acc")
+    acc = _arrays.prepare(acc, "acc", stream)
     out = _arrays.empty_like(acc, dtype=str(np.dtype(dtype)))
     _dpx.requantize(acc, None, out, shift, _constants(bias, "bias"), _constants(shifts, "shifts"), relu, clamp,
                     backend, _arrays.stream_handle(acc, stream))
@@ -57,8 +57,8 @@ def requantize_residual(acc, residual, shift=0, bias=None, shifts=None, relu=Fal
 
     acc: int32; residual: int16 of acc's shape. Returns a new int16 array.
     """
-    acc = _arrays.prepare(acc, "acc")
-    residual = _arrays.prepare(residual, "residual")
+    acc = _arrays.prepare(acc, "acc", stream)
+    residual = _arrays.prepare(residual, "residual", stream)
     out = _arrays.empty_like(acc, dtype="int16")
     _dpx.requantize(acc, residual, out, shift, _constants(bias, "bias"), _constants(shifts, "shifts"), relu, clamp,
                     backend, _arrays.stream_handle(acc, stream))
@@ -66,7 +66,7 @@ def requantize_residual(acc, residual, shift=0, bias=None, shifts=None, relu=Fal
 
 
 def _merge3(op, a, b, c, relu, clamp, backend, stream):
-    a, b, c = (_arrays.prepare(x, name) for x, name in ((a, "a"), (b, "b"), (c, "c")))
+    a, b, c = (_arrays.prepare(x, name, stream) for x, name in ((a, "a"), (b, "b"), (c, "c")))
     out = _arrays.empty_like(a)
     _dpx.merge3(a, b, c, out, op, relu, clamp, backend, _arrays.stream_handle(a, stream))
     return out

@@ -16,7 +16,7 @@ def morphology(img, op, ksize=(3, 3), shape="rect", iterations=1, border="replic
     """Grayscale morphology of an image, each channel on its own; OpenCV's morphologyEx results.
 
     img: a 2-D uint8/uint16 array, or 3-D with channels last; a numpy array or a CUDA array
-        (CuPy, PyTorch, Numba), which is used in place.
+        (CuPy, PyTorch, Numba, or a DLPack tensor), which is used in place.
     op: 'dilate', 'erode', 'open', 'close', 'gradient' (dilate - erode), 'tophat' (img - open) or
         'blackhat' (close - img).
     ksize: (width, height) of the structuring element, odd; an int for a square. Rectangles up to
@@ -30,11 +30,12 @@ def morphology(img, op, ksize=(3, 3), shape="rect", iterations=1, border="replic
     stream: for CUDA: a stream (int handle, CuPy/Numba/PyTorch stream); default: the current
         stream of the array's framework. CUDA arrays return at once, the work queued on it.
 
-    Returns a new array of img's type, shape and kind (numpy, CuPy, ...), on img's device.
+    Returns a new array of img's type, shape and kind (numpy, CuPy, ...), on img's device; a
+    dpx.DeviceArray for a CUDA tensor that came only through DLPack.
     Raises ValueError for bad arguments, RuntimeError for device failures.
     """
     width, height = _element_size(ksize)
-    img = _arrays.prepare(img, "img")
+    img = _arrays.prepare(img, "img", stream)
     out = _arrays.empty_like(img)
     _dpx.morphology(img, out, op, width, height, shape, int(iterations), border, backend,
                     _arrays.stream_handle(img, stream))

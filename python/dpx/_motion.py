@@ -19,8 +19,11 @@ def motion_vectors(prev, cur, block_size=16, search_range=16, subpel="none", sea
     sads an int32 array (rows, columns) of the chosen candidates' sums of absolute differences.
     Results are on the frames' device, in their kind of array.
     """
-    prev = _arrays.prepare(prev, "prev")
-    cur = _arrays.prepare(cur, "cur")
+    prev = _arrays.prepare(prev, "prev", stream)
+    cur = _arrays.prepare(cur, "cur", stream)
+    if isinstance(cur, _dpx.DeviceArray) or isinstance(prev, _dpx.DeviceArray):
+        raise TypeError("motion_vectors: the vectors of CUDA frames come back as CuPy, PyTorch or Numba arrays; "
+                        "pass the frames as one of those (e.g. cupy.from_dlpack(frame))")
     rows, columns, scale = _dpx.motion_grid(prev, cur, block_size, search_range, subpel, search, lambda_)
     raw = _arrays.empty_like(cur, (rows, columns, 2), "int32")  # MotionVector: int16 dx, int16 dy, SAD
     _dpx.motion_vectors(prev, cur, raw, block_size, search_range, subpel, search, lambda_, backend,

@@ -3,6 +3,7 @@
 #include <pybind11/numpy.h>
 
 #include "cuda_support.h"
+#include "device_array.h"
 
 namespace dpx {
 namespace py_bindings {
@@ -12,18 +13,6 @@ std::string join(const std::vector<std::int64_t>& v) {
   std::string s = "(";
   for (std::size_t i = 0; i < v.size(); ++i) s += (i ? ", " : "") + std::to_string(v[i]);
   return s + (v.size() == 1 ? ",)" : ")");
-}
-
-// "|u1" / "<i4" / "<f4" -> "uint8" / "int32" / "float32".
-std::string dtype_name(char kind, int itemsize) {
-  const std::string bits = std::to_string(itemsize * 8);
-  switch (kind) {
-    case 'u': return "uint" + bits;
-    case 'i': return "int" + bits;
-    case 'f': return "float" + bits;
-    case 'b': return "bool";
-    default: return std::string("kind '") + kind + "', " + std::to_string(itemsize) + " bytes";
-  }
 }
 
 ArrayView from_numpy(const py::array& a, const char* name) {
@@ -60,9 +49,8 @@ ArrayView from_cuda_interface(py::handle obj, const py::dict& cai, const char* n
   for (py::handle d : py::tuple(cai["shape"])) v.shape.push_back(d.cast<std::int64_t>());
   if (cai.contains("strides") && !cai["strides"].is_none()) {
     for (py::handle d : py::tuple(cai["strides"])) v.strides.push_back(d.cast<std::int64_t>());
-  } else {  // C order
-    v.strides.assign(v.shape.size(), v.itemsize);
-    for (int d = static_cast<int>(v.shape.size()) - 2; d >= 0; --d) v.strides[d] = v.strides[d + 1] * v.shape[d + 1];
+  } else {
+    v.strides = c_order_strides(v.shape, v.itemsize);
   }
   if (cai.contains("stream") && !cai["stream"].is_none()) {
     v.has_stream = true;
@@ -76,6 +64,24 @@ ArrayView from_cuda_interface(py::handle obj, const py::dict& cai, const char* n
 }
 
 }  // namespace
+
+// "|u1" / "<i4" / "<f4" -> "uint8" / "int32" / "float32".
+std::string dtype_name(char kind, int itemsize) {
+  const std::string bits = std::to_string(itemsize * 8);
+  switch (kind) {
+    case 'u': return "uint" + bits;
+    case 'i': return "int" + bits;
+    case 'f': return "float" + bits;
+    case 'b': return "bool";
+    default: return std::string("kind '") + kind + "', " + std::to_string(itemsize) + " bytes";
+  }
+}
+
+std::vector<std::int64_t> c_order_strides(const std::vector<std::int64_t>& shape, int itemsize) {
+  std::vector<std::int64_t> strides(shape.size(), itemsize);
+  for (int d = static_cast<int>(shape.size()) - 2; d >= 0; --d) strides[d] = strides[d + 1] * shape[d + 1];
+  return strides;
+}
 
 std::size_t ArrayView::size() const {
   std::size_t n = 1;
@@ -109,10 +115,11 @@ void throw_if_error(const Status& status) {
 
 ArrayView view_array(py::handle obj, const char* name) {
   if (py::isinstance<py::array>(obj)) return from_numpy(py::reinterpret_borrow<py::array>(obj), name);
+  if (py::isinstance<DeviceArray>(obj)) return obj.cast<const DeviceArray&>().view(obj, name);
   // read once: CuPy builds the dict on every access
   const py::object cai = py::getattr(obj, "__cuda_array_interface__", py::none());
   if (!cai.is_none()) return from_cuda_interface(obj, cai.cast<py::dict>(), name);
-  throw py::type_error(std::string(name) + ": expected a numpy array or a CUDA array (__cuda_array_interface__), got " +
+  throw py::type_error(std::string(name) + ": expected a numpy array or a CUDA array (__cuda_array_interface__ or DLPack), got " +
                        std::string(py::str(obj.get_type().attr("__name__"))));
 }
 

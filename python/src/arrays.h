@@ -29,6 +29,10 @@ struct ArrayView {
   bool readonly = false;
   bool has_stream = false;  // __cuda_array_interface__ v3: the stream the data is ready on
   std::uintptr_t stream = 0;
+  // The call waits for its work before it returns: the memory is lent through DLPack (its exporter
+  // may free it once the capsule is released) or held by a dpx.DeviceArray, whose readers are not
+  // ordered on a stream.
+  bool waits = false;
   py::object owner;  // keeps the object alive while its memory is used
 
   bool on_device() const { return device >= 0; }
@@ -42,7 +46,14 @@ struct ArrayView {
 // device, CUDA not built).
 void throw_if_error(const Status& status);
 
-// Reads `obj` (a numpy array or a CUDA array); raises TypeError for anything else.
+// numpy's name of a sample type: kind 'u', 'i', 'f' or 'b' and its size in bytes.
+std::string dtype_name(char kind, int itemsize);
+
+// The byte strides of a C-order array.
+std::vector<std::int64_t> c_order_strides(const std::vector<std::int64_t>& shape, int itemsize);
+
+// Reads `obj` (a numpy array, a dpx.DeviceArray or a CUDA array); raises TypeError for anything
+// else.
 ArrayView view_array(py::handle obj, const char* name);
 
 // Raise ValueError unless the array has one of these dtypes / this many dimensions, and is not

@@ -3,34 +3,30 @@
 #include <string>
 
 #if DPX_HAVE_CUDA
-#include <cuda_runtime_api.h>
+#include "dpx/cuda_status.h"
 #endif
 
 namespace dpx {
 namespace py_bindings {
 
 #if DPX_HAVE_CUDA
-namespace {
-
-Status cuda_status(cudaError_t e, const char* what) {
-  if (e == cudaSuccess) return Status::ok();
-  return Status(e == cudaErrorMemoryAllocation ? StatusCode::kOutOfMemory : StatusCode::kCudaError,
-                std::string(what) + ": " + cudaGetErrorName(e) + ": " + cudaGetErrorString(e));
-}
-
-}  // namespace
 
 Status pointer_device(const void* p, const char* name, int* device) {
   cudaPointerAttributes attr{};
   const cudaError_t e = cudaPointerGetAttributes(&attr, p);
   if (e != cudaSuccess) {
     cudaGetLastError();  // not sticky; leave nothing behind for the next call
-    return cuda_status(e, name);
+    return cuda_status(e, name, __FILE__, __LINE__);
   }
   if (attr.type != cudaMemoryTypeDevice && attr.type != cudaMemoryTypeManaged)
     return invalid_argument(std::string(name) + ": __cuda_array_interface__ points to host memory, not device memory");
   *device = attr.device;
   return Status::ok();
+}
+
+Status current_device(const char* name, int* device) {
+  const cudaError_t e = cudaGetDevice(device);
+  return e == cudaSuccess ? Status::ok() : cuda_status(e, name, __FILE__, __LINE__);
 }
 
 cudaStream_t stream_from_handle(std::uintptr_t handle) {
@@ -45,36 +41,40 @@ DeviceScope::~DeviceScope() {
 
 Status DeviceScope::enter(int device) {
   int current = 0;
-  DPX_RETURN_IF_ERROR(cuda_status(cudaGetDevice(&current), "cudaGetDevice"));
+  DPX_CUDA_TRY(cudaGetDevice(&current));
   if (current == device) return Status::ok();
-  DPX_RETURN_IF_ERROR(cuda_status(cudaSetDevice(device), "cudaSetDevice"));
+  DPX_CUDA_TRY(cudaSetDevice(device));
   previous_ = current;
   return Status::ok();
 }
 
 Status copy_async(void* dst, const void* src, std::size_t bytes, cudaStream_t stream) {
-  return cuda_status(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDefault, stream), "cudaMemcpyAsync");
+  DPX_CUDA_TRY(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDefault, stream));
+  return Status::ok();
 }
 
 Status copy_2d_async(void* dst, std::size_t dst_pitch, const void* src, std::size_t src_pitch, std::size_t width_bytes,
                      std::size_t rows, cudaStream_t stream) {
-  return cuda_status(cudaMemcpy2DAsync(dst, dst_pitch, src, src_pitch, width_bytes, rows, cudaMemcpyDefault, stream),
-                     "cudaMemcpy2DAsync");
+  DPX_CUDA_TRY(cudaMemcpy2DAsync(dst, dst_pitch, src, src_pitch, width_bytes, rows, cudaMemcpyDefault, stream));
+  return Status::ok();
 }
 
 Status synchronize(cudaStream_t stream) {
-  return cuda_status(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
+  DPX_CUDA_TRY(cudaStreamSynchronize(stream));
+  return Status::ok();
 }
 
 #else  // built without CUDA: no array can be on a device
 
 namespace {
 Status not_built() { return Status(StatusCode::kNotBuilt, "dpx was built without CUDA support"); }
-}  // namespace
-
-Status pointer_device(const void*, const char* name, int*) {
+Status not_built_for(const char* name) {
   return Status(StatusCode::kNotBuilt, std::string(name) + ": a CUDA array, but dpx was built without CUDA support");
 }
+}  // namespace
+
+Status pointer_device(const void*, const char* name, int*) { return not_built_for(name); }
+Status current_device(const char* name, int*) { return not_built_for(name); }
 cudaStream_t stream_from_handle(std::uintptr_t) { return nullptr; }
 DeviceScope::~DeviceScope() = default;
 Status DeviceScope::enter(int) { return not_built(); }

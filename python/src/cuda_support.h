@@ -14,6 +14,9 @@ namespace py_bindings {
 // The device that holds `p` (device or managed memory); an error naming `name` for host memory.
 Status pointer_device(const void* p, const char* name, int* device);
 
+// The calling thread's current device; errors name `name`.
+Status current_device(const char* name, int* device);
+
 // A stream handle as Python passes it: 0 the legacy default stream, 1 its __cuda_array_interface__
 // alias, 2 the per-thread default stream, anything else a cudaStream_t.
 cudaStream_t stream_from_handle(std::uintptr_t handle);

@@ -94,8 +94,8 @@ void requantize(py::handle acc_obj, py::handle residual_obj, py::handle out_obj,
                                : requantize_cuda(static_cast<const std::int32_t*>(d_acc.data()), n, p, d_out.data(),
                                                  where.stream));
   throw_if_error(d_out.finish(where.stream));
-  // numpy results are read next; per-channel constants live in `channels`, freed on return
-  if (where.host_arrays || p.channels != nullptr) throw_if_error(synchronize(where.stream));
+  // per-channel constants live in `channels`, freed on return
+  if (where.waits || p.channels != nullptr) throw_if_error(synchronize(where.stream));
 }
 
 void merge3(py::handle a_obj, py::handle b_obj, py::handle c_obj, py::handle out_obj, const std::string& op, bool relu,
@@ -129,10 +129,8 @@ void merge3(py::handle a_obj, py::handle b_obj, py::handle c_obj, py::handle out
   throw_if_error(merge3_cuda(static_cast<const std::int16_t*>(d_a.data()), static_cast<const std::int16_t*>(d_b.data()),
                              static_cast<const std::int16_t*>(d_c.data()), n, p, static_cast<std::int16_t*>(d_out.data()),
                              where.stream));
-  if (where.host_arrays) {
-    throw_if_error(d_out.finish(where.stream));
-    throw_if_error(synchronize(where.stream));
-  }
+  throw_if_error(d_out.finish(where.stream));
+  if (where.waits) throw_if_error(synchronize(where.stream));
 }
 
 }  // namespace

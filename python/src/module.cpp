@@ -17,4 +17,6 @@ PYBIND11_MODULE(_dpx, m) {
   dpx::py_bindings::bind_alignment(m);
   dpx::py_bindings::bind_search(m);
   dpx::py_bindings::bind_epilogue(m);
+  dpx::py_bindings::bind_device_array(m);
+  dpx::py_bindings::bind_dlpack(m);
 }

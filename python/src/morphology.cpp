@@ -158,10 +158,8 @@ void morphology(py::handle src_obj, py::handle dst_obj, const std::string& op, i
   // numpy arrays go through dense device copies
   throw_if_error(run_cuda(in.data(), where.host_arrays ? g.row_bytes() : g.pitch, out.data(),
                           where.host_arrays ? d.row_bytes() : d.pitch, g, p, where.stream));
-  if (where.host_arrays) {
-    throw_if_error(out.finish(where.stream));
-    throw_if_error(synchronize(where.stream));
-  }
+  throw_if_error(out.finish(where.stream));
+  if (where.waits) throw_if_error(synchronize(where.stream));
 }
 
 }  // namespace

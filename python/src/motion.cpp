@@ -112,10 +112,8 @@ void motion_vectors(py::handle prev_obj, py::handle cur_obj, py::handle out_obj,
   throw_if_error(motion_estimate_cuda(plane_of(cur, d_cur.data(), where.host_arrays ? row_bytes : cur.strides[0]),
                                       plane_of(prev, d_prev.data(), where.host_arrays ? row_bytes : prev.strides[0]), p,
                                       static_cast<MotionVector*>(d_out.data()), count, where.stream));
-  if (where.host_arrays) {
-    throw_if_error(d_out.finish(where.stream));
-    throw_if_error(synchronize(where.stream));
-  }
+  throw_if_error(d_out.finish(where.stream));
+  if (where.waits) throw_if_error(synchronize(where.stream));
 }
 
 }  // namespace

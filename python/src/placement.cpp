@@ -35,6 +35,7 @@ Placement place(const std::vector<const ArrayView*>& arrays, const std::string& 
       p.cuda = true;
       p.device = -1;  // the current device
       p.stream = stream_from_handle(stream);
+      p.waits = true;
     }
     return p;
   }
@@ -54,6 +55,7 @@ Placement place(const std::vector<const ArrayView*>& arrays, const std::string& 
   p.device = first_device->device;
   p.host_arrays = false;
   p.stream = stream_from_handle(stream);
+  for (const ArrayView* a : arrays) p.waits = p.waits || a->waits;
   CallScope scope(p);
   for (const ArrayView* a : arrays) {
     if (a->has_stream && stream_from_handle(a->stream) != p.stream)

@@ -21,6 +21,9 @@ struct Placement {
   int device = -1;               // the CUDA device of the call
   bool host_arrays = true;       // numpy arrays (staged through device copies on CUDA)
   cudaStream_t stream = nullptr;
+  // The call waits for its work before it returns: numpy arrays, or memory that must not be
+  // released while the work reads it (ArrayView::waits).
+  bool waits = false;
 };
 
 // CUDA arrays must all live on one device and cannot be mixed with numpy arrays or run with
@@ -48,7 +51,7 @@ class DeviceOperand {
   Status input(const ArrayView& a, cudaStream_t stream);
   Status output(const ArrayView& a);
   void* data() const { return data_; }
-  // Host outputs: enqueues the copy back (the caller synchronises before reading).
+  // Host outputs: enqueues the copy back (the call waits before reading); nothing for device ones.
   Status finish(cudaStream_t stream) const;
 
  private:

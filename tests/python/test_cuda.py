@@ -196,3 +196,99 @@ def test_sequences_on_cuda_match_cpu(rng):
     xf, yf = [s.astype(np.float32) / 7 for s in x], [s.astype(np.float32) / 3 for s in y]
     np.testing.assert_array_equal(dpx.dtw(xf, yf, cost="squared", backend="cuda"),
                                   dpx.dtw(xf, yf, cost="squared", backend="cpu"))
+
+
+class CudaDLPackOnly:
+    """A CuPy array or PyTorch tensor behind nothing but the DLPack protocol; keeps the stream
+    arguments it was asked for."""
+
+    def __init__(self, array):
+        self._array = array
+        self.streams = []
+
+    def __dlpack__(self, stream=None):
+        self.streams.append(stream)
+        return self._array.__dlpack__(stream=stream)
+
+    def __dlpack_device__(self):
+        return self._array.__dlpack_device__()
+
+
+def test_morphology_of_a_cuda_dlpack_tensor(rng, cp):
+    img = image(rng, (75, 130, 2), np.uint16)
+    d = cp.asarray(img)
+    wrapped = CudaDLPackOnly(d)
+    got = dpx.morphology(wrapped, "close", (3, 5), border="neutral")
+    want = dpx.morphology(img, "close", (3, 5), border="neutral", backend="cpu")
+    assert isinstance(got, dpx.DeviceArray) and got.shape == img.shape and got.dtype == img.dtype
+    assert got.device == d.device.id and got.__dlpack_device__() == (2, d.device.id)
+    assert wrapped.streams == [1]  # the legacy default stream, as the array API spells it
+    np.testing.assert_array_equal(got.get(), want)
+    np.testing.assert_array_equal(cp.asnumpy(cp.asarray(got)), want)  # __cuda_array_interface__
+    np.testing.assert_array_equal(cp.asnumpy(cp.from_dlpack(got)), want)
+    again = dpx.morphology(got, "dilate")  # a DeviceArray is a CUDA array like any other
+    assert isinstance(again, dpx.DeviceArray)
+    np.testing.assert_array_equal(again.get(), dpx.morphology(want, "dilate", backend="cpu"))
+
+
+def test_a_cuda_dlpack_tensor_on_a_stream(rng, cp):
+    img = image(rng, (128, 200))
+    d = cp.asarray(img)
+    cp.cuda.Device().synchronize()
+    stream = cp.cuda.Stream(non_blocking=True)
+    wrapped = CudaDLPackOnly(d)
+    got = dpx.morphology(wrapped, "tophat", 7, stream=stream)
+    assert wrapped.streams == [stream.ptr]
+    np.testing.assert_array_equal(got.get(), dpx.morphology(img, "tophat", 7, backend="cpu"))
+
+
+def test_the_cuda_dlpack_deleter_runs(rng, cp):
+    import sys
+    d = cp.asarray(image(rng, (64, 64)))
+    before = sys.getrefcount(d)
+    got = dpx.morphology(CudaDLPackOnly(d), "erode")
+    assert got.shape == (64, 64)
+    import gc
+    gc.collect()
+    assert sys.getrefcount(d) == before  # CuPy's tensor held the array until its deleter ran
+
+
+def test_epilogue_of_cuda_dlpack_tensors(rng, cp):
+    acc = rng.integers(-2**31, 2**31, size=(17, 8), dtype=np.int64).astype(np.int32)
+    got = dpx.requantize(CudaDLPackOnly(cp.asarray(acc)), shift=6, dtype="int8", clamp=(-20, 90))
+    assert isinstance(got, dpx.DeviceArray) and got.dtype == np.int8
+    np.testing.assert_array_equal(got.get(), dpx.requantize(acc, shift=6, dtype="int8", clamp=(-20, 90),
+                                                            backend="cpu"))
+    a, b, c = (rng.integers(-32768, 32768, size=(3, 333)).astype(np.int16) for _ in range(3))
+    got = dpx.min3(*(CudaDLPackOnly(cp.asarray(x)) for x in (a, b, c)), relu=True)
+    np.testing.assert_array_equal(got.get(), dpx.min3(a, b, c, relu=True, backend="cpu"))
+
+
+def test_torch_tensors_through_dlpack(rng, torch):
+    img = image(rng, (50, 70))
+    got = dpx.morphology(CudaDLPackOnly(torch.from_numpy(img).cuda()), "blackhat", 5)
+    np.testing.assert_array_equal(torch.from_dlpack(got).cpu().numpy(),
+                                  dpx.morphology(img, "blackhat", 5, backend="cpu"))
+
+
+def test_bad_cuda_dlpack_tensors_raise(rng, cp):
+    with pytest.raises(ValueError, match="dtype"):
+        dpx.morphology(CudaDLPackOnly(cp.zeros((8, 8), cp.int32)), "dilate")
+    with pytest.raises(ValueError, match="dimensions"):
+        dpx.morphology(CudaDLPackOnly(cp.zeros((8,), cp.uint8)), "dilate")
+    with pytest.raises(ValueError, match="packed"):
+        dpx.morphology(CudaDLPackOnly(cp.zeros((8, 16), cp.uint8)[:, ::2]), "dilate")
+    with pytest.raises(ValueError, match="backend='cpu'"):
+        dpx.morphology(CudaDLPackOnly(cp.zeros((8, 8), cp.uint8)), "dilate", backend="cpu")
+    with pytest.raises(TypeError, match="motion_vectors"):
+        frame = cp.zeros((32, 32), cp.uint8)
+        dpx.motion_vectors(CudaDLPackOnly(frame), CudaDLPackOnly(frame))
+
+
+def test_a_cuda_dlpack_tensor_on_another_device_raises(rng, cp):
+    if cp.cuda.runtime.getDeviceCount() < 2:
+        pytest.skip("one CUDA device")
+    with cp.cuda.Device(1):
+        d = cp.asarray(image(rng, (32, 32)))
+    with pytest.raises(ValueError, match="device 1"):
+        dpx.morphology(CudaDLPackOnly(d), "dilate")
