@@ -1,6 +1,8 @@
 """Array plumbing shared by every family: numpy inputs made contiguous, results allocated beside
 their inputs (numpy, CuPy, PyTorch or Numba), and the CUDA stream a call runs on."""
 
+import sys
+
 import numpy as np
 
 from . import _dpx
@@ -33,7 +35,7 @@ def prepare(x, name="array", stream=None):
             raise RuntimeError(f"{name} is a CUDA array, but dpx was built without CUDA support")
         return x
     if hasattr(x, "__dlpack__") and not hasattr(x, "__array_interface__"):
-        x = _dpx.from_dlpack(x, name, stream_handle(None, stream))
+        x = _dpx.from_dlpack(x, name, stream_handle(None, stream))  # None: the default stream
         if isinstance(x, _dpx.DeviceArray):
             return x
     return np.ascontiguousarray(x)
@@ -56,17 +58,17 @@ _TORCH_DTYPES = ("uint8", "int8", "int16", "uint16", "int32", "uint32", "int64",
 def empty_like(x, shape=None, dtype=None):
     """A new C-contiguous array of `shape` and `dtype` (numpy's name; default: x's) where x lives."""
     if shape is None:
-        shape = tuple(x.shape) if hasattr(x, "shape") else tuple(x.__cuda_array_interface__["shape"])
+        shape = x.shape if hasattr(x, "shape") else tuple(x.__cuda_array_interface__["shape"])
+    kind = _framework(x)
+    if kind == "cupy":  # first: the small-call path
+        cupy = sys.modules["cupy"]
+        device = x.data.device_id
+        if device == cupy.cuda.runtime.getDevice():
+            return cupy.empty(shape, x.dtype if dtype is None else dtype)
+        with cupy.cuda.Device(device):
+            return cupy.empty(shape, x.dtype if dtype is None else dtype)
     if not is_cuda(x):
         return np.empty(shape, dtype=x.dtype if dtype is None else np.dtype(dtype))
-    kind = _framework(x)
-    if kind == "cupy":
-        import cupy
-        device = x.device.id
-        if device == cupy.cuda.runtime.getDevice():
-            return cupy.empty(shape, dtype=x.dtype if dtype is None else dtype)
-        with cupy.cuda.Device(device):
-            return cupy.empty(shape, dtype=x.dtype if dtype is None else dtype)
     if kind == "torch":
         import torch
         if dtype is None:
@@ -90,15 +92,11 @@ def stream_handle(x, stream):
     torch.cuda.Stream) or, when None, the current stream of x's framework (0, the default stream,
     for numpy arrays and other frameworks)."""
     if stream is None:
-        if x is None or not is_cuda(x):
-            return 0
         kind = _framework(x)
         if kind == "cupy":
-            import cupy
-            return cupy.cuda.get_current_stream().ptr
-        if kind == "torch":
-            import torch
-            return torch.cuda.current_stream(x.device).cuda_stream
+            return sys.modules["cupy"].cuda.get_current_stream().ptr
+        if kind == "torch" and x.is_cuda:
+            return sys.modules["torch"].cuda.current_stream(x.device).cuda_stream
         return 0
     if isinstance(stream, int):
         return stream

@@ -4,6 +4,7 @@
 
 #include "cuda_support.h"
 #include "device_array.h"
+#include "framework_arrays.h"
 
 namespace dpx {
 namespace py_bindings {
@@ -116,6 +117,10 @@ void throw_if_error(const Status& status) {
 ArrayView view_array(py::handle obj, const char* name) {
   if (py::isinstance<py::array>(obj)) return from_numpy(py::reinterpret_borrow<py::array>(obj), name);
   if (py::isinstance<DeviceArray>(obj)) return obj.cast<const DeviceArray&>().view(obj, name);
+  ArrayView v;
+  v.name = name;
+  v.owner = py::reinterpret_borrow<py::object>(obj);
+  if (view_framework_array(obj, &v)) return v;
   // read once: CuPy builds the dict on every access
   const py::object cai = py::getattr(obj, "__cuda_array_interface__", py::none());
   if (!cai.is_none()) return from_cuda_interface(obj, cai.cast<py::dict>(), name);

@@ -56,10 +56,11 @@ Placement place(const std::vector<const ArrayView*>& arrays, const std::string& 
   p.host_arrays = false;
   p.stream = stream_from_handle(stream);
   for (const ArrayView* a : arrays) p.waits = p.waits || a->waits;
-  CallScope scope(p);
   for (const ArrayView* a : arrays) {
-    if (a->has_stream && stream_from_handle(a->stream) != p.stream)
+    if (a->has_stream && stream_from_handle(a->stream) != p.stream) {
+      CallScope scope(p);
       throw_if_error(stream_wait(p.stream, stream_from_handle(a->stream)));
+    }
   }
   return p;
 }
