@@ -3,8 +3,9 @@
 
   4K GRAY8 3x3 dilate: per frame, CUDA events around batches of calls over 8 frames (66 MB, more
   than the 60 MB L2 holds), median of the batches: the method of dpx-bench morph. Beside it
-  cupyx.scipy.ndimage.grey_dilation on the same arrays (results compared first) and, with
-  --dpx-bench PATH, dpx-bench morph's default-schedule row for the same case (the C++ call).
+  cupyx.scipy.ndimage.grey_dilation on the same arrays (results compared first), the same call on
+  PyTorch tensors where PyTorch is, and, with --dpx-bench PATH, dpx-bench morph's default-schedule
+  row for the same case (the C++ call).
   64x64 GRAY8 3x3 dilate: microseconds per call, each call synchronised, and calls queued back to
   back; numpy arrays on the CPU and (copied there and back) on CUDA.
 
@@ -85,6 +86,14 @@ def main():
     figures = {}
     figures["4K dilate 3x3: dpx.morphology (Python, CuPy array)"] = gpu_us_per_call(
         lambda f: dpx.morphology(f, "dilate", 3), frames, args.reps, 20)
+    try:
+        import torch
+        tensors = [torch.as_tensor(f, device="cuda") for f in frames] if torch.cuda.is_available() else []
+    except ImportError:
+        tensors = []
+    if tensors:  # PyTorch's current stream is CuPy's here: the default stream, which the events time
+        figures["4K dilate 3x3: dpx.morphology (Python, PyTorch tensor)"] = gpu_us_per_call(
+            lambda f: dpx.morphology(f, "dilate", 3), tensors, args.reps, 20)
     figures["4K dilate 3x3: cupyx grey_dilation"] = gpu_us_per_call(
         lambda f: ndi.grey_dilation(f, size=(3, 3), mode="nearest"), frames, max(5, args.reps // 5), 3)
     if args.dpx_bench:

@@ -4,6 +4,7 @@
 
 #if DPX_HAVE_CUDA
 #include "dpx/cuda_status.h"
+#include "scratch.h"
 #endif
 
 namespace dpx {
@@ -48,6 +49,21 @@ Status DeviceScope::enter(int device) {
   return Status::ok();
 }
 
+struct StreamBuffer::Lease {
+  runtime::ScratchLease lease;
+};
+
+StreamBuffer::StreamBuffer() = default;
+StreamBuffer::~StreamBuffer() = default;
+
+Status StreamBuffer::allocate(std::size_t bytes, cudaStream_t stream) {
+  lease_.reset();
+  data_ = nullptr;
+  // the legacy default stream by its plainest name (this file is built without per-thread default streams)
+  lease_.reset(new Lease{runtime::ScratchLease(nullptr, stream == cudaStreamLegacy ? nullptr : stream)});
+  return lease_->lease.acquire(bytes, &data_);
+}
+
 Status copy_async(void* dst, const void* src, std::size_t bytes, cudaStream_t stream) {
   DPX_CUDA_TRY(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDefault, stream));
   return Status::ok();
@@ -78,6 +94,10 @@ Status current_device(const char* name, int*) { return not_built_for(name); }
 cudaStream_t stream_from_handle(std::uintptr_t) { return nullptr; }
 DeviceScope::~DeviceScope() = default;
 Status DeviceScope::enter(int) { return not_built(); }
+struct StreamBuffer::Lease {};
+StreamBuffer::StreamBuffer() = default;
+StreamBuffer::~StreamBuffer() = default;
+Status StreamBuffer::allocate(std::size_t, cudaStream_t) { return not_built(); }
 Status copy_async(void*, const void*, std::size_t, cudaStream_t) { return not_built(); }
 Status copy_2d_async(void*, std::size_t, const void*, std::size_t, std::size_t, std::size_t, cudaStream_t) {
   return not_built();

@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 
 #include "dpx/device.h"
 #include "dpx/status.h"
@@ -32,6 +33,23 @@ class DeviceScope {
 
  private:
   int previous_ = -1;
+};
+
+// Device memory in a stream's order, from libdpx's pool (the one its scratch leases take): given
+// back on that stream when this goes, so nothing waits for the work that uses it.
+class StreamBuffer {
+ public:
+  StreamBuffer();
+  ~StreamBuffer();
+  StreamBuffer(const StreamBuffer&) = delete;
+  StreamBuffer& operator=(const StreamBuffer&) = delete;
+  Status allocate(std::size_t bytes, cudaStream_t stream);
+  void* data() const { return data_; }
+
+ private:
+  struct Lease;
+  std::unique_ptr<Lease> lease_;
+  void* data_ = nullptr;
 };
 
 // Stream-ordered copies in either direction (the runtime works the direction out), flat or 2-D.

@@ -86,7 +86,7 @@ void requantize(py::handle acc_obj, py::handle residual_obj, py::handle out_obj,
   DeviceOperand d_acc, d_residual, d_out;
   throw_if_error(d_acc.input(acc, where.stream));
   if (with_residual) throw_if_error(d_residual.input(residual, where.stream));
-  throw_if_error(d_out.output(out));
+  throw_if_error(d_out.output(out, where.stream));
   if (p.channels != nullptr) throw_if_error(channels.upload(where.stream));
   throw_if_error(with_residual ? requantize_residual_cuda(static_cast<const std::int32_t*>(d_acc.data()),
                                                           static_cast<const std::int16_t*>(d_residual.data()), n, p,
@@ -125,7 +125,7 @@ void merge3(py::handle a_obj, py::handle b_obj, py::handle c_obj, py::handle out
   throw_if_error(d_a.input(a, where.stream));
   throw_if_error(d_b.input(b, where.stream));
   throw_if_error(d_c.input(c, where.stream));
-  throw_if_error(d_out.output(out));
+  throw_if_error(d_out.output(out, where.stream));
   throw_if_error(merge3_cuda(static_cast<const std::int16_t*>(d_a.data()), static_cast<const std::int16_t*>(d_b.data()),
                              static_cast<const std::int16_t*>(d_c.data()), n, p, static_cast<std::int16_t*>(d_out.data()),
                              where.stream));

@@ -112,9 +112,9 @@ Status run_cuda(const void* src, std::size_t src_pitch, void* dst, std::size_t d
   // one channel at a time: a strided copy out, the call, a strided copy back
   const std::size_t plane_pitch = std::size_t(g.width) * g.sample, pixels = std::size_t(g.width) * g.height;
   const std::size_t pixel_bytes = g.channels * g.sample;
-  DeviceBuffer in, out;
-  DPX_RETURN_IF_ERROR(in.allocate(pixels * g.sample));
-  DPX_RETURN_IF_ERROR(out.allocate(pixels * g.sample));
+  StreamBuffer in, out;
+  DPX_RETURN_IF_ERROR(in.allocate(pixels * g.sample, stream));
+  DPX_RETURN_IF_ERROR(out.allocate(pixels * g.sample, stream));
   for (int c = 0; c < g.channels; ++c) {
     DPX_RETURN_IF_ERROR(copy_2d_async(in.data(), g.sample, static_cast<const std::uint8_t*>(src) + c * g.sample,
                                       pixel_bytes, g.sample, pixels, stream));
@@ -122,8 +122,7 @@ Status run_cuda(const void* src, std::size_t src_pitch, void* dst, std::size_t d
     DPX_RETURN_IF_ERROR(copy_2d_async(static_cast<std::uint8_t*>(dst) + c * g.sample, pixel_bytes, out.data(), g.sample,
                                       g.sample, pixels, stream));
   }
-  // the buffers are freed when this returns: let the work that reads them finish first
-  return synchronize(stream);
+  return Status::ok();
 }
 
 void morphology(py::handle src_obj, py::handle dst_obj, const std::string& op, int width, int height,
@@ -154,7 +153,7 @@ void morphology(py::handle src_obj, py::handle dst_obj, const std::string& op, i
   CallScope scope(where);
   DeviceOperand in, out;
   throw_if_error(in.input(src, where.stream));
-  throw_if_error(out.output(dst));
+  throw_if_error(out.output(dst, where.stream));
   // numpy arrays go through dense device copies
   throw_if_error(run_cuda(in.data(), where.host_arrays ? g.row_bytes() : g.pitch, out.data(),
                           where.host_arrays ? d.row_bytes() : d.pitch, g, p, where.stream));

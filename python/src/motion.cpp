@@ -107,7 +107,7 @@ void motion_vectors(py::handle prev_obj, py::handle cur_obj, py::handle out_obj,
   DeviceOperand d_prev, d_cur, d_out;
   throw_if_error(d_prev.input(prev, where.stream));
   throw_if_error(d_cur.input(cur, where.stream));
-  throw_if_error(d_out.output(out));
+  throw_if_error(d_out.output(out, where.stream));
   const std::size_t row_bytes = static_cast<std::size_t>(cur.shape[1]) * cur.itemsize;
   throw_if_error(motion_estimate_cuda(plane_of(cur, d_cur.data(), where.host_arrays ? row_bytes : cur.strides[0]),
                                       plane_of(prev, d_prev.data(), where.host_arrays ? row_bytes : prev.strides[0]), p,

@@ -70,20 +70,20 @@ CallScope::CallScope(const Placement& p) {
 }
 
 Status DeviceOperand::input(const ArrayView& a, cudaStream_t stream) {
-  DPX_RETURN_IF_ERROR(bind(a));
+  DPX_RETURN_IF_ERROR(bind(a, stream));
   return a.on_device() ? Status::ok() : copy_async(copy_.data(), a.data, a.bytes(), stream);
 }
 
-Status DeviceOperand::output(const ArrayView& a) { return bind(a); }
+Status DeviceOperand::output(const ArrayView& a, cudaStream_t stream) { return bind(a, stream); }
 
-Status DeviceOperand::bind(const ArrayView& a) {
+Status DeviceOperand::bind(const ArrayView& a, cudaStream_t stream) {
   array_ = &a;
   if (a.on_device()) {
     data_ = a.data;
     return Status::ok();
   }
   if (!a.contiguous()) return invalid_argument(a.name + ": host arrays must be C-contiguous");
-  DPX_RETURN_IF_ERROR(copy_.allocate(a.bytes()));
+  DPX_RETURN_IF_ERROR(copy_.allocate(a.bytes(), stream));
   data_ = copy_.data();
   return Status::ok();
 }

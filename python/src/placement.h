@@ -49,16 +49,16 @@ class CallScope {
 class DeviceOperand {
  public:
   Status input(const ArrayView& a, cudaStream_t stream);
-  Status output(const ArrayView& a);
+  Status output(const ArrayView& a, cudaStream_t stream);
   void* data() const { return data_; }
   // Host outputs: enqueues the copy back (the call waits before reading); nothing for device ones.
   Status finish(cudaStream_t stream) const;
 
  private:
-  Status bind(const ArrayView& a);  // the array itself, or a device buffer of its size
+  Status bind(const ArrayView& a, cudaStream_t stream);  // the array itself, or a device buffer of its size
 
   const ArrayView* array_ = nullptr;
-  DeviceBuffer copy_;
+  StreamBuffer copy_;
   void* data_ = nullptr;
 };
 
