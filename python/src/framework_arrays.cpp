@@ -23,6 +23,7 @@ Framework framework_of(py::handle obj) {
   const Framework f = package == "cupy"    ? Framework::kCupy
                       : package == "torch" ? Framework::kTorch
                                            : Framework::kOther;
+  Py_INCREF(type);  // kept for good: a freed type's address could come back as another's
   known.emplace(type, f);
   return f;
 }
