@@ -7,10 +7,10 @@
 #     frame must be logged "in device memory"), downloaded at the end; the same stream decoded on
 #     the CPU (openh264dec) through the same elements with backend=cpu; frames and motion vectors
 #     must be equal byte for byte.
-#  2. soak: 100,000 frames (DPX_SOAK_FRAMES) of 640x360 NV12 through the three elements in CUDA
-#     memory and, at the same time in a second process, through dpxdilate ! dpxerode on system
-#     memory (frames in flight); each process's RSS and device memory are sampled, start (after
-#     1,000 frames' warm-up) against end.
+#  2. soak (scripts/soak.sh, which also runs on its own): 100,000 frames (DPX_SOAK_FRAMES) of
+#     640x360 NV12 through the three elements in CUDA memory and, at the same time in a second
+#     process, through dpxdilate ! dpxerode on system memory (frames in flight); each process's RSS
+#     and device memory are sampled, start (after 1,000 frames' warm-up) against end.
 # Logs go to ./gpu-pipeline-out (packed into $OUT/gpu-pipeline.tgz when $OUT is set); a summary is
 # printed last. Exits non-zero when a check fails.
 #   usage: tar xJf .gpu/build-gpu.txz && scripts/gpu-pipeline.sh [BUILD_DIR]   (default build-gpu)
@@ -50,50 +50,10 @@ if cmp -s "$out/gpu.jsonl" "$out/cpu.jsonl" && [ -s "$out/gpu.jsonl" ]; then
 else fail "decode: motion vectors differ or are missing"; fi
 rm -f "$out/gpu.nv12" "$out/cpu.nv12"
 
-# --- 2. soak ------------------------------------------------------------------------------------
-# soak NAME PIPELINE...: runs it, samples RSS (kB) and device memory (MiB) every 2 s, and writes
-# its summary line to soak-NAME.summary (with FAIL: lines for what went wrong).
-soak() {
-  local name=$1; shift
-  local start=$SECONDS
-  gst-launch-1.0 -q "$@" > "$out/soak-$name.log" 2>&1 &
-  local pid=$!
-  while kill -0 $pid 2>/dev/null; do
-    local rss dev
-    rss=$(awk '/VmRSS/{print $2}' /proc/$pid/status 2>/dev/null)
-    dev=$(nvidia-smi --query-compute-apps=pid,used_memory --format=csv,noheader,nounits 2>/dev/null \
-          | awk -F', ' -v p=$pid '$1==p{print $2}')
-    [ -n "$rss" ] && echo "$((SECONDS - start)) $rss ${dev:-0}" >> "$out/soak-$name.samples"
-    sleep 2
-  done
-  wait $pid; local rc=$?
-  local secs=$((SECONDS - start))
-  # start: the first sample after the warm-up (~1,000 frames at the measured rate); end: the last.
-  local warm=$(( secs * 1000 / frames + 2 ))
-  local rss0 rss1 dev0 dev1
-  read -r _ rss0 dev0 < <(awk -v w=$warm '$1>=w' "$out/soak-$name.samples" | head -1)
-  read -r _ rss1 dev1 < <(tail -1 "$out/soak-$name.samples")
-  {
-    echo "soak $name: rc=$rc, $frames frames in ${secs} s ($((frames / (secs > 0 ? secs : 1))) frames/s); RSS ${rss0:-?} -> ${rss1:-?} kB, device ${dev0:-?} -> ${dev1:-?} MiB"
-    [ $rc -eq 0 ] || echo "FAIL: soak $name: rc=$rc (see soak-$name.log)"
-    if [ -n "${rss0:-}" ] && [ -n "${rss1:-}" ]; then
-      [ $((rss1 - rss0)) -le 32768 ] || echo "FAIL: soak $name: RSS grew by $((rss1 - rss0)) kB"
-      [ $((dev1 - dev0)) -le 16 ] || echo "FAIL: soak $name: device memory grew by $((dev1 - dev0)) MiB"
-    else
-      echo "FAIL: soak $name: no memory samples"
-    fi
-  } > "$out/soak-$name.summary"
-}
-src="videotestsrc num-buffers=$frames pattern=ball motion=sweep ! video/x-raw,format=NV12,width=640,height=360,framerate=30/1"
-soak cuda-memory $src ! cudaupload ! "video/x-raw(memory:CUDAMemory)" ! dpxdilate ! dpxerode ! dpxmotionest \
-  ! cudadownload ! fakesink sync=false &
-soak system-memory $src ! dpxdilate backend=cuda ! dpxerode backend=cuda ! fakesink sync=false &
-wait
-for name in cuda-memory system-memory; do
-  while read -r line; do
-    case $line in FAIL:*) summary+=("$line"); failed=1;; *) summary+=("$line");; esac
-  done < "$out/soak-$name.summary"
-done
+# --- 2. soak (scripts/soak.sh) ------------------------------------------------------------------
+while read -r line; do
+  case $line in FAIL:*) summary+=("$line"); failed=1;; *) summary+=("$line");; esac
+done < <(DPX_SOAK_OUT="$out" DPX_SOAK_FRAMES=$frames scripts/soak.sh "$build" cuda)
 
 [ -n "${OUT:-}" ] && tar czf "$OUT/gpu-pipeline.tgz" -C "$(dirname "$out")" "$(basename "$out")"
 printf '%s\n' "${summary[@]}"

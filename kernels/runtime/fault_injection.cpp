@@ -56,4 +56,6 @@ void set_fault_injection(const char* setting) {
   apply(setting);
 }
 
+long fault_injection_count() { return fault_injection_armed() ? g_seen.load() : 0; }
+
 }  // namespace dpx

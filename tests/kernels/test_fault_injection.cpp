@@ -32,6 +32,23 @@ TEST_F(FaultInjection, TheNthCallOfTheKindFails) {
     EXPECT_EQ(fault_due("launch of edit_kernel"), k == 3 ? Fault::kLaunch : Fault::kNone) << k;
 }
 
+TEST_F(FaultInjection, CountsTheCallsOfTheArmedKindOnly) {
+  EXPECT_EQ(fault_injection_count(), 0);
+  set_fault_injection("alloc:1000000");  // beyond reach: counts without failing
+  for (int k = 0; k < 3; ++k) {
+    EXPECT_EQ(fault_due("cudaMallocAsync(&p, n, s)"), Fault::kNone);
+    EXPECT_EQ(fault_due("cudaMemcpyAsync(a, b, n, k, s)"), Fault::kNone);
+    EXPECT_EQ(fault_due("launch of morph_kernel"), Fault::kNone);
+  }
+  EXPECT_EQ(fault_injection_count(), 3);
+  set_fault_injection("launch:2");  // re-arming restarts the count; the failed call is counted
+  EXPECT_EQ(fault_injection_count(), 0);
+  for (int k = 1; k <= 4; ++k) EXPECT_EQ(fault_due("launch of k"), k == 2 ? Fault::kLaunch : Fault::kNone);
+  EXPECT_EQ(fault_injection_count(), 4);
+  set_fault_injection(nullptr);
+  EXPECT_EQ(fault_injection_count(), 0);
+}
+
 TEST_F(FaultInjection, OtherSettingsArmNothing) {
   for (const char* setting : {"alloc:0", "alloc:", "alloc:3x", "alloc:-1", "bogus:1", "alloc", "", "copy 1"}) {
     set_fault_injection(setting);

@@ -16,6 +16,7 @@
 #include <thread>
 #include <vector>
 
+#include "buffer_watch.h"
 #include "frames.h"
 #include "plugin_env.h"
 #include "test_util.h"
@@ -36,39 +37,6 @@ std::string flow_name(const ::testing::TestParamInfo<FlowCase>& info) {
   return std::string(info.param.factory) + "_" + info.param.backend + "_depth" +
          (info.param.depth < 0 ? std::string("auto") : std::to_string(info.param.depth));
 }
-
-// Counts the input buffers alive and the GLib warnings and criticals logged while it exists.
-class Watch {
- public:
-  Watch() {
-    counter_ = this;
-    previous_ = g_log_set_default_handler(&Watch::on_log, nullptr);
-  }
-  ~Watch() {
-    g_log_set_default_handler(previous_, nullptr);
-    counter_ = nullptr;
-  }
-  // A watched buffer: counted until it is freed.
-  GstBuffer* watch(GstBuffer* buf) {
-    ++alive_;
-    gst_mini_object_weak_ref(GST_MINI_OBJECT_CAST(buf), &Watch::on_free, this);
-    return buf;
-  }
-  int alive() const { return alive_; }
-  const std::vector<std::string>& logged() const { return logged_; }
-
- private:
-  static void on_free(gpointer self, GstMiniObject*) { --static_cast<Watch*>(self)->alive_; }
-  static void on_log(const gchar* domain, GLogLevelFlags level, const gchar* message, gpointer) {
-    if (counter_ != nullptr && (level & (G_LOG_LEVEL_CRITICAL | G_LOG_LEVEL_WARNING)) != 0)
-      counter_->logged_.push_back(std::string(domain ? domain : "") + ": " + message);
-  }
-  static Watch* counter_;
-  GLogFunc previous_;
-  std::atomic<int> alive_{0};
-  std::vector<std::string> logged_;
-};
-Watch* Watch::counter_ = nullptr;
 
 class Flow : public ::testing::TestWithParam<FlowCase> {
  protected:

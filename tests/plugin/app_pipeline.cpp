@@ -1,0 +1,137 @@
+#include "app_pipeline.h"
+
+#include <gst/app/app.h>
+#include <gtest/gtest.h>
+
+#include <cstring>
+
+#include "motion_test_util.h"
+
+namespace dpx {
+namespace test {
+
+std::vector<Frame> panned_nv12_frames(std::mt19937_64& rng, int count, int width, int height) {
+  const FormatCase& fc = format_case(GST_VIDEO_FORMAT_NV12);
+  const Texture tex(rng, width + 4 * count + 16, height + 2 * count + 16, SampleType::kU8);
+  std::vector<Frame> frames;
+  for (int i = 0; i < count; ++i) {
+    Frame f = random_frame(rng, fc, width, height);
+    const TestPlane luma = tex.frame(width, height, 8 + 3 * i, 8 + (i % 3));
+    for (int y = 0; y < height; ++y)
+      std::memcpy(f[0].bytes.data() + y * f[0].pitch, luma.bytes().data() + y * luma.pitch(), width);
+    frames.push_back(std::move(f));
+  }
+  return frames;
+}
+
+AppPipeline::AppPipeline(const std::string& chain, bool cuda_memory, int width, int height, GstContext* context) {
+  const std::string body = cuda_memory ? "cudaupload ! video/x-raw(memory:CUDAMemory) ! " + chain +
+                                             " ! video/x-raw(memory:CUDAMemory) ! cudadownload ! video/x-raw"
+                                       : chain;
+  const std::string desc = "appsrc name=src format=time ! " + body + " ! appsink name=sink sync=false wait-on-eos=false";
+  GError* err = nullptr;
+  pipeline_ = gst_parse_launch(desc.c_str(), &err);
+  EXPECT_NE(pipeline_, nullptr) << desc << ": " << (err ? err->message : "");
+  g_clear_error(&err);
+  if (pipeline_ == nullptr) return;
+  if (context != nullptr) gst_element_set_context(pipeline_, context);
+  src_ = gst_bin_get_by_name(GST_BIN(pipeline_), "src");
+  sink_ = gst_bin_get_by_name(GST_BIN(pipeline_), "sink");
+  GstCaps* caps = caps_for(GST_VIDEO_FORMAT_NV12, width, height);
+  gst_caps_set_simple(caps, "framerate", GST_TYPE_FRACTION, 30, 1, nullptr);
+  gst_video_info_from_caps(&info_, caps);
+  gst_app_src_set_caps(GST_APP_SRC(src_), caps);
+  gst_caps_unref(caps);
+}
+
+AppPipeline::~AppPipeline() {
+  if (pipeline_ == nullptr) return;
+  gst_element_set_state(pipeline_, GST_STATE_NULL);
+  gst_object_unref(src_);
+  gst_object_unref(sink_);
+  gst_object_unref(pipeline_);
+}
+
+AppRun AppPipeline::play(const std::vector<Frame>& frames, Watch* watch) {
+  AppRun run;
+  if (pipeline_ == nullptr) return run;
+  gst_element_set_state(pipeline_, GST_STATE_PLAYING);  // a failure shows as an error on the bus
+  for (std::size_t i = 0; i < frames.size(); ++i) {
+    GstBuffer* buf = gst_buffer_new_allocate(nullptr, GST_VIDEO_INFO_SIZE(&info_), nullptr);
+    fill_buffer(buf, info_, frames[i]);
+    GST_BUFFER_PTS(buf) = i * GST_SECOND / 30;
+    GST_BUFFER_DURATION(buf) = GST_SECOND / 30;
+    if (watch != nullptr) watch->watch(buf);
+    if (gst_app_src_push_buffer(GST_APP_SRC(src_), buf) != GST_FLOW_OK) break;
+  }
+  gst_app_src_end_of_stream(GST_APP_SRC(src_));
+  GstBus* bus = gst_element_get_bus(pipeline_);
+  const auto ends = static_cast<GstMessageType>(GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
+  for (GstMessage* m = gst_bus_timed_pop_filtered(bus, 60 * GST_SECOND, ends); m != nullptr;
+       m = gst_bus_pop_filtered(bus, ends)) {
+    if (GST_MESSAGE_TYPE(m) == GST_MESSAGE_EOS) {
+      run.eos = true;
+    } else {
+      GError* err = nullptr;
+      gchar* debug = nullptr;
+      gst_message_parse_error(m, &err, &debug);
+      run.errors.push_back({GST_OBJECT_NAME(GST_MESSAGE_SRC(m)), std::string(err->message) + " | " + (debug ? debug : "")});
+      g_clear_error(&err);
+      g_free(debug);
+    }
+    gst_message_unref(m);
+  }
+  gst_object_unref(bus);
+  const FormatCase& fc = format_case(GST_VIDEO_FORMAT_NV12);
+  while (GstSample* sample = gst_app_sink_try_pull_sample(GST_APP_SINK(sink_), 0)) {
+    GstBuffer* buf = gst_sample_get_buffer(sample);
+    EXPECT_EQ(run.out.count(GST_BUFFER_PTS(buf)), 0u) << "two outputs at " << GST_BUFFER_PTS(buf);
+    run.out[GST_BUFFER_PTS(buf)] = buffer_to_frame(buf, info_, fc);
+    gst_sample_unref(sample);
+  }
+  return run;
+}
+
+void AppPipeline::stop(GstState state) {
+  if (pipeline_ == nullptr) return;
+  EXPECT_NE(gst_element_set_state(pipeline_, state), GST_STATE_CHANGE_FAILURE);
+}
+
+GstElement* AppPipeline::element(const char* name) const {
+  return pipeline_ != nullptr ? gst_bin_get_by_name(GST_BIN(pipeline_), name) : nullptr;
+}
+
+GstContext* new_cuda_context() {
+  GstElement* e = gst_element_factory_make("dpxdilate", nullptr);
+  gst_util_set_object_arg(G_OBJECT(e), "backend", "cuda");
+  gst_element_set_state(e, GST_STATE_PAUSED);
+  GstContext* context = gst_element_get_context(e, "gst.cuda.context");
+  gst_element_set_state(e, GST_STATE_NULL);
+  gst_object_unref(e);
+  return context;
+}
+
+GObject* cuda_context_object(const GstContext* context) {
+  if (context == nullptr) return nullptr;
+  const GValue* v = gst_structure_get_value(gst_context_get_structure(context), "gst.cuda.context");
+  return v != nullptr && G_VALUE_HOLDS_OBJECT(v) ? G_OBJECT(g_value_get_object(v)) : nullptr;
+}
+
+bool outputs_match(const AppRun& got, const AppRun& reference, std::string* why) {
+  for (const auto& [pts, frame] : got.out) {
+    const auto ref = reference.out.find(pts);
+    if (ref == reference.out.end()) {
+      *why = "an output at " + std::to_string(pts) + " the reference does not have";
+      return false;
+    }
+    std::string diff;
+    if (!frames_equal(frame, ref->second, &diff)) {
+      *why = "output at " + std::to_string(pts) + " ns: " + diff;
+      return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace test
+}  // namespace dpx

@@ -1,0 +1,205 @@
+// Every element on the CUDA backend when the GPU fails (GPU only): the Nth CUDA allocation, copy or
+// launch of libdpx made to fail (dpx/fault_injection.h) at the first call, in the middle of the
+// stream and at the last (with frames in flight, during the drain at EOS), on system memory and on
+// CUDA memory. Each run must end in an error from the element naming the failed call, every output
+// pushed before it must equal the CPU's (no half-written frame), and no input buffer may leak. The
+// same pipeline, stopped and started again with the injection off, must then give every frame as
+// the CPU does, and device memory must be back where it was.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "app_pipeline.h"
+#include "buffer_watch.h"
+#include "dpx/device.h"
+#include "dpx/fault_injection.h"
+#include "plugin_env.h"
+#include "test_util.h"
+
+namespace dpx {
+namespace test {
+namespace {
+
+constexpr int kWidth = 160, kHeight = 96, kFrames = 12;
+
+struct FaultPath {
+  const char* name;
+  const char* chain;  // the element, named "el", with BACKEND in place of its backend
+  bool cuda_memory;
+};
+
+std::string with_backend(const char* chain, const char* backend) {
+  std::string s = chain;
+  s.replace(s.find("BACKEND"), 7, backend);
+  return s;
+}
+
+struct FaultKind {
+  const char* name;                    // as DPX_FAULT_INJECT spells it
+  std::vector<const char*> call_names;  // one of which the error must name
+};
+
+const FaultKind kKinds[] = {{"alloc", {"Malloc", "HostAlloc"}},
+                            {"copy", {"Memcpy", "Memset"}},
+                            {"launch", {"launch of"}}};
+
+bool names_call(const std::string& text, const FaultKind& kind) {
+  for (const char* c : kind.call_names)
+    if (text.find(c) != std::string::npos) return true;
+  return false;
+}
+
+std::size_t device_free_bytes() {
+  std::size_t free_bytes = 0, total = 0;
+  EXPECT_TRUE(cuda_memory_info(&free_bytes, &total).is_ok());
+  return free_bytes;
+}
+
+class ElementFaults : public ::testing::TestWithParam<FaultPath> {
+ protected:
+  void SetUp() override {
+    DPX_REQUIRE_GPU();
+    if (GetParam().cuda_memory && (!have_factory("cudaupload") || !have_factory("cudadownload")))
+      GTEST_SKIP() << "nvcodec's cudaupload/cudadownload are not available";
+    // One CUDA context for every pipeline of the test, as an application would share it (and a
+    // context made per pipeline would cost more than the runs).
+    context_ = new_cuda_context();
+    ASSERT_NE(context_, nullptr) << "no CUDA context made";
+  }
+  void TearDown() override {
+    set_fault_injection(nullptr);
+    if (context_ != nullptr) gst_context_unref(context_);
+  }
+
+  GstContext* context_ = nullptr;
+};
+
+TEST_P(ElementFaults, EachFailureIsAnElementErrorAndTheElementRecovers) {
+  auto rng = seeded_rng();
+  const std::vector<Frame> frames = panned_nv12_frames(rng, kFrames, kWidth, kHeight);
+  const FaultPath& path = GetParam();
+  AppRun cpu;
+  {
+    AppPipeline p(with_backend(path.chain, "cpu"), false, kWidth, kHeight);
+    ASSERT_TRUE(p.ok());
+    cpu = p.play(frames);
+  }
+  ASSERT_TRUE(cpu.eos && cpu.errors.empty()) << "the CPU run failed: " << cpu.first_error();
+  ASSERT_EQ(cpu.out.size(), frames.size());
+
+  const std::string chain = with_backend(path.chain, "cuda");
+  std::size_t free_before = 0;
+  int runs_with_calls = 0;
+  Watch watch;
+  for (const FaultKind& kind : kKinds) {
+    SCOPED_TRACE(kind.name);
+    // A run with the kind counted but never failed: how many calls a stream makes, where to fail.
+    long calls = 0;
+    {
+      AppPipeline p(chain, path.cuda_memory, kWidth, kHeight, context_);
+      set_fault_injection((std::string(kind.name) + ":1000000000").c_str());
+      const AppRun run = p.play(frames, &watch);
+      calls = fault_injection_count();
+      set_fault_injection(nullptr);
+      std::string why;
+      ASSERT_TRUE(run.eos && run.errors.empty()) << run.first_error();
+      ASSERT_EQ(run.out.size(), frames.size());
+      EXPECT_TRUE(outputs_match(run, cpu, &why)) << why;
+    }
+    if (free_before == 0) free_before = device_free_bytes();  // after the first run's warm-up
+    std::printf("[   INFO   ] %s: %ld %s calls in %d frames\n", path.name, calls, kind.name, kFrames);
+    if (calls == 0) continue;  // nothing of this kind to fail on this path
+    ++runs_with_calls;
+    std::vector<long> targets = {1};
+    if (calls > 2) targets.push_back((calls + 1) / 2);
+    if (calls > 1) targets.push_back(calls);  // the last: with frames in flight, in the drain at EOS
+    for (long n : targets) {
+      SCOPED_TRACE("failing call " + std::to_string(n) + " of " + std::to_string(calls));
+      AppPipeline p(chain, path.cuda_memory, kWidth, kHeight, context_);
+      ASSERT_TRUE(p.ok());
+      set_fault_injection((std::string(kind.name) + ":" + std::to_string(n)).c_str());
+      const AppRun failed = p.play(frames, &watch);
+      const long made = fault_injection_count();
+      set_fault_injection(nullptr);
+      std::string why;
+      EXPECT_TRUE(outputs_match(failed, cpu, &why)) << "a frame pushed before the error: " << why;
+      if (made < n) {
+        // A run may make fewer calls than the counted one (pools reused sooner): nothing failed.
+        EXPECT_TRUE(failed.eos && failed.errors.empty()) << failed.first_error();
+        EXPECT_EQ(failed.out.size(), frames.size());
+      } else {
+        EXPECT_FALSE(failed.eos) << "EOS after a failed CUDA call";
+        bool from_element = false;
+        for (const AppRun::Error& e : failed.errors) {
+          if (e.source != "el") continue;
+          from_element = true;
+          EXPECT_TRUE(names_call(e.text, kind)) << "the error does not name the failed call: " << e.text;
+        }
+        EXPECT_TRUE(from_element) << "no error from the element; first error: " << failed.first_error();
+        EXPECT_LT(failed.out.size(), frames.size());
+      }
+      // Recovery: the same pipeline stopped (to NULL or READY in turn) and started again.
+      p.stop(n % 2 == 1 ? GST_STATE_NULL : GST_STATE_READY);
+      const AppRun again = p.play(frames, &watch);
+      ASSERT_TRUE(again.eos && again.errors.empty()) << "after the failure: " << again.first_error();
+      EXPECT_EQ(again.out.size(), frames.size());
+      EXPECT_TRUE(outputs_match(again, cpu, &why)) << "after the failure: " << why;
+    }
+    EXPECT_EQ(watch.alive(), 0) << "input buffers leaked";
+  }
+  EXPECT_GT(runs_with_calls, 0) << "the element made no checked CUDA call at all";
+  for (const std::string& m : watch.logged()) ADD_FAILURE() << "logged: " << m;
+  const std::size_t free_after = device_free_bytes();
+  const long long grown = (static_cast<long long>(free_before) - static_cast<long long>(free_after)) >> 20;
+  std::printf("[   INFO   ] %s: device memory in use grew by %lld MiB\n", path.name, grown);
+  EXPECT_LE(grown, 32) << "device memory not given back";
+}
+
+// On the CPU backend no element makes a CUDA call libdpx checks: with every kind armed to fail at
+// the first call, each path still gives every frame, and nothing was counted.
+TEST(ElementFaultsCpu, TheCpuBackendMakesNoCheckedCudaCall) {
+  auto rng = seeded_rng();
+  const std::vector<Frame> frames = panned_nv12_frames(rng, 6, 64, 48);
+  Watch watch;
+  for (const char* chain : {"dpxdilate name=el backend=cpu frames-in-flight=2", "dpxerode name=el backend=cpu",
+                            "dpxmorph name=el backend=cpu operation=gradient",
+                            "dpxmotionest name=el backend=cpu draw=true frames-in-flight=2",
+                            "dpxdeshake name=el backend=cpu smoothing=2"}) {
+    for (const FaultKind& kind : kKinds) {
+      SCOPED_TRACE(std::string(chain) + ", " + kind.name);
+      AppPipeline p(chain, false, 64, 48);
+      ASSERT_TRUE(p.ok());
+      set_fault_injection((std::string(kind.name) + ":1").c_str());
+      const AppRun run = p.play(frames, &watch);
+      EXPECT_EQ(fault_injection_count(), 0);
+      set_fault_injection(nullptr);
+      EXPECT_TRUE(run.eos && run.errors.empty()) << run.first_error();
+      EXPECT_EQ(run.out.size(), frames.size());
+    }
+  }
+  EXPECT_EQ(watch.alive(), 0) << "input buffers leaked";
+  for (const std::string& m : watch.logged()) ADD_FAILURE() << "logged: " << m;
+}
+
+std::string path_name(const ::testing::TestParamInfo<FaultPath>& info) { return info.param.name; }
+
+INSTANTIATE_TEST_SUITE_P(
+    Gpu, ElementFaults,
+    ::testing::Values(
+        FaultPath{"dilate_system_memory", "dpxdilate name=el backend=BACKEND size=5 frames-in-flight=2", false},
+        FaultPath{"dilate_cuda_memory", "dpxdilate name=el backend=BACKEND size=5", true},
+        FaultPath{"erode_system_memory", "dpxerode name=el backend=BACKEND shape=ellipse size=7", false},
+        FaultPath{"erode_cuda_memory", "dpxerode name=el backend=BACKEND shape=ellipse size=7", true},
+        FaultPath{"morph_system_memory", "dpxmorph name=el backend=BACKEND operation=gradient frames-in-flight=3", false},
+        FaultPath{"morph_cuda_memory", "dpxmorph name=el backend=BACKEND operation=open", true},
+        FaultPath{"motionest_system_memory",
+                  "dpxmotionest name=el backend=BACKEND draw=true block-size=8 frames-in-flight=3", false},
+        FaultPath{"motionest_cuda_memory", "dpxmotionest name=el backend=BACKEND draw=true block-size=8", true},
+        FaultPath{"deshake_system_memory", "dpxdeshake name=el backend=BACKEND smoothing=2", false},
+        FaultPath{"deshake_cuda_memory", "dpxdeshake name=el backend=BACKEND smoothing=2", true}),
+    path_name);
+
+}  // namespace
+}  // namespace test
+}  // namespace dpx

@@ -1,0 +1,128 @@
+// Two pipelines in one process at once, each "appsrc ! cudaupload ! ELEMENT ! cudadownload ! appsink"
+// run from its own thread (GPU only): once sharing one GstCudaContext set on both by the
+// application, once each finding its own. Every frame equals the CPU's, each pipeline ran in the
+// context it should, and once both are gone no input buffer is left and device memory is back where
+// it was. dpxdilate, and dpxmotionest with frames in flight.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "app_pipeline.h"
+#include "buffer_watch.h"
+#include "dpx/device.h"
+#include "plugin_env.h"
+#include "test_util.h"
+
+namespace dpx {
+namespace test {
+namespace {
+
+constexpr int kWidth = 320, kHeight = 192, kFrames = 40, kRuns = 3;
+
+struct TwoCase {
+  const char* name;
+  const char* chain;  // the element, named "el", without its backend
+  bool shared;        // one context set on both pipelines, else each finds its own
+};
+
+std::size_t device_free_bytes() {
+  std::size_t free_bytes = 0, total = 0;
+  EXPECT_TRUE(cuda_memory_info(&free_bytes, &total).is_ok());
+  return free_bytes;
+}
+
+// The GstCudaContext the pipeline's element "el" ran in.
+GObject* context_of(const AppPipeline& p) {
+  GstElement* el = p.element("el");
+  GstContext* c = el != nullptr ? gst_element_get_context(el, "gst.cuda.context") : nullptr;
+  GObject* object = cuda_context_object(c);
+  if (c != nullptr) gst_context_unref(c);
+  if (el != nullptr) gst_object_unref(el);
+  return object;  // still held by the element's context list while the pipeline exists
+}
+
+class TwoPipelines : public ::testing::TestWithParam<TwoCase> {
+ protected:
+  void SetUp() override {
+    DPX_REQUIRE_GPU();
+    if (!have_factory("cudaupload") || !have_factory("cudadownload"))
+      GTEST_SKIP() << "nvcodec's cudaupload/cudadownload are not available";
+  }
+};
+
+TEST_P(TwoPipelines, RunAtOnceFromTwoThreadsAndGiveEverythingBack) {
+  auto rng = seeded_rng();
+  const std::vector<Frame> frames = panned_nv12_frames(rng, kFrames, kWidth, kHeight);
+  const std::string chain = std::string(GetParam().chain) + " backend=";
+  AppRun cpu;
+  {
+    AppPipeline p(chain + "cpu", false, kWidth, kHeight);
+    cpu = p.play(frames);
+  }
+  ASSERT_TRUE(cpu.eos && cpu.errors.empty()) << cpu.first_error();
+  ASSERT_EQ(cpu.out.size(), frames.size());
+  {
+    AppPipeline warm(chain + "cuda", true, kWidth, kHeight);  // the device's first use, not counted
+    ASSERT_TRUE(warm.play(frames).eos);
+  }
+  const std::size_t free_before = device_free_bytes();
+
+  Watch watch;
+  {
+    GstContext* shared = GetParam().shared ? new_cuda_context() : nullptr;
+    if (GetParam().shared) {
+      ASSERT_NE(shared, nullptr) << "no CUDA context made";
+    }
+    AppPipeline a(chain + "cuda", true, kWidth, kHeight, shared);
+    AppPipeline b(chain + "cuda", true, kWidth, kHeight, shared);
+    ASSERT_TRUE(a.ok() && b.ok());
+    auto stream = [&](AppPipeline* p, const char* which) {
+      for (int run = 0; run < kRuns; ++run) {
+        const AppRun got = p->play(frames, &watch);
+        std::string why;
+        EXPECT_TRUE(got.eos && got.errors.empty()) << which << " run " << run << ": " << got.first_error();
+        EXPECT_EQ(got.out.size(), frames.size()) << which << " run " << run;
+        EXPECT_TRUE(outputs_match(got, cpu, &why)) << which << " run " << run << ": " << why;
+        p->stop(GST_STATE_READY);
+      }
+    };
+    std::thread ta(stream, &a, "pipeline A");
+    std::thread tb(stream, &b, "pipeline B");
+    ta.join();
+    tb.join();
+    GObject* ca = context_of(a);
+    GObject* cb = context_of(b);
+    ASSERT_NE(ca, nullptr);
+    ASSERT_NE(cb, nullptr);
+    if (GetParam().shared) {
+      EXPECT_EQ(ca, cuda_context_object(shared)) << "pipeline A did not run in the context it was given";
+      EXPECT_EQ(cb, cuda_context_object(shared)) << "pipeline B did not run in the context it was given";
+    } else {
+      EXPECT_NE(ca, cb) << "two pipelines found one context without being given it";
+    }
+    if (shared != nullptr) gst_context_unref(shared);
+  }
+  EXPECT_EQ(watch.alive(), 0) << "input buffers leaked";
+  for (const std::string& m : watch.logged()) ADD_FAILURE() << "logged: " << m;
+  const long long grown = (static_cast<long long>(free_before) - static_cast<long long>(device_free_bytes())) >> 20;
+  std::printf("[   INFO   ] %s: device memory in use grew by %lld MiB\n", GetParam().name, grown);
+  EXPECT_LE(grown, 32) << "device memory not given back";
+}
+
+std::string two_name(const ::testing::TestParamInfo<TwoCase>& info) { return info.param.name; }
+
+INSTANTIATE_TEST_SUITE_P(
+    Gpu, TwoPipelines,
+    ::testing::Values(TwoCase{"dilate_shared_context", "dpxdilate name=el size=5", true},
+                      TwoCase{"dilate_own_contexts", "dpxdilate name=el size=5", false},
+                      TwoCase{"motionest_in_flight_shared_context",
+                              "dpxmotionest name=el draw=true block-size=8 frames-in-flight=3", true},
+                      TwoCase{"motionest_in_flight_own_contexts",
+                              "dpxmotionest name=el draw=true block-size=8 frames-in-flight=3", false}),
+    two_name);
+
+}  // namespace
+}  // namespace test
+}  // namespace dpx
