@@ -24,11 +24,13 @@ std::vector<Frame> panned_nv12_frames(std::mt19937_64& rng, int count, int width
   return frames;
 }
 
-AppPipeline::AppPipeline(const std::string& chain, bool cuda_memory, int width, int height, GstContext* context) {
+AppPipeline::AppPipeline(const std::string& chain, bool cuda_memory, int width, int height,
+                         GstContext* context) {
   const std::string body = cuda_memory ? "cudaupload ! video/x-raw(memory:CUDAMemory) ! " + chain +
                                              " ! video/x-raw(memory:CUDAMemory) ! cudadownload ! video/x-raw"
                                        : chain;
-  const std::string desc = "appsrc name=src format=time ! " + body + " ! appsink name=sink sync=false wait-on-eos=false";
+  const std::string desc =
+      "appsrc name=src format=time ! " + body + " ! appsink name=sink sync=false wait-on-eos=false";
   GError* err = nullptr;
   pipeline_ = gst_parse_launch(desc.c_str(), &err);
   EXPECT_NE(pipeline_, nullptr) << desc << ": " << (err ? err->message : "");
@@ -75,7 +77,8 @@ AppRun AppPipeline::play(const std::vector<Frame>& frames, Watch* watch) {
       GError* err = nullptr;
       gchar* debug = nullptr;
       gst_message_parse_error(m, &err, &debug);
-      run.errors.push_back({GST_OBJECT_NAME(GST_MESSAGE_SRC(m)), std::string(err->message) + " | " + (debug ? debug : "")});
+      run.errors.push_back(
+          {GST_OBJECT_NAME(GST_MESSAGE_SRC(m)), std::string(err->message) + " | " + (debug ? debug : "")});
       g_clear_error(&err);
       g_free(debug);
     }

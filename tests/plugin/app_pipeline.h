@@ -38,7 +38,8 @@ class AppPipeline {
   // "appsrc ! `chain` ! appsink"; with `cuda_memory`, "appsrc ! cudaupload ! `chain` ! cudadownload !
   // appsink", caps filters holding `chain` to memory:CUDAMemory on both sides. `context` (a
   // gst.cuda.context GstContext), when given, is set on the pipeline before it starts.
-  AppPipeline(const std::string& chain, bool cuda_memory, int width, int height, GstContext* context = nullptr);
+  AppPipeline(const std::string& chain, bool cuda_memory, int width, int height,
+              GstContext* context = nullptr);
   ~AppPipeline();
   AppPipeline(const AppPipeline&) = delete;
   AppPipeline& operator=(const AppPipeline&) = delete;

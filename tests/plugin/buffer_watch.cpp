@@ -21,7 +21,9 @@ GstBuffer* Watch::watch(GstBuffer* buf) {
   return buf;
 }
 
-void Watch::on_free(gpointer self, GstMiniObject*) { --static_cast<Watch*>(self)->alive_; }
+void Watch::on_free(gpointer self, GstMiniObject*) {
+  --static_cast<Watch*>(self)->alive_;
+}
 
 void Watch::on_log(const gchar* domain, GLogLevelFlags level, const gchar* message, gpointer) {
   if (counter_ != nullptr && (level & (G_LOG_LEVEL_CRITICAL | G_LOG_LEVEL_WARNING)) != 0)

@@ -36,13 +36,12 @@ std::string with_backend(const char* chain, const char* backend) {
 }
 
 struct FaultKind {
-  const char* name;                    // as DPX_FAULT_INJECT spells it
+  const char* name;                     // as DPX_FAULT_INJECT spells it
   std::vector<const char*> call_names;  // one of which the error must name
 };
 
-const FaultKind kKinds[] = {{"alloc", {"Malloc", "HostAlloc"}},
-                            {"copy", {"Memcpy", "Memset"}},
-                            {"launch", {"launch of"}}};
+const FaultKind kKinds[] = {
+    {"alloc", {"Malloc", "HostAlloc"}}, {"copy", {"Memcpy", "Memset"}}, {"launch", {"launch of"}}};
 
 bool names_call(const std::string& text, const FaultKind& kind) {
   for (const char* c : kind.call_names)
@@ -162,8 +161,8 @@ TEST(ElementFaultsCpu, TheCpuBackendMakesNoCheckedCudaCall) {
   auto rng = seeded_rng();
   const std::vector<Frame> frames = panned_nv12_frames(rng, 6, 64, 48);
   Watch watch;
-  for (const char* chain : {"dpxdilate name=el backend=cpu frames-in-flight=2", "dpxerode name=el backend=cpu",
-                            "dpxmorph name=el backend=cpu operation=gradient",
+  for (const char* chain : {"dpxdilate name=el backend=cpu frames-in-flight=2",
+                            "dpxerode name=el backend=cpu", "dpxmorph name=el backend=cpu operation=gradient",
                             "dpxmotionest name=el backend=cpu draw=true frames-in-flight=2",
                             "dpxdeshake name=el backend=cpu smoothing=2"}) {
     for (const FaultKind& kind : kKinds) {
@@ -182,20 +181,25 @@ TEST(ElementFaultsCpu, TheCpuBackendMakesNoCheckedCudaCall) {
   for (const std::string& m : watch.logged()) ADD_FAILURE() << "logged: " << m;
 }
 
-std::string path_name(const ::testing::TestParamInfo<FaultPath>& info) { return info.param.name; }
+std::string path_name(const ::testing::TestParamInfo<FaultPath>& info) {
+  return info.param.name;
+}
 
 INSTANTIATE_TEST_SUITE_P(
     Gpu, ElementFaults,
     ::testing::Values(
-        FaultPath{"dilate_system_memory", "dpxdilate name=el backend=BACKEND size=5 frames-in-flight=2", false},
+        FaultPath{"dilate_system_memory", "dpxdilate name=el backend=BACKEND size=5 frames-in-flight=2",
+                  false},
         FaultPath{"dilate_cuda_memory", "dpxdilate name=el backend=BACKEND size=5", true},
         FaultPath{"erode_system_memory", "dpxerode name=el backend=BACKEND shape=ellipse size=7", false},
         FaultPath{"erode_cuda_memory", "dpxerode name=el backend=BACKEND shape=ellipse size=7", true},
-        FaultPath{"morph_system_memory", "dpxmorph name=el backend=BACKEND operation=gradient frames-in-flight=3", false},
+        FaultPath{"morph_system_memory",
+                  "dpxmorph name=el backend=BACKEND operation=gradient frames-in-flight=3", false},
         FaultPath{"morph_cuda_memory", "dpxmorph name=el backend=BACKEND operation=open", true},
         FaultPath{"motionest_system_memory",
                   "dpxmotionest name=el backend=BACKEND draw=true block-size=8 frames-in-flight=3", false},
-        FaultPath{"motionest_cuda_memory", "dpxmotionest name=el backend=BACKEND draw=true block-size=8", true},
+        FaultPath{"motionest_cuda_memory", "dpxmotionest name=el backend=BACKEND draw=true block-size=8",
+                  true},
         FaultPath{"deshake_system_memory", "dpxdeshake name=el backend=BACKEND smoothing=2", false},
         FaultPath{"deshake_cuda_memory", "dpxdeshake name=el backend=BACKEND smoothing=2", true}),
     path_name);

@@ -106,12 +106,15 @@ TEST_P(TwoPipelines, RunAtOnceFromTwoThreadsAndGiveEverythingBack) {
   }
   EXPECT_EQ(watch.alive(), 0) << "input buffers leaked";
   for (const std::string& m : watch.logged()) ADD_FAILURE() << "logged: " << m;
-  const long long grown = (static_cast<long long>(free_before) - static_cast<long long>(device_free_bytes())) >> 20;
+  const long long grown =
+      (static_cast<long long>(free_before) - static_cast<long long>(device_free_bytes())) >> 20;
   std::printf("[   INFO   ] %s: device memory in use grew by %lld MiB\n", GetParam().name, grown);
   EXPECT_LE(grown, 32) << "device memory not given back";
 }
 
-std::string two_name(const ::testing::TestParamInfo<TwoCase>& info) { return info.param.name; }
+std::string two_name(const ::testing::TestParamInfo<TwoCase>& info) {
+  return info.param.name;
+}
 
 INSTANTIATE_TEST_SUITE_P(
     Gpu, TwoPipelines,
