@@ -98,6 +98,11 @@ AppRun AppPipeline::play(const std::vector<Frame>& frames, Watch* watch) {
 void AppPipeline::stop(GstState state) {
   if (pipeline_ == nullptr) return;
   EXPECT_NE(gst_element_set_state(pipeline_, state), GST_STATE_CHANGE_FAILURE);
+  // The streaming threads have stopped: what they posted after the run ended (an upstream element's
+  // error following the one that ended it) is dropped, so the next run starts with an empty bus.
+  GstBus* bus = gst_element_get_bus(pipeline_);
+  while (GstMessage* m = gst_bus_pop(bus)) gst_message_unref(m);
+  gst_object_unref(bus);
 }
 
 GstElement* AppPipeline::element(const char* name) const {

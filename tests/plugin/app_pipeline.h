@@ -48,7 +48,8 @@ class AppPipeline {
   // Sets PLAYING, pushes `frames` (each watched by `watch` when given) and EOS, and waits up to
   // 60 s for EOS or an error; then collects what reached appsink. The pipeline stays PLAYING.
   AppRun play(const std::vector<Frame>& frames, Watch* watch = nullptr);
-  // To NULL or READY: the end of a run, after which play() starts a new one.
+  // To NULL or READY, dropping what is left on the bus: the end of a run, after which play() starts
+  // a new one.
   void stop(GstState state);
   // An element of the pipeline by name (a new reference), nullptr when none.
   GstElement* element(const char* name) const;
