@@ -21,7 +21,9 @@ struct NoReduction {  // one lane holds the whole sum
 // pass, and writes only its own vector).
 template <typename T>
 void refine_rows(const motion_detail::RefineJob& job, int first, int workers) {
-  const motion_detail::FrameStage<T> stage{{job.cur, job.ref, job.cur_pitch, job.ref_pitch, job.width, job.height}};
+  std::vector<T> planes(motion_detail::patch_plane_samples(job.block));
+  const motion_detail::FrameStage<T> stage{{job.cur, job.ref, job.cur_pitch, job.ref_pitch, job.width, job.height},
+                                           planes.data(), job.block};
   for (int r = first; r < job.rows; r += workers)
     for (int c = 0; c < job.columns; ++c) motion_detail::refine_block(job, c, r, 0, 1, stage, NoReduction{});
 }

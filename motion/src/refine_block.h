@@ -16,6 +16,8 @@
 #include "dpx_ops.cuh"
 #include "match_key.h"
 #include "motion_cost.h"
+#include "refine_planes.h"
+#include "refine_samples.h"
 #include "subpel_filter.h"
 
 namespace dpx {
@@ -41,67 +43,6 @@ struct RefineJob {
   MotionVector* out;
 };
 
-// The samples of the frames themselves, at frame coordinates (the CPU's stage).
-template <typename T>
-struct FrameSamples {
-  const unsigned char* cur;
-  const unsigned char* ref;
-  std::size_t cur_pitch, ref_pitch;
-  int width, height;
-  DPX_HD int cur_at(int x, int y) const {
-    return reinterpret_cast<const T*>(cur + static_cast<std::size_t>(y) * cur_pitch)[x];
-  }
-  DPX_HD int ref_at(int x, int y) const {
-    return reinterpret_cast<const T*>(ref + static_cast<std::size_t>(y) * ref_pitch)[x];
-  }
-  // The reference with the frame's edges replicated: what the filters' outer taps read.
-  DPX_HD int ref_edge(int x, int y) const {
-    return ref_at(x < 0 ? 0 : (x >= width ? width - 1 : x), y < 0 ? 0 : (y >= height ? height - 1 : y));
-  }
-};
-
-// The filters' view of a stage's samples: whole reference pixels, edges replicated.
-template <typename Samples>
-struct EdgeSamples {
-  const Samples& px;
-  DPX_HD int operator()(int x, int y) const { return px.ref_edge(x, y); }
-};
-
-// A reference window [rx, rx + rw) x [ry, ry + rh) in frame coordinates.
-struct Window {
-  int rx, ry, rw, rh;
-};
-
-// The reference sample at (x + fx/4, y + fy/4) by the job's filter (subpel_filter.h).
-template <typename Samples>
-DPX_HD int interpolated(const Samples& px, const SubpelFilter& f, int x, int y, int fx, int fy) {
-  if ((fx | fy) == 0) return px.ref_at(x, y);
-  return f(EdgeSamples<Samples>{px}, x, y, fx, fy);
-}
-
-// May a block at `origin` (`extent` pixels in the frame) use the component v (units of 1/s)?
-// |v| <= s R, and every reference pixel the bilinear weights read lies inside the frame (the
-// longer filters' outer taps may pass the edge; they read it replicated).
-DPX_HD bool component_inside(int v, int s, int origin, int extent, int frame, int range) {
-  if (iabs(v) > s * range) return false;
-  const int whole = floor_div_scale(v, s), reach = v != whole * s ? 1 : 0;
-  return origin + whole >= 0 && origin + whole + extent + reach <= frame;
-}
-
-// One block of a job: its place, size and how its pixels are shared among the lanes: the lane
-// takes pixel (x, y) = (lane % bw, lane / bw), then steps (lanes % bw, lanes / bw), wrapping rows.
-struct BlockSpan {
-  int x0, y0, bw, bh;
-  int x, y, step_x, step_y;
-};
-
-// The CPU's stage: every window is read in place.
-template <typename T>
-struct FrameStage {
-  FrameSamples<T> samples;
-  DPX_HD FrameSamples<T> operator()(const BlockSpan&, const Window&) const { return samples; }
-};
-
 // Block (c, r) of the job, the lane's share of it.
 DPX_HD BlockSpan block_span(const RefineJob& j, int c, int r, int lane, int lanes) {
   const int x0 = c * j.block, y0 = r * j.block;
@@ -109,39 +50,20 @@ DPX_HD BlockSpan block_span(const RefineJob& j, int c, int r, int lane, int lane
   return BlockSpan{x0, y0, bw, bh, lane % bw, lane / bw, lanes % bw, lanes / bw};
 }
 
-// The whole part and the quarter-pixel fraction of v (units of 1/s), one axis.
-struct SubpelOffset {
-  int whole, quarter;
-};
-DPX_HD SubpelOffset subpel_offset(int v, int s) {
-  const int whole = floor_div_scale(v, s);
-  return SubpelOffset{whole, (v - whole * s) << (2 - (s >> 1))};  // * 4 / s
-}
-
-// The lane's part of the SAD of the block against the reference at v / s (s = 1, 2 or 4).
-template <typename Samples>
-DPX_HD std::uint32_t partial_sad(const Samples& px, const SubpelFilter& f, const BlockSpan& b, int vx, int vy, int s) {
-  const SubpelOffset ox = subpel_offset(vx, s), oy = subpel_offset(vy, s);
-  int x = b.x, y = b.y;
-  std::uint32_t sum = 0;
-  while (y < b.bh) {
-    const int c = px.cur_at(b.x0 + x, b.y0 + y);
-    const int r = interpolated(px, f, b.x0 + x + ox.whole, b.y0 + y + oy.whole, ox.quarter, oy.quarter);
-    sum += static_cast<std::uint32_t>(c > r ? c - r : r - c);
-    x += b.step_x;
-    y += b.step_y;
-    if (x >= b.bw) x -= b.bw, ++y;
+// The CPU's stage: every window is read in place; a patch's planes are built into `planes`
+// (patch_plane_samples(block) samples).
+template <typename T>
+struct FrameStage {
+  FrameSamples<T> samples;
+  T* planes;
+  int block;
+  DPX_HD FrameSamples<T> operator()(const BlockSpan&, const Window&) const { return samples; }
+  DPX_HD PatchSamples<FrameSamples<T>, T> patch(const BlockSpan& b, const SubpelFilter& f, int cx, int cy) const {
+    const PatchPlanes<T> p{planes, block + 2, cx, cy};
+    build_patch_planes(samples, f, b, cx, cy, 0, 1, p);
+    return PatchSamples<FrameSamples<T>, T>{samples, p};
   }
-  return sum;
-}
-
-// The window the integer candidates (cx + dx, cy + dy), |dx|, |dy| <= reach, read. With reach
-// subpel_reach() it also holds what the sub-pel candidates around (cx, cy) read: they lie within
-// (s - 1) / s pixel, so their whole part is cx - 1 or cx, and the filter's taps reach that much
-// further.
-DPX_HD Window window_around(const BlockSpan& b, int cx, int cy, int reach) {
-  return Window{b.x0 + cx - reach, b.y0 + cy - reach, b.bw + 2 * reach, b.bh + 2 * reach};
-}
+};
 
 // Keeps the better of `best` and the candidate v (units of 1/s) when it is inside the frame, ranked
 // by weight * SAD + the penalty in the penalty's units (pen.scale; weight 1 but in the filtered
@@ -245,20 +167,23 @@ DPX_HD void filtered_subpel_search(const RefineJob& j, const BlockSpan& b, const
   const std::uint32_t weight = static_cast<std::uint32_t>(4 / j.scale);
   const Penalty quarter_pen{pen.predictor, pen.lambda, 4};
   Choice q{best->cost * weight, best->x * static_cast<int>(weight), best->y * static_cast<int>(weight)};
-  for (int patch = 0; patch < kSubpelPatches; ++patch) {
+  auto patch = stage.patch(b, j.filter, floor_div_scale(q.x, 4), floor_div_scale(q.y, 4));
+  for (int n = 0; n < kSubpelPatches; ++n) {
     const Choice centre = q;
-    const auto px = stage(b, window_around(b, floor_div_scale(centre.x, 4), floor_div_scale(centre.y, 4), kSubpelReach));
+    if (n > 0) patch = stage.patch(b, j.filter, floor_div_scale(centre.x, 4), floor_div_scale(centre.y, 4));
     for (int y = centre.y - 4; y <= centre.y + 4; ++y)
       for (int x = centre.x - 4; x <= centre.x + 4; ++x)
-        if (x != centre.x || y != centre.y) consider(j, px, b, quarter_pen, x, y, 4, sum, &q, weight);
+        if (x != centre.x || y != centre.y) consider(j, patch, b, quarter_pen, x, y, 4, sum, &q, weight);
     if (iabs(q.x - centre.x) < 4 && iabs(q.y - centre.y) < 4) break;
   }
   if (j.scale == 2) {
     // The half positions within 1/4 px of q: q itself on an even axis, q - 1 and q + 1 on an odd one.
-    const auto px = stage(b, window_around(b, floor_div_scale(q.x, 4), floor_div_scale(q.y, 4), kSubpelReach));
+    const int x_lo = q.x & ~1, x_hi = (q.x + 1) & ~1, y_lo = q.y & ~1, y_hi = (q.y + 1) & ~1;
+    if (!in_patch(patch, x_lo, y_lo) || !in_patch(patch, x_hi, y_hi))
+      patch = stage.patch(b, j.filter, floor_div_scale(q.x, 4), floor_div_scale(q.y, 4));
     Choice h{UINT32_MAX, 0, 0};
-    for (int y = q.y & ~1; y <= ((q.y + 1) & ~1); y += 2)
-      for (int x = q.x & ~1; x <= ((q.x + 1) & ~1); x += 2) consider(j, px, b, quarter_pen, x, y, 4, sum, &h, weight);
+    for (int y = y_lo; y <= y_hi; y += 2)
+      for (int x = x_lo; x <= x_hi; x += 2) consider(j, patch, b, quarter_pen, x, y, 4, sum, &h, weight);
     q = h;
   }
   *best = Choice{q.cost / weight, q.x / static_cast<int>(weight), q.y / static_cast<int>(weight)};

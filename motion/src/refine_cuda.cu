@@ -8,11 +8,13 @@
 // average of the predictive search, one thread per coarse pixel.
 #include <cuda_runtime.h>
 
+#include <cstddef>
 #include <cstdint>
 
 #include "block_match_cuda.h"
 #include "cuda_check.h"
 #include "refine_block.h"
+#include "refine_planes.h"
 #include "refine_shared.cuh"
 #include "refine_subpel_registers.cuh"
 #include "warp_ranking.cuh"
@@ -22,7 +24,33 @@ namespace motion_detail {
 
 namespace {
 
-constexpr int kWarpsPerCta = 4;
+// A warp's part of the CTA's dynamic shared memory: the block, a reference window and, with a
+// sharp filter, a patch's planes (refine_planes.h). As many warps a CTA as fit 46 KB (no opt-in
+// beyond the default 48 KB), at most 4: bilinear jobs keep 4 warps and no planes; 16-bit 32x32
+// blocks with planes run one warp a CTA (the planes alone take 37 KB).
+template <typename T, int B>
+struct WarpShared {
+  static constexpr int kCur = kMaxBlock * kPitch;
+  static constexpr int kRef = (kMaxWindow + 1) * kPitch;  // a row to spare: see partial_sad
+  static constexpr int kPlanes = patch_plane_samples(B);
+
+  __host__ __device__ static bool has_planes(const RefineJob& job) { return job.filter.mode != MotionInterpolation::kBilinear; }
+  static std::size_t bytes_per_warp(bool planes) { return sizeof(T) * (kCur + kRef + (planes ? kPlanes : 0)); }
+  static int warps(bool planes) {
+    const std::size_t fit = 46 * 1024 / bytes_per_warp(planes);
+    return fit < 1 ? 1 : (fit > 4 ? 4 : static_cast<int>(fit));
+  }
+
+  T* cur;
+  T* ref;
+  T* planes;  // null without planes
+
+  __device__ static WarpShared of(unsigned char* shared, const RefineJob& job, int warp) {
+    const bool planes = has_planes(job);
+    T* base = reinterpret_cast<T*>(shared) + warp * (kCur + kRef + (planes ? kPlanes : 0));
+    return WarpShared{base, base + kCur, planes ? base + kCur + kRef : nullptr};
+  }
+};
 
 // The lane's parts of 8 integer candidates' SADs for a whole block, pixel by pixel (each of the
 // block's pixels read once for the 8): candidate t at `offset[t]` samples from (x0, y0) in the
@@ -56,13 +84,24 @@ struct SharedStage {
   int width, height;
   const T* cur;
   T* ref;
+  T* planes;  // patch_plane_samples(block)
+  int block;
   int lane;
 
   __device__ SharedSamples<T, B> operator()(const BlockSpan&, const Window& w) const {
-    __syncwarp();  // every lane is done with the previous window
+    __syncwarp();  // every lane is done with the previous window and planes
     stage_rows(frame, pitch, width, height, w.rx, w.ry, w.rw, w.rh, lane, ref);
     __syncwarp();
     return SharedSamples<T, B>{cur, ref, w.rx, w.ry};
+  }
+  // The planes of the patch around whole pixel (cx, cy), built by the warp from the window they read.
+  __device__ PatchSamples<SharedSamples<T, B>, T> patch(const BlockSpan& b, const SubpelFilter& f, int cx,
+                                                        int cy) const {
+    const SharedSamples<T, B> px = (*this)(b, window_around(b, cx, cy, kSubpelReach));
+    const PatchPlanes<T> p{planes, block + 2, cx, cy};
+    build_patch_planes(px, f, b, cx, cy, lane, 32, p);
+    __syncwarp();
+    return PatchSamples<SharedSamples<T, B>, T>{px, p};
   }
 };
 
@@ -115,24 +154,26 @@ __device__ Choice warp_predictive_search(const RefineJob& j, const BlockSpan& b,
 // After the coarse search: the predictive search, then the sub-pel stage, on shared memory; whole
 // blocks rank their integer candidates 8 at a time, blocks cut by the frame's edge run refine_block.
 template <typename T, int B>
-__global__ void __launch_bounds__(kWarpsPerCta * 32) refine_kernel(RefineJob job) {
-  __shared__ T cur[kWarpsPerCta][kMaxBlock * kPitch];
-  __shared__ T ref[kWarpsPerCta][(kMaxWindow + 1) * kPitch];  // a row to spare: see partial_sad
+__global__ void __launch_bounds__(4 * 32) refine_kernel(RefineJob job) {
+  extern __shared__ __align__(16) unsigned char shared[];
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
-  const int block = blockIdx.x * kWarpsPerCta + warp;
+  const WarpShared<T, B> mem = WarpShared<T, B>::of(shared, job, warp);
+  const int block = blockIdx.x * (blockDim.x / 32) + warp;
   if (block >= job.columns * job.rows) return;  // the whole warp leaves together
   const int r = block / job.columns, c = block - r * job.columns;
   const BlockSpan b = block_span(job, c, r, lane, 32);
   // Ordered before any read by the stage's __syncwarp.
-  stage_rows(job.cur, job.cur_pitch, job.width, job.height, b.x0, b.y0, b.bw, b.bh, lane, cur[warp]);
+  stage_rows(job.cur, job.cur_pitch, job.width, job.height, b.x0, b.y0, b.bw, b.bh, lane, mem.cur);
   if (b.bw == B && b.bh == B) {
-    const SharedStage<T, B> stage{job.ref, job.ref_pitch, job.width, job.height, cur[warp], ref[warp], lane};
+    const SharedStage<T, B> stage{job.ref, job.ref_pitch, job.width,  job.height, mem.cur,
+                                  mem.ref, mem.planes,    job.block,  lane};
     const Penalty pen = job.cost.at(c, r, job.columns);
     Choice best = warp_predictive_search<T, B>(job, b, c, r, pen, stage, lane);
     const std::uint32_t sad = needs_subpel_stage(job, pen) ? subpel_stage(job, b, pen, stage, WarpSum{}, &best) : 0;
     if (lane == 0) store_choice(job, c, r, pen, best, sad);
   } else {
-    const SharedStage<T, 0> stage{job.ref, job.ref_pitch, job.width, job.height, cur[warp], ref[warp], lane};
+    const SharedStage<T, 0> stage{job.ref, job.ref_pitch, job.width,  job.height, mem.cur,
+                                  mem.ref, mem.planes,    job.block,  lane};
     refine_block(job, c, r, lane, 32, stage, WarpSum{});
   }
 }
@@ -140,10 +181,10 @@ __global__ void __launch_bounds__(kWarpsPerCta * 32) refine_kernel(RefineJob job
 // The sub-pel stage of refine_block on shared memory (S: the block's side when whole, else 0).
 template <typename T, int S>
 __device__ std::uint32_t shared_subpel(const RefineJob& job, const BlockSpan& b, const Penalty& pen, T* cur, T* ref,
-                                       int lane, Choice* best) {
+                                       T* planes, int lane, Choice* best) {
   // Ordered before any read by the stage's __syncwarp.
   stage_rows(job.cur, job.cur_pitch, job.width, job.height, b.x0, b.y0, b.bw, b.bh, lane, cur);
-  const SharedStage<T, S> stage{job.ref, job.ref_pitch, job.width, job.height, cur, ref, lane};
+  const SharedStage<T, S> stage{job.ref, job.ref_pitch, job.width, job.height, cur, ref, planes, job.block, lane};
   return subpel_stage(job, b, pen, stage, WarpSum{}, best);
 }
 
@@ -151,11 +192,11 @@ __device__ std::uint32_t shared_subpel(const RefineJob& job, const BlockSpan& b,
 // take the sub-pel stage on registers, the others refine_block's on shared memory. A kernel of its own, so the predictive
 // search's code and registers stay out of it.
 template <typename T, int B>
-__global__ void __launch_bounds__(kWarpsPerCta * 32) full_search_subpel_kernel(RefineJob job) {
-  __shared__ T cur[kWarpsPerCta][kMaxBlock * kPitch];
-  __shared__ T ref[kWarpsPerCta][(kMaxWindow + 1) * kPitch];
+__global__ void __launch_bounds__(4 * 32) full_search_subpel_kernel(RefineJob job) {
+  extern __shared__ __align__(16) unsigned char shared[];
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
-  const int block = blockIdx.x * kWarpsPerCta + warp;
+  const WarpShared<T, B> mem = WarpShared<T, B>::of(shared, job, warp);
+  const int block = blockIdx.x * (blockDim.x / 32) + warp;
   if (block >= job.columns * job.rows) return;  // the whole warp leaves together
   const int r = block / job.columns, c = block - r * job.columns;
   const BlockSpan b = block_span(job, c, r, lane, 32);
@@ -169,31 +210,37 @@ __global__ void __launch_bounds__(kWarpsPerCta * 32) full_search_subpel_kernel(R
       if (whole && job.filter.mode == MotionInterpolation::kBilinear)
         sad = register_subpel<T, B>(job, b, pen, lane, &best);
       else
-        sad = whole ? shared_subpel<T, B>(job, b, pen, cur[warp], ref[warp], lane, &best)
-                    : shared_subpel<T, 0>(job, b, pen, cur[warp], ref[warp], lane, &best);
+        sad = whole ? shared_subpel<T, B>(job, b, pen, mem.cur, mem.ref, mem.planes, lane, &best)
+                    : shared_subpel<T, 0>(job, b, pen, mem.cur, mem.ref, mem.planes, lane, &best);
     } else {
-      sad = whole ? shared_subpel<T, B>(job, b, pen, cur[warp], ref[warp], lane, &best)
-                  : shared_subpel<T, 0>(job, b, pen, cur[warp], ref[warp], lane, &best);
+      sad = whole ? shared_subpel<T, B>(job, b, pen, mem.cur, mem.ref, mem.planes, lane, &best)
+                  : shared_subpel<T, 0>(job, b, pen, mem.cur, mem.ref, mem.planes, lane, &best);
     }
   }
   if (lane == 0) store_choice(job, c, r, pen, best, sad);
 }
 
 template <typename T, int B>
-void launch_for_block(const RefineJob& job, unsigned ctas, cudaStream_t stream) {
+void launch_for_block(const RefineJob& job, cudaStream_t stream) {
+  using Shared = WarpShared<T, B>;
+  const bool planes = Shared::has_planes(job);
+  const int warps = Shared::warps(planes);
+  const std::size_t bytes = warps * Shared::bytes_per_warp(planes);
+  const long long blocks = static_cast<long long>(job.columns) * job.rows;
+  const unsigned ctas = static_cast<unsigned>((blocks + warps - 1) / warps);
   if (job.predictive)
-    refine_kernel<T, B><<<ctas, kWarpsPerCta * 32, 0, stream>>>(job);
+    refine_kernel<T, B><<<ctas, warps * 32, bytes, stream>>>(job);
   else
-    full_search_subpel_kernel<T, B><<<ctas, kWarpsPerCta * 32, 0, stream>>>(job);
+    full_search_subpel_kernel<T, B><<<ctas, warps * 32, bytes, stream>>>(job);
 }
 
 template <typename T>
-Status launch_refine(const RefineJob& job, unsigned ctas, cudaStream_t stream) {
+Status launch_refine(const RefineJob& job, cudaStream_t stream) {
   switch (job.block) {
-    case 4: launch_for_block<T, 4>(job, ctas, stream); break;
-    case 8: launch_for_block<T, 8>(job, ctas, stream); break;
-    case 16: launch_for_block<T, 16>(job, ctas, stream); break;
-    default: launch_for_block<T, 32>(job, ctas, stream); break;  // motion_validate: 4..32
+    case 4: launch_for_block<T, 4>(job, stream); break;
+    case 8: launch_for_block<T, 8>(job, stream); break;
+    case 16: launch_for_block<T, 16>(job, stream); break;
+    default: launch_for_block<T, 32>(job, stream); break;  // motion_validate: 4..32
   }
   DPX_CUDA_CHECK_LAUNCH("refine_kernel");
   return Status::ok();
@@ -210,10 +257,7 @@ __global__ void box_average_kernel(PlaneView src, MutablePlaneView dst) {
 }  // namespace
 
 Status refine_cuda(const RefineJob& job, SampleType type, cudaStream_t stream) {
-  const long long blocks = static_cast<long long>(job.columns) * job.rows;
-  const unsigned ctas = static_cast<unsigned>((blocks + kWarpsPerCta - 1) / kWarpsPerCta);
-  return type == SampleType::kU8 ? launch_refine<std::uint8_t>(job, ctas, stream)
-                                 : launch_refine<std::uint16_t>(job, ctas, stream);
+  return type == SampleType::kU8 ? launch_refine<std::uint8_t>(job, stream) : launch_refine<std::uint16_t>(job, stream);
 }
 
 Status box_average_cuda(const PlaneView& src, const MutablePlaneView& dst, cudaStream_t stream) {

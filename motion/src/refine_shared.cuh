@@ -35,6 +35,12 @@ struct SharedSamples {
   __device__ int ref_edge(int x, int y) const { return ref[(y - ry) * kPitch + (x - rx)]; }
 };
 
+// Pixel (x, y) of the block (block coordinates), from its staged copy.
+template <typename T, int B>
+__device__ int block_pixel(const SharedSamples<T, B>& px, const BlockSpan&, int x, int y) {
+  return px.cur[y * kPitch + x];
+}
+
 // Copies rows [0, rows) x columns [0, columns) of a frame region at (x0, y0) into `to` (rows
 // kPitch apart), samples outside the frame replicated from its edge (FrameSamples::ref_edge).
 template <typename T>
@@ -57,15 +63,11 @@ __device__ std::uint32_t filtered_partial_sad(const SharedSamples<T, B>& px, con
                                               const BlockSpan& b, const SubpelOffset& ox,
                                               const SubpelOffset& oy) {
   const EdgeSamples<SharedSamples<T, B>> at{px};
-  int x = b.x, y = b.y;
   std::uint32_t sum = 0;
-  while (y < b.bh) {
+  for_lane_pixels(b, [&](int x, int y) {
     const int r = f(at, b.x0 + x + ox.whole, b.y0 + y + oy.whole, ox.quarter, oy.quarter);
     sum = __sad(static_cast<int>(px.cur[y * kPitch + x]), r, sum);
-    x += b.step_x;
-    y += b.step_y;
-    if (x >= b.bw) x -= b.bw, ++y;
-  }
+  });
   return sum;
 }
 
@@ -106,13 +108,7 @@ __device__ std::uint32_t partial_sad(const SharedSamples<T, B>& px, const Subpel
     for (int k = 0; k < (B * B + 31) / 32; ++k)
       sum = add_pixel(px.cur, ref, first + k * (32 / B) * kPitch, w, sum);
   } else {
-    int x = b.x, y = b.y;
-    while (y < b.bh) {
-      sum = add_pixel(px.cur, ref, y * kPitch + x, w, sum);
-      x += b.step_x;
-      y += b.step_y;
-      if (x >= b.bw) x -= b.bw, ++y;
-    }
+    for_lane_pixels(b, [&](int x, int y) { sum = add_pixel(px.cur, ref, y * kPitch + x, w, sum); });
   }
   return sum;
 }

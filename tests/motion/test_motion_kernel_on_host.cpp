@@ -14,6 +14,7 @@
 #include "block_match_cpu.h"
 #include "block_match_plan.h"
 #include "motion_pipeline.h"
+#include "refine_planes.h"
 #include "refine_shared.cuh"
 #include "dpx/motion.h"
 #include "dpx_ops.cuh"
@@ -157,6 +158,13 @@ void check_shared_window(std::mt19937_64& rng, int w, int h) {
             const md::SharedSamples<T, 0> shared{cur_buf.data(), ref_buf.data(), win.rx, win.ry};
             const md::SharedSamples<T, B> fixed{cur_buf.data(), ref_buf.data(), win.rx, win.ry};
             const bool is_whole = whole.bw == B && whole.bh == B;
+            // The filters' patch planes around (cx, cy), built lane by lane from the staged window
+            // into a poisoned buffer.
+            std::vector<T> plane_buf(md::patch_plane_samples(B), T(0x5A5A & top));
+            const md::PatchSamples<md::SharedSamples<T, 0>, T> patch{shared, {plane_buf.data(), B + 2, cx, cy}};
+            if (mode != dpx::MotionInterpolation::kBilinear)
+              for (int lane = 0; lane < 32; ++lane)
+                md::build_patch_planes(shared, j.filter, whole, cx, cy, lane, 32, patch.planes);
             // Bilinear: the neighbours of (cx, cy) within 3/4 px. The filters: every candidate within
             // 1 px of a patch centre at (4 cx + f, 4 cy + f), f = 0 or 3, the farthest the filtered
             // search reads from the staged window's whole pixel.
@@ -166,11 +174,19 @@ void check_shared_window(std::mt19937_64& rng, int w, int h) {
             for (int vy = 4 * cy + f - spread; vy <= 4 * cy + f + spread; ++vy)
               for (int vx = 4 * cx + f - spread; vx <= 4 * cx + f + spread; ++vx) {
                 const md::SubpelOffset ox = md::subpel_offset(vx, 4), oy = md::subpel_offset(vy, 4);
-                if ((ox.quarter | oy.quarter) == 0) continue;
                 // Only candidates the search admits (their bilinear footprint inside the frame).
                 if (!md::component_inside(vx, 4, whole.x0, whole.bw, w, 4) ||
                     !md::component_inside(vy, 4, whole.y0, whole.bh, h, 4))
                   continue;
+                if (mode != dpx::MotionInterpolation::kBilinear) {
+                  ASSERT_TRUE(md::in_patch(patch, vx, vy));
+                  std::uint32_t from_planes = 0;
+                  for (int lane = 0; lane < 32; ++lane)
+                    from_planes += md::partial_sad(patch, j.filter, md::block_span(j, c, r, lane, 32), vx, vy, 4);
+                  ASSERT_EQ(from_planes, md::partial_sad(frames, j.filter, whole, vx, vy, 4))
+                      << "patch planes, v (" << vx << ", " << vy << ")";
+                }
+                if ((ox.quarter | oy.quarter) == 0) continue;
                 std::uint32_t filtered = 0, generic = 0, at_offsets = 0;
                 for (int lane = 0; lane < 32; ++lane) {
                   const md::BlockSpan span = md::block_span(j, c, r, lane, 32);

@@ -1,0 +1,79 @@
+// The sample planes of a sub-pel patch: the filtered search (refine_block.h,
+// filtered_subpel_search) tries every quarter position within 1 px of a centre, 81 candidates that
+// read only 16 phases of (bw + 2) x (bh + 2) reference samples. Each sample is interpolated once
+// into its plane, and a candidate's SAD then reads one plane sample a pixel, where it would run
+// the filter per pixel and candidate. The filter functor computes every plane sample, so the samples
+// are the ones the functor gives a candidate directly. Host and device code: the CPU builds the
+// planes on one worker, a warp's lanes share the building on the GPU (refine_cuda.cu).
+#pragma once
+
+#include <cstdint>
+
+#include "refine_samples.h"
+
+namespace dpx {
+namespace motion_detail {
+
+// Samples a plane buffer holds for blocks up to `block` pixels a side: 16 phases of (block + 2)^2.
+DPX_HD constexpr int patch_plane_samples(int block) { return 16 * (block + 2) * (block + 2); }
+
+// The planes of the patch whose candidates have whole parts cx - 1 .. cx + 1 and cy - 1 .. cy + 1:
+// plane (fx, fy) sample (x, y) is the reference at (x0 + cx - 1 + x + fx / 4, y0 + cy - 1 + y + fy / 4)
+// for the block at (x0, y0). Planes are `side` samples wide and tall (the buffer's block + 2).
+template <typename T>
+struct PatchPlanes {
+  T* data;
+  int side;
+  int cx, cy;
+  DPX_HD int at(int x, int y, int fx, int fy) const { return data[((fy * 4 + fx) * side + y) * side + x]; }
+};
+
+// Fills the planes of the patch around whole pixel (cx, cy), the samples split over `lanes`
+// workers (sample i to worker i % lanes). `px` must hold what the filter reads there: every
+// reference sample within kSubpelReach pixels of the block moved by (cx, cy).
+template <typename Samples, typename T>
+DPX_HD void build_patch_planes(const Samples& px, const SubpelFilter& f, const BlockSpan& b, int cx, int cy,
+                               int lane, int lanes, const PatchPlanes<T>& planes) {
+  const int w = b.bw + 2, h = b.bh + 2, per_plane = w * h;
+  const EdgeSamples<Samples> at{px};
+  for (int i = lane; i < 16 * per_plane; i += lanes) {
+    const int phase = i / per_plane, rest = i - phase * per_plane, y = rest / w, x = rest - y * w;
+    const int fx = phase & 3, fy = phase >> 2;
+    planes.data[(phase * planes.side + y) * planes.side + x] =
+        static_cast<T>(f(at, b.x0 + cx - 1 + x, b.y0 + cy - 1 + y, fx, fy));
+  }
+}
+
+// A stage's samples with the planes of one patch: the block's own pixels from `px`, the candidates'
+// reference samples from the planes.
+template <typename Samples, typename T>
+struct PatchSamples {
+  Samples px;
+  PatchPlanes<T> planes;
+};
+
+// Does the candidate v (quarter pixels) read only the patch's planes?
+template <typename Samples, typename T>
+DPX_HD bool in_patch(const PatchSamples<Samples, T>& p, int vx, int vy) {
+  const int dx = floor_div_scale(vx, 4) - p.planes.cx, dy = floor_div_scale(vy, 4) - p.planes.cy;
+  return dx >= -1 && dx <= 1 && dy >= -1 && dy <= 1;
+}
+
+// The lane's part of the SAD of the block against the candidate v (quarter pixels, in_patch): the
+// pixels as partial_sad shares them, the reference from the planes.
+template <typename Samples, typename T>
+DPX_HD std::uint32_t partial_sad(const PatchSamples<Samples, T>& p, const SubpelFilter&, const BlockSpan& b, int vx,
+                                 int vy, int /*s: always 4*/) {
+  const SubpelOffset ox = subpel_offset(vx, 4), oy = subpel_offset(vy, 4);
+  const int px0 = ox.whole - p.planes.cx + 1, py0 = oy.whole - p.planes.cy + 1;
+  std::uint32_t sum = 0;
+  for_lane_pixels(b, [&](int x, int y) {
+    const int c = block_pixel(p.px, b, x, y);
+    const int r = p.planes.at(px0 + x, py0 + y, ox.quarter, oy.quarter);
+    sum += static_cast<std::uint32_t>(c > r ? c - r : r - c);
+  });
+  return sum;
+}
+
+}  // namespace motion_detail
+}  // namespace dpx
