@@ -1,8 +1,9 @@
-// Two pipelines in one process at once, each "appsrc ! cudaupload ! ELEMENT ! cudadownload ! appsink"
-// run from its own thread (GPU only): once sharing one GstCudaContext set on both by the
-// application, once each finding its own. Every frame equals the CPU's, each pipeline ran in the
-// context it should, and once both are gone no input buffer is left and device memory is back where
-// it was. dpxdilate, and dpxmotionest with frames in flight.
+// Two pipelines in one process at once, each run from its own thread. On a GPU, "appsrc ! cudaupload
+// ! ELEMENT ! cudadownload ! appsink" once sharing one GstCudaContext set on both by the application,
+// once each finding its own: every frame equals the CPU's, each pipeline ran in the context it
+// should, and once both are gone no input buffer is left and device memory is back where it was
+// (dpxdilate, and dpxmotionest with frames in flight). On the CPU backend, two pipelines on system
+// memory at once give what one alone gives.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -43,6 +44,26 @@ GObject* context_of(const AppPipeline& p) {
   return object;  // still held by the element's context list while the pipeline exists
 }
 
+// Runs `frames` kRuns times through each of `a` and `b`, each from its own thread at the same time,
+// every output compared with `reference`.
+void run_at_once(AppPipeline& a, AppPipeline& b, const std::vector<Frame>& frames, const AppRun& reference,
+                 Watch& watch) {
+  auto stream = [&](AppPipeline* p, const char* which) {
+    for (int run = 0; run < kRuns; ++run) {
+      const AppRun got = p->play(frames, &watch);
+      std::string why;
+      EXPECT_TRUE(got.eos && got.errors.empty()) << which << " run " << run << ": " << got.first_error();
+      EXPECT_EQ(got.out.size(), frames.size()) << which << " run " << run;
+      EXPECT_TRUE(outputs_match(got, reference, &why)) << which << " run " << run << ": " << why;
+      p->stop(GST_STATE_READY);
+    }
+  };
+  std::thread ta(stream, &a, "pipeline A");
+  std::thread tb(stream, &b, "pipeline B");
+  ta.join();
+  tb.join();
+}
+
 class TwoPipelines : public ::testing::TestWithParam<TwoCase> {
  protected:
   void SetUp() override {
@@ -78,20 +99,7 @@ TEST_P(TwoPipelines, RunAtOnceFromTwoThreadsAndGiveEverythingBack) {
     AppPipeline a(chain + "cuda", true, kWidth, kHeight, shared);
     AppPipeline b(chain + "cuda", true, kWidth, kHeight, shared);
     ASSERT_TRUE(a.ok() && b.ok());
-    auto stream = [&](AppPipeline* p, const char* which) {
-      for (int run = 0; run < kRuns; ++run) {
-        const AppRun got = p->play(frames, &watch);
-        std::string why;
-        EXPECT_TRUE(got.eos && got.errors.empty()) << which << " run " << run << ": " << got.first_error();
-        EXPECT_EQ(got.out.size(), frames.size()) << which << " run " << run;
-        EXPECT_TRUE(outputs_match(got, cpu, &why)) << which << " run " << run << ": " << why;
-        p->stop(GST_STATE_READY);
-      }
-    };
-    std::thread ta(stream, &a, "pipeline A");
-    std::thread tb(stream, &b, "pipeline B");
-    ta.join();
-    tb.join();
+    run_at_once(a, b, frames, cpu, watch);
     GObject* ca = context_of(a);
     GObject* cb = context_of(b);
     ASSERT_NE(ca, nullptr);
@@ -110,6 +118,30 @@ TEST_P(TwoPipelines, RunAtOnceFromTwoThreadsAndGiveEverythingBack) {
       (static_cast<long long>(free_before) - static_cast<long long>(device_free_bytes())) >> 20;
   std::printf("[   INFO   ] %s: device memory in use grew by %lld MiB\n", GetParam().name, grown);
   EXPECT_LE(grown, 32) << "device memory not given back";
+}
+
+// The same on the CPU backend (one worker pool for both): each equals a single pipeline's run.
+TEST(TwoPipelinesCpu, RunAtOnceFromTwoThreads) {
+  auto rng = seeded_rng();
+  const std::vector<Frame> frames = panned_nv12_frames(rng, 12, 96, 64);
+  Watch watch;
+  for (const char* chain : {"dpxdilate name=el size=5 backend=cpu frames-in-flight=2",
+                            "dpxmotionest name=el draw=true block-size=8 frames-in-flight=3 backend=cpu"}) {
+    SCOPED_TRACE(chain);
+    AppRun alone;
+    {
+      AppPipeline p(chain, false, 96, 64);
+      alone = p.play(frames);
+    }
+    ASSERT_TRUE(alone.eos && alone.errors.empty()) << alone.first_error();
+    ASSERT_EQ(alone.out.size(), frames.size());
+    AppPipeline a(chain, false, 96, 64);
+    AppPipeline b(chain, false, 96, 64);
+    ASSERT_TRUE(a.ok() && b.ok());
+    run_at_once(a, b, frames, alone, watch);
+  }
+  EXPECT_EQ(watch.alive(), 0) << "input buffers leaked";
+  for (const std::string& m : watch.logged()) ADD_FAILURE() << "logged: " << m;
 }
 
 std::string two_name(const ::testing::TestParamInfo<TwoCase>& info) {
