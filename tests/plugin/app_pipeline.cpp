@@ -90,6 +90,7 @@ AppRun AppPipeline::play(const std::vector<Frame>& frames, Watch* watch) {
     GstBuffer* buf = gst_sample_get_buffer(sample);
     EXPECT_EQ(run.out.count(GST_BUFFER_PTS(buf)), 0u) << "two outputs at " << GST_BUFFER_PTS(buf);
     run.out[GST_BUFFER_PTS(buf)] = buffer_to_frame(buf, info_, fc);
+    if (watch != nullptr) watch->watch(buf);  // an output too must be freed once the pipeline is gone
     gst_sample_unref(sample);
   }
   return run;

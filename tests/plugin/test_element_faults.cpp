@@ -2,9 +2,9 @@
 // launch of libdpx made to fail (dpx/fault_injection.h) at the first call, in the middle of the
 // stream and at the last (with frames in flight, during the drain at EOS), on system memory and on
 // CUDA memory. Each run must end in an error from the element naming the failed call, every output
-// pushed before it must equal the CPU's (no half-written frame), and no input buffer may leak. The
-// same pipeline, stopped and started again with the injection off, must then give every frame as
-// the CPU does, and device memory must be back where it was.
+// pushed before it must equal the CPU's (no half-written frame), and no buffer, input or output,
+// may outlive the pipeline. The same pipeline, stopped and started again with the injection off,
+// must then give every frame as the CPU does, and device memory must be back where it was.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -145,7 +145,7 @@ TEST_P(ElementFaults, EachFailureIsAnElementErrorAndTheElementRecovers) {
       EXPECT_EQ(again.out.size(), frames.size());
       EXPECT_TRUE(outputs_match(again, cpu, &why)) << "after the failure: " << why;
     }
-    EXPECT_EQ(watch.alive(), 0) << "input buffers leaked";
+    EXPECT_EQ(watch.alive(), 0) << "buffers leaked (inputs or outputs)";
   }
   EXPECT_GT(runs_with_calls, 0) << "the element made no checked CUDA call at all";
   for (const std::string& m : watch.logged()) ADD_FAILURE() << "logged: " << m;
@@ -177,7 +177,7 @@ TEST(ElementFaultsCpu, TheCpuBackendMakesNoCheckedCudaCall) {
       EXPECT_EQ(run.out.size(), frames.size());
     }
   }
-  EXPECT_EQ(watch.alive(), 0) << "input buffers leaked";
+  EXPECT_EQ(watch.alive(), 0) << "buffers leaked (inputs or outputs)";
   for (const std::string& m : watch.logged()) ADD_FAILURE() << "logged: " << m;
 }
 

@@ -1,7 +1,7 @@
 // Two pipelines in one process at once, each run from its own thread. On a GPU, "appsrc ! cudaupload
 // ! ELEMENT ! cudadownload ! appsink" once sharing one GstCudaContext set on both by the application,
 // once each finding its own: every frame equals the CPU's, each pipeline ran in the context it
-// should, and once both are gone no input buffer is left and device memory is back where it was
+// should, and once both are gone no buffer is left and device memory is back where it was
 // (dpxdilate, and dpxmotionest with frames in flight). On the CPU backend, two pipelines on system
 // memory at once give what one alone gives.
 #include <gtest/gtest.h>
@@ -112,7 +112,7 @@ TEST_P(TwoPipelines, RunAtOnceFromTwoThreadsAndGiveEverythingBack) {
     }
     if (shared != nullptr) gst_context_unref(shared);
   }
-  EXPECT_EQ(watch.alive(), 0) << "input buffers leaked";
+  EXPECT_EQ(watch.alive(), 0) << "buffers leaked (inputs or outputs)";
   for (const std::string& m : watch.logged()) ADD_FAILURE() << "logged: " << m;
   const long long grown =
       (static_cast<long long>(free_before) - static_cast<long long>(device_free_bytes())) >> 20;
@@ -140,7 +140,7 @@ TEST(TwoPipelinesCpu, RunAtOnceFromTwoThreads) {
     ASSERT_TRUE(a.ok() && b.ok());
     run_at_once(a, b, frames, alone, watch);
   }
-  EXPECT_EQ(watch.alive(), 0) << "input buffers leaked";
+  EXPECT_EQ(watch.alive(), 0) << "buffers leaked (inputs or outputs)";
   for (const std::string& m : watch.logged()) ADD_FAILURE() << "logged: " << m;
 }
 
