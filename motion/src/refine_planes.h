@@ -28,19 +28,52 @@ struct PatchPlanes {
   DPX_HD int at(int x, int y, int fx, int fy) const { return data[((fy * 4 + fx) * side + y) * side + x]; }
 };
 
-// Fills the planes of the patch around whole pixel (cx, cy), the samples split over `lanes`
-// workers (sample i to worker i % lanes). `px` must hold what the filter reads there: every
-// reference sample within kSubpelReach pixels of the block moved by (cx, cy).
+// HEVC's 4 planes of horizontal phase fx, column x of the patch whose plane sample (0, 0) is the
+// reference at (x0, y0): the column's h + 7 rows filtered once each (phase 0: the samples
+// themselves) into a window of 8 that slides down the column, and every vertical phase from the
+// window — the functor's sums (SubpelFilter::hevc) and shifts, each row filtered once where the
+// functor filters 8 rows a sample.
+template <typename At, typename T>
+DPX_HD void hevc_plane_column(const SubpelFilter& f, const At& at, int x0, int y0, int x, int fx, int h,
+                              const PatchPlanes<T>& planes) {
+  const auto row = [&](int y) { return fx != 0 ? SubpelFilter::hevc_row(at, x0 + x, y, fx) : at(x0 + x, y); };
+  int window[8];  // window[i]: row y0 + y - 3 + i
+  for (int i = 1; i < 8; ++i) window[i] = row(y0 - 4 + i);
+  for (int y = 0; y < h; ++y) {
+    for (int i = 0; i < 7; ++i) window[i] = window[i + 1];
+    window[7] = row(y0 + y + 4);
+    for (int fy = 0; fy < 4; ++fy) {
+      int v;
+      if (fy == 0) {
+        v = fx != 0 ? f.clip((window[3] + 32) >> 6) : window[3];
+      } else {
+        int sum = 0;
+        for (int i = 0; i < 8; ++i) sum += hevc_tap(fy, i) * (fx != 0 ? window[i] >> f.shift1 : window[i]);
+        v = fx != 0 ? f.clip(((sum >> 6) + (1 << (5 - f.shift1))) >> (6 - f.shift1)) : f.clip((sum + 32) >> 6);
+      }
+      planes.data[((fy * 4 + fx) * planes.side + y) * planes.side + x] = static_cast<T>(v);
+    }
+  }
+}
+
+// Fills the planes of the patch around whole pixel (cx, cy), the work split over `lanes` workers.
+// `px` must hold what the filter reads there: every reference sample within kSubpelReach pixels of
+// the block moved by (cx, cy). HEVC's separable filters build a column of 4 planes at a time
+// (hevc_plane_column); H.264's samples come from the functor one by one.
 template <typename Samples, typename T>
 DPX_HD void build_patch_planes(const Samples& px, const SubpelFilter& f, const BlockSpan& b, int cx, int cy,
                                int lane, int lanes, const PatchPlanes<T>& planes) {
-  const int w = b.bw + 2, h = b.bh + 2, per_plane = w * h;
+  const int w = b.bw + 2, h = b.bh + 2, x0 = b.x0 + cx - 1, y0 = b.y0 + cy - 1;
   const EdgeSamples<Samples> at{px};
+  if (f.mode == MotionInterpolation::kHevc) {
+    for (int i = lane; i < 4 * w; i += lanes) hevc_plane_column(f, at, x0, y0, i % w, i / w, h, planes);
+    return;
+  }
+  const int per_plane = w * h;
   for (int i = lane; i < 16 * per_plane; i += lanes) {
     const int phase = i / per_plane, rest = i - phase * per_plane, y = rest / w, x = rest - y * w;
     const int fx = phase & 3, fy = phase >> 2;
-    planes.data[(phase * planes.side + y) * planes.side + x] =
-        static_cast<T>(f(at, b.x0 + cx - 1 + x, b.y0 + cy - 1 + y, fx, fy));
+    planes.data[(phase * planes.side + y) * planes.side + x] = static_cast<T>(f(at, x0 + x, y0 + y, fx, fy));
   }
 }
 
