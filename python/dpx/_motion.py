@@ -17,14 +17,19 @@ def motion_vectors(prev, cur, block_size=16, search_range=16, subpel="none", sea
     Returns a float32 array (rows, columns, 2) of (x, y) in pixels: block (r, c)'s pixels match
     prev at (x + dx, y + dy), where its content was. With return_sad=True, (vectors, sads) with
     sads an int32 array (rows, columns) of the chosen candidates' sums of absolute differences.
-    Results are on the frames' device, in their kind of array.
+    Results are on the frames' device, in their kind of array; dpx.DeviceArrays for CUDA frames
+    that came only through DLPack.
     """
     prev = _arrays.prepare(prev, "prev", stream)
     cur = _arrays.prepare(cur, "cur", stream)
-    if isinstance(cur, _dpx.DeviceArray) or isinstance(prev, _dpx.DeviceArray):
-        raise TypeError("motion_vectors: the vectors of CUDA frames come back as CuPy, PyTorch or Numba arrays; "
-                        "pass the frames as one of those (e.g. cupy.from_dlpack(frame))")
     rows, columns, scale = _dpx.motion_grid(prev, cur, block_size, search_range, subpel, search, lambda_)
+    lent = cur if isinstance(cur, _dpx.DeviceArray) else prev if isinstance(prev, _dpx.DeviceArray) else None
+    if lent is not None:  # no array framework to shape the records: the binding gives pixels and SADs
+        vectors = _arrays.empty_like(lent, (rows, columns, 2), "float32")
+        sads = _arrays.empty_like(lent, (rows, columns), "int32") if return_sad else None
+        _dpx.motion_vectors_in_pixels(prev, cur, vectors, sads, block_size, search_range, subpel, search, lambda_,
+                                      backend, _arrays.stream_handle(cur, stream))
+        return (vectors, sads) if return_sad else vectors
     raw = _arrays.empty_like(cur, (rows, columns, 2), "int32")  # MotionVector: int16 dx, int16 dy, SAD
     _dpx.motion_vectors(prev, cur, raw, block_size, search_range, subpel, search, lambda_, backend,
                         _arrays.stream_handle(cur, stream))

@@ -264,6 +264,67 @@ def test_epilogue_of_cuda_dlpack_tensors(rng, cp):
     np.testing.assert_array_equal(got.get(), dpx.min3(a, b, c, relu=True, backend="cpu"))
 
 
+def motion_pair(rng, shape, dtype):
+    """Two frames, the second the first moved (its rows and columns partly covered by blocks)."""
+    prev = image(rng, shape, dtype)
+    return prev, np.roll(prev, (3, -5), axis=(0, 1))
+
+
+def check_motion_results(got, want, return_sad, device):
+    results, wanted = (got, want) if return_sad else ((got,), (want,))
+    assert len(results) == len(wanted)
+    for r, w in zip(results, wanted):
+        assert isinstance(r, dpx.DeviceArray) and r.device == device
+        assert r.dtype == w.dtype and r.shape == w.shape
+        np.testing.assert_array_equal(r.get(), w)
+
+
+@pytest.mark.parametrize("subpel", ["none", "half", "quarter"])
+@pytest.mark.parametrize("return_sad", [False, True])
+@pytest.mark.parametrize("dtype", [np.uint8, np.uint16])
+def test_motion_vectors_of_cuda_dlpack_tensors(rng, cp, subpel, return_sad, dtype):
+    prev, cur = motion_pair(rng, (70, 101), dtype)
+    kwargs = dict(block_size=8, search_range=7, subpel=subpel, lambda_=3, return_sad=return_sad)
+    want = dpx.motion_vectors(prev, cur, backend="cpu", **kwargs)  # the numpy path
+    wrapped_prev, wrapped_cur = CudaDLPackOnly(cp.asarray(prev)), CudaDLPackOnly(cp.asarray(cur))
+    got = dpx.motion_vectors(wrapped_prev, wrapped_cur, **kwargs)
+    assert wrapped_prev.streams == [1] and wrapped_cur.streams == [1]
+    check_motion_results(got, want, return_sad, cp.cuda.runtime.getDevice())
+
+
+@pytest.mark.parametrize("return_sad", [False, True])
+def test_motion_vectors_of_cuda_dlpack_tensors_on_a_stream(rng, cp, return_sad):
+    prev, cur = motion_pair(rng, (96, 128), np.uint8)
+    kwargs = dict(search="predictive", search_range=20, subpel="quarter", return_sad=return_sad)
+    d_prev, d_cur = cp.asarray(prev), cp.asarray(cur)
+    cp.cuda.Device().synchronize()
+    stream = cp.cuda.Stream(non_blocking=True)
+    wrapped_prev, wrapped_cur = CudaDLPackOnly(d_prev), CudaDLPackOnly(d_cur)
+    got = dpx.motion_vectors(wrapped_prev, wrapped_cur, stream=stream, **kwargs)
+    assert wrapped_prev.streams == [stream.ptr] and wrapped_cur.streams == [stream.ptr]
+    check_motion_results(got, dpx.motion_vectors(prev, cur, backend="cpu", **kwargs), return_sad, d_cur.device.id)
+
+
+def test_motion_vectors_of_device_arrays(rng, cp):
+    prev, cur = motion_pair(rng, (64, 80), np.uint8)
+    # DeviceArrays from a call on DLPack tensors are frames like any other
+    d_prev, d_cur = (dpx.morphology(CudaDLPackOnly(cp.asarray(f)), "dilate", 3) for f in (prev, cur))
+    want = dpx.motion_vectors(*(dpx.morphology(f, "dilate", 3, backend="cpu") for f in (prev, cur)), block_size=16,
+                              subpel="half", backend="cpu", return_sad=True)
+    got = dpx.motion_vectors(d_prev, d_cur, block_size=16, subpel="half", return_sad=True)
+    check_motion_results(got, want, True, d_cur.device)
+
+
+@pytest.mark.parametrize("return_sad", [False, True])
+def test_motion_vectors_of_torch_dlpack_tensors(rng, torch, return_sad):
+    prev, cur = motion_pair(rng, (45, 77), np.uint8)
+    kwargs = dict(block_size=4, search_range=5, subpel="quarter", return_sad=return_sad)
+    got = dpx.motion_vectors(CudaDLPackOnly(torch.from_numpy(prev).cuda()),
+                             CudaDLPackOnly(torch.from_numpy(cur).cuda()), **kwargs)
+    check_motion_results(got, dpx.motion_vectors(prev, cur, backend="cpu", **kwargs), return_sad,
+                         torch.cuda.current_device())
+
+
 def test_torch_tensors_through_dlpack(rng, torch):
     img = image(rng, (50, 70))
     got = dpx.morphology(CudaDLPackOnly(torch.from_numpy(img).cuda()), "blackhat", 5)
@@ -280,9 +341,11 @@ def test_bad_cuda_dlpack_tensors_raise(rng, cp):
         dpx.morphology(CudaDLPackOnly(cp.zeros((8, 16), cp.uint8)[:, ::2]), "dilate")
     with pytest.raises(ValueError, match="backend='cpu'"):
         dpx.morphology(CudaDLPackOnly(cp.zeros((8, 8), cp.uint8)), "dilate", backend="cpu")
-    with pytest.raises(TypeError, match="motion_vectors"):
-        frame = cp.zeros((32, 32), cp.uint8)
-        dpx.motion_vectors(CudaDLPackOnly(frame), CudaDLPackOnly(frame))
+    frame = cp.zeros((32, 32), cp.uint8)
+    with pytest.raises(ValueError, match="same side"):
+        dpx.motion_vectors(CudaDLPackOnly(frame), np.zeros((32, 32), np.uint8))
+    with pytest.raises(ValueError, match="backend='cpu'"):
+        dpx.motion_vectors(CudaDLPackOnly(frame), CudaDLPackOnly(frame), backend="cpu")
 
 
 def test_a_cuda_dlpack_tensor_on_another_device_raises(rng, cp):
