@@ -248,8 +248,14 @@ TEST_F(DpxAlignStopped, SecondInterruptOfASearchRemovesTheTemporaryFile) {
   const int raw = stop("search", out, {SIGINT, SIGINT});
   const std::string said = file_text(dir_ + "/err");
   if (WIFSIGNALED(raw)) {
+    // Ended by the second signal: during the run (the temporary file removed on the way out), or
+    // after the first had already stopped it cleanly (its message said, the file removed), on a
+    // machine slow enough that the clean stop won the race.
     EXPECT_EQ(WTERMSIG(raw), SIGINT);
-    EXPECT_NE(said.find("dpx-align: stopped by SIGINT; removed the unfinished " + out + ".tmp."), std::string::npos) << said;
+    const bool during = said.find("dpx-align: stopped by SIGINT; removed the unfinished " + out + ".tmp.") !=
+                        std::string::npos;
+    const bool after_clean_stop = said.find("dpx-align: interrupted; the rows written are whole") != std::string::npos;
+    EXPECT_TRUE(during || after_clean_stop) << said;
   } else {
     ASSERT_TRUE(WIFEXITED(raw));
     EXPECT_EQ(WEXITSTATUS(raw), 130) << said;
