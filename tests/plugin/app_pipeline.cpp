@@ -3,8 +3,10 @@
 #include <gst/app/app.h>
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <cstring>
 
+#include "dpx/device.h"
 #include "motion_test_util.h"
 
 namespace dpx {
@@ -140,6 +142,18 @@ bool outputs_match(const AppRun& got, const AppRun& reference, std::string* why)
     }
   }
   return true;
+}
+
+std::size_t device_free_bytes() {
+  std::size_t free_bytes = 0, total = 0;
+  EXPECT_TRUE(cuda_memory_info(&free_bytes, &total).is_ok());
+  return free_bytes;
+}
+
+void expect_device_memory_given_back(std::size_t free_before, const char* name) {
+  const long long grown = (static_cast<long long>(free_before) - static_cast<long long>(device_free_bytes())) >> 20;
+  std::printf("[   INFO   ] %s: device memory in use grew by %lld MiB\n", name, grown);
+  EXPECT_LE(grown, 32) << "device memory not given back";
 }
 
 }  // namespace test

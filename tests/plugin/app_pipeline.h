@@ -5,6 +5,7 @@
 
 #include <gst/gst.h>
 
+#include <cstddef>
 #include <map>
 #include <random>
 #include <string>
@@ -74,6 +75,13 @@ GObject* cuda_context_object(const GstContext* context);
 // Compares every output of `got` with the output of the same timestamp in `reference`; a frame
 // missing from the reference is a difference. Describes the first difference in `why`.
 bool outputs_match(const AppRun& got, const AppRun& reference, std::string* why);
+
+// The device's free memory now (a failure when it cannot be read).
+std::size_t device_free_bytes();
+
+// Fails when the device memory in use grew by more than 32 MiB since `free_before` (from
+// device_free_bytes), and prints the growth under `name`.
+void expect_device_memory_given_back(std::size_t free_before, const char* name);
 
 }  // namespace test
 }  // namespace dpx

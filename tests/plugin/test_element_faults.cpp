@@ -49,12 +49,6 @@ bool names_call(const std::string& text, const FaultKind& kind) {
   return false;
 }
 
-std::size_t device_free_bytes() {
-  std::size_t free_bytes = 0, total = 0;
-  EXPECT_TRUE(cuda_memory_info(&free_bytes, &total).is_ok());
-  return free_bytes;
-}
-
 class ElementFaults : public ::testing::TestWithParam<FaultPath> {
  protected:
   void SetUp() override {
@@ -149,10 +143,7 @@ TEST_P(ElementFaults, EachFailureIsAnElementErrorAndTheElementRecovers) {
   }
   EXPECT_GT(runs_with_calls, 0) << "the element made no checked CUDA call at all";
   for (const std::string& m : watch.logged()) ADD_FAILURE() << "logged: " << m;
-  const std::size_t free_after = device_free_bytes();
-  const long long grown = (static_cast<long long>(free_before) - static_cast<long long>(free_after)) >> 20;
-  std::printf("[   INFO   ] %s: device memory in use grew by %lld MiB\n", path.name, grown);
-  EXPECT_LE(grown, 32) << "device memory not given back";
+  expect_device_memory_given_back(free_before, path.name);
 }
 
 // On the CPU backend no element makes a CUDA call libdpx checks: with every kind armed to fail at

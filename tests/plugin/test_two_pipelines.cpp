@@ -28,12 +28,6 @@ struct TwoCase {
   bool shared;        // one context set on both pipelines, else each finds its own
 };
 
-std::size_t device_free_bytes() {
-  std::size_t free_bytes = 0, total = 0;
-  EXPECT_TRUE(cuda_memory_info(&free_bytes, &total).is_ok());
-  return free_bytes;
-}
-
 // The GstCudaContext the pipeline's element "el" ran in.
 GObject* context_of(const AppPipeline& p) {
   GstElement* el = p.element("el");
@@ -114,10 +108,7 @@ TEST_P(TwoPipelines, RunAtOnceFromTwoThreadsAndGiveEverythingBack) {
   }
   EXPECT_EQ(watch.alive(), 0) << "buffers leaked (inputs or outputs)";
   for (const std::string& m : watch.logged()) ADD_FAILURE() << "logged: " << m;
-  const long long grown =
-      (static_cast<long long>(free_before) - static_cast<long long>(device_free_bytes())) >> 20;
-  std::printf("[   INFO   ] %s: device memory in use grew by %lld MiB\n", GetParam().name, grown);
-  EXPECT_LE(grown, 32) << "device memory not given back";
+  expect_device_memory_given_back(free_before, GetParam().name);
 }
 
 // The same on the CPU backend (one worker pool for both): each equals a single pipeline's run.
