@@ -67,7 +67,7 @@ struct FrameStage {
 
 // Keeps the better of `best` and the candidate v (units of 1/s) when it is inside the frame, ranked
 // by weight * SAD + the penalty in the penalty's units (pen.scale; weight 1 but in the filtered
-// sub-pel search, filtered_subpel_stage).
+// sub-pel search, filtered_subpel_search).
 template <typename Samples, typename Sum>
 DPX_HD void consider(const RefineJob& j, const Samples& px, const BlockSpan& b, const Penalty& pen, int vx, int vy,
                      int s, const Sum& sum, Choice* best, std::uint32_t weight = 1) {
@@ -140,20 +140,6 @@ DPX_HD Choice full_search_choice(const RefineJob& j, int c, int r) {
 // Does the block go on past its integer vector: sub-pel steps, or the chosen vector's own SAD?
 DPX_HD bool needs_subpel_stage(const RefineJob& j, const Penalty& pen) { return j.scale > 1 || pen.lambda > 0; }
 
-// The bilinear sub-pel stage: half then quarter pixels, the 8 neighbours of the best at half the
-// previous step.
-template <typename Stage, typename Sum>
-DPX_HD void bilinear_subpel_search(const RefineJob& j, const BlockSpan& b, const Penalty& pen, const Stage& stage,
-                                   const Sum& sum, Choice* best) {
-  const auto px = stage(b, window_around(b, best->x / j.scale, best->y / j.scale, subpel_reach(j.filter.mode)));
-  for (int step = j.scale / 2; step >= 1; step /= 2) {
-    const Choice centre = *best;
-    for (int ny = -1; ny <= 1; ++ny)
-      for (int nx = -1; nx <= 1; ++nx)
-        if (nx != 0 || ny != 0) consider(j, px, b, pen, centre.x + nx * step, centre.y + ny * step, j.scale, sum, best);
-  }
-}
-
 // The sub-pel search with a sharp filter (H.264, HEVC), in quarter pixels whatever the output unit
 // s: candidates ranked by (4 / s) SAD + lambda (|qx - 4 px| + |qy - 4 py|), on the output grid
 // exactly 4 / s times the output cost. Every quarter position within 1 px of the integer vector is
@@ -161,9 +147,10 @@ DPX_HD void bilinear_subpel_search(const RefineJob& j, const BlockSpan& b, const
 // patches). With s = 2 the result is the better of the half-pel vectors within 1/4 px of the
 // quarter-pel winner. Sharp samples let the true position beat whole pixels up to two pixels away,
 // past the local minima a descent by half then quarter steps stops in.
+// Returns the chosen vector's own SAD when there is a penalty (else 0), from the planes.
 template <typename Stage, typename Sum>
-DPX_HD void filtered_subpel_search(const RefineJob& j, const BlockSpan& b, const Penalty& pen, const Stage& stage,
-                                   const Sum& sum, Choice* best) {
+DPX_HD std::uint32_t filtered_subpel_search(const RefineJob& j, const BlockSpan& b, const Penalty& pen,
+                                            const Stage& stage, const Sum& sum, Choice* best) {
   const std::uint32_t weight = static_cast<std::uint32_t>(4 / j.scale);
   const Penalty quarter_pen{pen.predictor, pen.lambda, 4};
   Choice q{best->cost * weight, best->x * static_cast<int>(weight), best->y * static_cast<int>(weight)};
@@ -187,23 +174,25 @@ DPX_HD void filtered_subpel_search(const RefineJob& j, const BlockSpan& b, const
     q = h;
   }
   *best = Choice{q.cost / weight, q.x / static_cast<int>(weight), q.y / static_cast<int>(weight)};
+  return pen.lambda > 0 ? sum(partial_sad(patch, j.filter, b, q.x, q.y, 4)) : 0;
 }
 
 // The sub-pel stage. Improves `best`; returns the chosen vector's own SAD when there is a penalty
-// (else 0).
+// (else 0). Bilinear, and no sub-pel step at all: one window around the integer vector holds every
+// candidate; the 8 neighbours of the best at a half-pixel step, then at a quarter-pixel step.
 template <typename Stage, typename Sum>
 DPX_HD std::uint32_t subpel_stage(const RefineJob& j, const BlockSpan& b, const Penalty& pen, const Stage& stage,
                                   const Sum& sum, Choice* best) {
-  if (j.scale > 1) {
-    if (j.filter.mode == MotionInterpolation::kBilinear)
-      bilinear_subpel_search(j, b, pen, stage, sum, best);
-    else
-      filtered_subpel_search(j, b, pen, stage, sum, best);
+  if (j.scale > 1 && j.filter.mode != MotionInterpolation::kBilinear)
+    return filtered_subpel_search(j, b, pen, stage, sum, best);
+  const auto px = stage(b, window_around(b, best->x / j.scale, best->y / j.scale, subpel_reach(j.filter.mode)));
+  for (int step = j.scale / 2; step >= 1; step /= 2) {
+    const Choice centre = *best;
+    for (int ny = -1; ny <= 1; ++ny)
+      for (int nx = -1; nx <= 1; ++nx)
+        if (nx != 0 || ny != 0) consider(j, px, b, pen, centre.x + nx * step, centre.y + ny * step, j.scale, sum, best);
   }
-  if (pen.lambda == 0) return 0;
-  const auto px = stage(b, window_around(b, floor_div_scale(best->x, j.scale), floor_div_scale(best->y, j.scale),
-                                         subpel_reach(j.filter.mode)));
-  return sum(partial_sad(px, j.filter, b, best->x, best->y, j.scale));
+  return pen.lambda > 0 ? sum(partial_sad(px, j.filter, b, best->x, best->y, j.scale)) : 0;
 }
 
 // Block (c, r)'s result: the vector, and its SAD — the cost itself without a penalty, `sad` with one.

@@ -109,9 +109,9 @@ DPX_HD std::uint32_t partial_sad(const Samples& px, const SubpelFilter& f, const
 }
 
 // The window the integer candidates (cx + dx, cy + dy), |dx|, |dy| <= reach, read. With reach
-// subpel_reach() it also holds what the sub-pel candidates around (cx, cy) read: they lie within
-// (s - 1) / s pixel, so their whole part is cx - 1 or cx, and the filter's taps reach that much
-// further.
+// subpel_reach() it also holds what the sub-pel candidates around (cx, cy) read: bilinear's lie
+// within 3/4 pixel (whole part cx - 1 or cx, one pixel of weights further); a filtered patch's
+// whole parts are cx - 1 .. cx + 1, the taps 3 left and 4 right of them (kSubpelReach).
 DPX_HD Window window_around(const BlockSpan& b, int cx, int cy, int reach) {
   return Window{b.x0 + cx - reach, b.y0 + cy - reach, b.bw + 2 * reach, b.bh + 2 * reach};
 }
