@@ -36,22 +36,30 @@ struct PatchPlanes {
 template <typename At, typename T>
 DPX_HD void hevc_plane_column(const SubpelFilter& f, const At& at, int x0, int y0, int x, int fx, int h,
                               const PatchPlanes<T>& planes) {
-  const auto row = [&](int y) { return fx != 0 ? SubpelFilter::hevc_row(at, x0 + x, y, fx) : at(x0 + x, y); };
+  const HevcTaps taps = hevc_taps(fx);
+  const auto row = [&](int y) { return fx != 0 ? SubpelFilter::hevc_row(at, x0 + x, y, taps) : at(x0 + x, y); };
   int window[8];  // window[i]: row y0 + y - 3 + i
+  DPX_UNROLL
   for (int i = 1; i < 8; ++i) window[i] = row(y0 - 4 + i);
+  T* out = planes.data + (fx * planes.side) * planes.side + x;  // plane (fx, 0), column x
+  const int phase_step = 4 * planes.side * planes.side;        // to plane (fx, fy + 1)
   for (int y = 0; y < h; ++y) {
+    DPX_UNROLL
     for (int i = 0; i < 7; ++i) window[i] = window[i + 1];
     window[7] = row(y0 + y + 4);
+    // The vertical phases unrolled: every tap a constant.
+    DPX_UNROLL
     for (int fy = 0; fy < 4; ++fy) {
       int v;
       if (fy == 0) {
         v = fx != 0 ? f.clip((window[3] + 32) >> 6) : window[3];
       } else {
         int sum = 0;
+        DPX_UNROLL
         for (int i = 0; i < 8; ++i) sum += hevc_tap(fy, i) * (fx != 0 ? window[i] >> f.shift1 : window[i]);
         v = fx != 0 ? f.clip(((sum >> 6) + (1 << (5 - f.shift1))) >> (6 - f.shift1)) : f.clip((sum + 32) >> 6);
       }
-      planes.data[((fy * 4 + fx) * planes.side + y) * planes.side + x] = static_cast<T>(v);
+      out[fy * phase_step + y * planes.side] = static_cast<T>(v);
     }
   }
 }

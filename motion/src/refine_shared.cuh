@@ -113,5 +113,28 @@ __device__ std::uint32_t partial_sad(const SharedSamples<T, B>& px, const Subpel
   return sum;
 }
 
+// The lane's part of a sub-pel candidate's SAD (v in quarter pixels) from a patch's planes in shared
+// memory: the planes' partial_sad (refine_planes.h) with a whole block's fixed pixel offsets, as
+// the overload above does for the window.
+template <typename T, int B>
+__device__ std::uint32_t partial_sad(const PatchSamples<SharedSamples<T, B>, T>& p, const SubpelFilter& f,
+                                     const BlockSpan& b, int vx, int vy, int s) {
+  if constexpr (B == 0) {
+    return partial_sad<SharedSamples<T, B>, T>(p, f, b, vx, vy, s);
+  } else {
+    constexpr int kSide = B + 2;  // PatchPlanes::side of a whole block
+    if (B * B < 32 && b.y >= B) return 0;  // 4x4 blocks: lanes 16..31 hold no pixel
+    const SubpelOffset ox = subpel_offset(vx, 4), oy = subpel_offset(vy, 4);
+    const T* plane = p.planes.data + ((oy.quarter * 4 + ox.quarter) * kSide + oy.whole - p.planes.cy + 1) * kSide +
+                     (ox.whole - p.planes.cx + 1) + b.y * kSide + b.x;
+    const T* cur = p.px.cur + b.y * kPitch + b.x;
+    std::uint32_t sum = 0;
+#pragma unroll
+    for (int k = 0; k < (B * B + 31) / 32; ++k)
+      sum = __sad(static_cast<int>(cur[k * (32 / B) * kPitch]), static_cast<int>(plane[k * (32 / B) * kSide]), sum);
+    return sum;
+  }
+}
+
 }  // namespace motion_detail
 }  // namespace dpx

@@ -29,14 +29,26 @@ namespace motion_detail {
 // part is c - 1, c or c + 1, and HEVC's taps reach 3 left and 4 right of it.
 constexpr int kSubpelReach = 5;
 
-// HEVC's luma filter of phase p (quarter pixels), taps at x - 3 .. x + 4.
-DPX_HD int hevc_tap(int phase, int i) {
+// HEVC's luma filter of phase p (quarter pixels), taps at x - 3 .. x + 4; phase 3 mirrors phase 1.
+// No table indexed by the phase: with i known at compile time (unrolled loops) a tap is a constant
+// the phase selects, where a table indexed at run time would be built in a GPU thread's local
+// memory on every call.
+DPX_HD constexpr int hevc_tap(int phase, int i) {
+  constexpr int kQuarter[8] = {-1, 4, -10, 58, 17, -5, 1, 0};
+  constexpr int kHalf[8] = {-1, 4, -11, 40, 40, -11, 4, -1};
   // The phase-0 row is the identity; it is never used for a fraction of 0 (the sample is read).
-  constexpr int kTaps[4][8] = {{0, 0, 0, 64, 0, 0, 0, 0},
-                               {-1, 4, -10, 58, 17, -5, 1, 0},
-                               {-1, 4, -11, 40, 40, -11, 4, -1},
-                               {0, 1, -5, 17, 58, -10, 4, -1}};
-  return kTaps[phase][i];
+  return phase == 1 ? kQuarter[i] : (phase == 2 ? kHalf[i] : (phase == 3 ? kQuarter[7 - i] : (i == 3 ? 64 : 0)));
+}
+
+// The 8 taps of one phase, for a loop over samples whose phase does not change.
+struct HevcTaps {
+  int tap[8];
+};
+DPX_HD HevcTaps hevc_taps(int phase) {
+  HevcTaps k{};
+  DPX_UNROLL
+  for (int i = 0; i < 8; ++i) k.tap[i] = hevc_tap(phase, i);
+  return k;
 }
 
 struct SubpelFilter {
@@ -123,23 +135,27 @@ struct SubpelFilter {
     return h264_half(at, x + (qx >> 2), y + (qy >> 2), (qx >> 1) & 1, (qy >> 1) & 1);
   }
 
-  // HEVC: the horizontal filter of phase fx at row y (taps x - 3 .. x + 4), unshifted.
+  // HEVC: the horizontal filter of taps k at row y (taps x - 3 .. x + 4), unshifted.
   template <typename At>
-  DPX_HD static int hevc_row(const At& at, int x, int y, int fx) {
+  DPX_HD static int hevc_row(const At& at, int x, int y, const HevcTaps& k) {
     int sum = 0;
-    for (int i = 0; i < 8; ++i) sum += hevc_tap(fx, i) * at(x - 3 + i, y);
+    DPX_UNROLL
+    for (int i = 0; i < 8; ++i) sum += k.tap[i] * at(x - 3 + i, y);
     return sum;
   }
   template <typename At>
   DPX_HD int hevc(const At& at, int x, int y, int fx, int fy) const {
-    if (fy == 0) return clip((hevc_row(at, x, y, fx) + 32) >> 6);
+    const HevcTaps h = hevc_taps(fx);
+    if (fy == 0) return clip((hevc_row(at, x, y, h) + 32) >> 6);
+    const HevcTaps v = hevc_taps(fy);
+    int sum = 0;
     if (fx == 0) {
-      int sum = 0;
-      for (int i = 0; i < 8; ++i) sum += hevc_tap(fy, i) * at(x, y - 3 + i);
+      DPX_UNROLL
+      for (int i = 0; i < 8; ++i) sum += v.tap[i] * at(x, y - 3 + i);
       return clip((sum + 32) >> 6);
     }
-    int sum = 0;
-    for (int i = 0; i < 8; ++i) sum += hevc_tap(fy, i) * (hevc_row(at, x, y - 3 + i, fx) >> shift1);
+    DPX_UNROLL
+    for (int i = 0; i < 8; ++i) sum += v.tap[i] * (hevc_row(at, x, y - 3 + i, h) >> shift1);
     return clip(((sum >> 6) + (1 << (5 - shift1))) >> (6 - shift1));
   }
 };
