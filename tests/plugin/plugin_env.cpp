@@ -61,7 +61,11 @@ Harness::Harness(const char* factory, const char* backend) {
   gst_element_set_bus(h->element, bus);
 }
 
+// The bus goes first: each message on it holds its element, which holds the bus, so neither (nor
+// a context a have-context message carries) would ever be freed.
 Harness::~Harness() {
+  gst_element_set_bus(h->element, nullptr);
+  gst_bus_set_flushing(bus, TRUE);
   gst_harness_teardown(h);
   gst_object_unref(bus);
 }

@@ -64,6 +64,28 @@ TEST_P(Lifecycle, StateChangesAndRunsToEos) {
   gst_object_unref(pipeline);
 }
 
+// A harness's element, restarted and run, is freed with the harness: nothing it posted (state
+// changes, a have-context message with its CUDA context) keeps it or what it holds alive.
+TEST_P(Lifecycle, ElementFreedWithItsHarness) {
+  GWeakRef weak;
+  {
+    Harness hz("dpxdilate", GetParam());
+    g_weak_ref_init(&weak, hz.h->element);
+    auto rng = seeded_rng();
+    const FormatCase& fc = format_case(GST_VIDEO_FORMAT_NV12);
+    for (int round = 0; round < 2; ++round) {
+      ASSERT_EQ(gst_element_set_state(hz.h->element, GST_STATE_READY), GST_STATE_CHANGE_SUCCESS);
+      ASSERT_EQ(gst_element_set_state(hz.h->element, GST_STATE_PLAYING), GST_STATE_CHANGE_SUCCESS);
+      gst_harness_set_src_caps(hz.h, caps_for(fc.format, 32, 24));
+      push_and_check(hz, rng, fc, 32, 24, MorphParams{}, 0xF, "round " + std::to_string(round));
+    }
+  }
+  auto* left = static_cast<GObject*>(g_weak_ref_get(&weak));
+  EXPECT_EQ(left, nullptr) << "the element outlived its harness";
+  if (left != nullptr) g_object_unref(left);
+  g_weak_ref_clear(&weak);
+}
+
 TEST_P(Lifecycle, PropertyChangesApplyFromTheNextFrame) {
   auto rng = seeded_rng();
   const FormatCase& fc = format_case(GST_VIDEO_FORMAT_NV12);
