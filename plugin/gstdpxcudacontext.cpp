@@ -27,6 +27,7 @@ namespace gstdpx {
 
 void CudaDevice::set_device_id(int id) {
   std::lock_guard<std::mutex> lk(lock_);
+  if (id != device_id_) gst_clear_object(&context_); /* a context of the former device */
   device_id_ = id;
 }
 
@@ -40,12 +41,40 @@ GstCudaContext* CudaDevice::context() {
   return context_;
 }
 
+void CudaDevice::start(bool cuda) {
+  if (cuda)
+    take_element_context();
+  else
+    release();
+  std::lock_guard<std::mutex> lk(lock_);
+  running_ = true;
+}
+
+void CudaDevice::stop() {
+  std::lock_guard<std::mutex> lk(lock_);
+  running_ = false;
+}
+
+void CudaDevice::release() {
+  std::lock_guard<std::mutex> lk(lock_);
+  gst_clear_object(&context_);
+}
+
 #if DPX_HAVE_CUDA
 
-/* gst-cuda stores what it finds through set_context() on the element, which fills context_ and
- * checks that same pointer; so the search gets context_ itself and runs without the lock, which
- * set_context() takes. */
+void CudaDevice::take_element_context() {
+  GstContext* kept = gst_element_get_context(element_, GST_CUDA_CONTEXT_TYPE);
+  if (kept == nullptr) return;
+  handle_set_context(kept);
+  gst_context_unref(kept);
+}
+
+/* A context set on the element comes first: gst-cuda's search asks only the neighbours and the
+ * application, and makes a new context when they have none. It stores what it finds or makes
+ * through set_context() on the element, which fills context_ and checks that same pointer; so the
+ * search gets context_ itself and runs without the lock, which set_context() takes. */
 bool CudaDevice::ensure(std::string* why) {
+  if (context() == nullptr) take_element_context();
   if (context() != nullptr) return true;
   if (dpx::cuda_device_count() == 0) {
     *why = "no usable CUDA device";
@@ -63,14 +92,18 @@ bool CudaDevice::ensure(std::string* why) {
   return true;
 }
 
-void CudaDevice::release() {
-  std::lock_guard<std::mutex> lk(lock_);
-  gst_clear_object(&context_);
-}
-
+/* gst-cuda's helper keeps a context it has; here a context offered while the element is not
+ * running replaces the kept one. */
 void CudaDevice::handle_set_context(GstContext* context) {
   std::lock_guard<std::mutex> lk(lock_);
-  gst_cuda_handle_set_context(element_, context, device_id_, &context_);
+  GstCudaContext* offered = nullptr;
+  if (!gst_cuda_handle_set_context(element_, context, device_id_, &offered) || offered == nullptr) return;
+  if (offered == context_ || (context_ != nullptr && running_)) {
+    gst_object_unref(offered);
+    return;
+  }
+  gst_clear_object(&context_);
+  context_ = offered;
 }
 
 bool CudaDevice::handle_context_query(GstQuery* query) {
@@ -105,7 +138,7 @@ bool CudaDevice::ensure(std::string* why) {
   return false;
 }
 
-void CudaDevice::release() {}
+void CudaDevice::take_element_context() {}
 
 void CudaDevice::handle_set_context(GstContext*) {}
 

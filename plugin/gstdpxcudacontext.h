@@ -29,6 +29,11 @@ G_END_DECLS
 
 namespace gstdpx {
 
+/* The element's CUDA context lives from the first start that needs it until READY->NULL, as
+ * nvcodec's elements keep theirs: a restart (READY <-> PAUSED) reuses it rather than making a new
+ * one, and per-stream CUDA resources are what a stop frees. A context set on the element (by the
+ * application, a bin, or gst-cuda when it finds or makes one) replaces the kept one while the
+ * element is not running; one set while it runs is taken at the next start. */
 class CudaDevice {
  public:
   explicit CudaDevice(GstElement* element) : element_(element) {}
@@ -36,14 +41,21 @@ class CudaDevice {
   CudaDevice(const CudaDevice&) = delete;
   CudaDevice& operator=(const CudaDevice&) = delete;
 
-  /* The `cuda-device-id` property: -1 takes a neighbour's device, else the first. */
+  /* The `cuda-device-id` property: -1 takes a neighbour's device, else the first. A new id drops
+   * the kept context. */
   void set_device_id(int id);
   int device_id();
+
+  /* From the element's start to its stop: `cuda` FALSE (the CPU backend was asked for) drops the
+   * kept context, else the latest context set on the element is taken. */
+  void start(bool cuda);
+  void stop();
 
   /* Finds or makes the context; FALSE with the reason in `why` when CUDA cannot be used. */
   bool ensure(std::string* why);
   /* The context, nullptr before ensure() or after release(). No reference is added. */
   GstCudaContext* context();
+  /* Drops the context (READY->NULL, a finalized element). */
   void release();
 
   /* GstElement::set_context and the CONTEXT query, for neighbours sharing the context. */
@@ -67,10 +79,14 @@ class CudaDevice {
   };
 
  private:
+  /* Offers the context GstElement keeps for the element (the latest one set on it). */
+  void take_element_context();
+
   GstElement* element_;
-  std::mutex lock_; /* guards both below: set_context comes from any thread */
+  std::mutex lock_; /* guards the three below: set_context comes from any thread */
   int device_id_ = -1;
   GstCudaContext* context_ = nullptr;
+  bool running_ = false; /* between start and stop: the context in use is not replaced */
 };
 
 /* Where frames run for the `backend` property: cpu as asked; cuda when `device` can be used;

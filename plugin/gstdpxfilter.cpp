@@ -158,7 +158,7 @@ static bool apply_backend(GstDpxFilter* self, GstDpxBackend requested) {
   return true;
 }
 
-/* Drops the CUDA side: streams, staging and the context (found again on the next start). */
+/* Drops the CUDA side: streams, staging and the context (READY->NULL, finalize). */
 static void release_cuda(GstDpxFilter* self) {
   self->priv->pipeline.release_cuda();
   self->priv->device.release();
@@ -244,20 +244,32 @@ static GstFlowReturn drain_in_flight(GstDpxFilter* self) {
   return self->priv->pipeline.drain(GST_BASE_TRANSFORM_SRC_PAD(self));
 }
 
+/* The CUDA context kept from an earlier run is used again (making one is costly); the CPU
+ * backend drops it. */
 static gboolean gst_dpx_filter_start(GstBaseTransform* trans) {
   GstDpxFilter* self = GST_DPX_FILTER(trans);
+  const GstDpxBackend requested = requested_backend(self);
   self->priv->negotiated = false;
-  return apply_backend(self, requested_backend(self));
+  self->priv->device.start(requested != GST_DPX_BACKEND_CPU);
+  return apply_backend(self, requested);
 }
 
+/* Per-stream CUDA resources go; the context stays until READY->NULL. */
 static gboolean gst_dpx_filter_stop(GstBaseTransform* trans) {
   GstDpxFilter* self = GST_DPX_FILTER(trans);
   self->priv->pipeline.drop();
   reset_subclass(self);
   self->priv->negotiated = false;
+  self->priv->pipeline.release_cuda();
   self->priv->pipeline.set_backend(dpx::Backend::kCpu);
-  release_cuda(self);
+  self->priv->device.stop();
   return TRUE;
+}
+
+static GstStateChangeReturn gst_dpx_filter_change_state(GstElement* element, GstStateChange transition) {
+  const GstStateChangeReturn ret = GST_ELEMENT_CLASS(parent_class)->change_state(element, transition);
+  if (transition == GST_STATE_CHANGE_READY_TO_NULL) release_cuda(GST_DPX_FILTER(element));
+  return ret;
 }
 
 static gboolean gst_dpx_filter_set_caps(GstBaseTransform* trans, GstCaps* incaps, GstCaps* outcaps) {
@@ -504,6 +516,7 @@ static void gst_dpx_filter_class_init(GstDpxFilterClass* klass) {
           static_cast<GParamFlags>(G_PARAM_READWRITE | GST_PARAM_MUTABLE_PLAYING | G_PARAM_STATIC_STRINGS)));
 
   element_class->set_context = GST_DEBUG_FUNCPTR(gst_dpx_filter_set_context);
+  element_class->change_state = GST_DEBUG_FUNCPTR(gst_dpx_filter_change_state);
 
   trans_class->passthrough_on_same_caps = FALSE;
   trans_class->start = GST_DEBUG_FUNCPTR(gst_dpx_filter_start);

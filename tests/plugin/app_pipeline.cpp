@@ -128,6 +128,13 @@ GObject* cuda_context_object(const GstContext* context) {
   return v != nullptr && G_VALUE_HOLDS_OBJECT(v) ? G_OBJECT(g_value_get_object(v)) : nullptr;
 }
 
+GObject* element_cuda_context(GstElement* element) {
+  GstContext* context = gst_element_get_context(element, "gst.cuda.context");
+  GObject* object = cuda_context_object(context);
+  if (context != nullptr) gst_context_unref(context);
+  return object;
+}
+
 bool outputs_match(const AppRun& got, const AppRun& reference, std::string* why) {
   for (const auto& [pts, frame] : got.out) {
     const auto ref = reference.out.find(pts);

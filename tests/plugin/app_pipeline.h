@@ -72,6 +72,10 @@ GstContext* new_cuda_context();
 // reference.
 GObject* cuda_context_object(const GstContext* context);
 
+// The GstCudaContext object of the gst.cuda.context GstContext set on `element` (nullptr when
+// none); not a new reference: the element's context list holds it.
+GObject* element_cuda_context(GstElement* element);
+
 // Compares every output of `got` with the output of the same timestamp in `reference`; a frame
 // missing from the reference is a difference. Describes the first difference in `why`.
 bool outputs_match(const AppRun& got, const AppRun& reference, std::string* why);

@@ -16,6 +16,7 @@
 #include <thread>
 #include <vector>
 
+#include "app_pipeline.h"
 #include "buffer_watch.h"
 #include "frames.h"
 #include "plugin_env.h"
@@ -43,15 +44,19 @@ class Flow : public ::testing::TestWithParam<FlowCase> {
   void SetUp() override {
     if (std::string(GetParam().backend) == "cuda") DPX_REQUIRE_GPU();
   }
+  // The case's depth and settings on `element`.
+  void configure(GstElement* element) {
+    g_object_set(element, "frames-in-flight", GetParam().depth, nullptr);
+    if (GetParam().settings != nullptr) {
+      const std::string kv = GetParam().settings;
+      gst_util_set_object_arg(G_OBJECT(element), kv.substr(0, kv.find('=')).c_str(),
+                              kv.substr(kv.find('=') + 1).c_str());
+    }
+  }
   // A harness around the element with the case's backend and depth.
   std::unique_ptr<Harness> make_harness() {
     auto hz = std::make_unique<Harness>(GetParam().factory, GetParam().backend);
-    g_object_set(hz->h->element, "frames-in-flight", GetParam().depth, nullptr);
-    if (GetParam().settings != nullptr) {
-      const std::string kv = GetParam().settings;
-      gst_util_set_object_arg(G_OBJECT(hz->h->element), kv.substr(0, kv.find('=')).c_str(),
-                              kv.substr(kv.find('=') + 1).c_str());
-    }
+    configure(hz->h->element);
     return hz;
   }
   GstBuffer* frame(int w, int h, GstVideoFormat format, int index) {
@@ -67,9 +72,9 @@ class Flow : public ::testing::TestWithParam<FlowCase> {
     return c;
   }
   // Pulls every output, checking that timestamps only grow; returns how many came.
-  int pull_all(Harness& hz, GstClockTime* last) {
+  int pull_all(GstHarness* h, GstClockTime* last) {
     int n = 0;
-    while (GstBuffer* out = gst_harness_try_pull(hz.h)) {
+    while (GstBuffer* out = gst_harness_try_pull(h)) {
       EXPECT_TRUE(*last == GST_CLOCK_TIME_NONE || GST_BUFFER_PTS(out) > *last)
           << "pts " << GST_BUFFER_PTS(out) << " after " << *last;
       *last = GST_BUFFER_PTS(out);
@@ -102,11 +107,11 @@ TEST_P(Flow, FlushingSeeksAndEosWithFramesInFlight) {
     for (int seek = 0; seek < 5; ++seek) {
       for (int i = 0; i < 4 + seek; ++i, ++in)
         ASSERT_EQ(gst_harness_push(hz->h, frame(64, 48, GST_VIDEO_FORMAT_NV12, in)), GST_FLOW_OK) << hz->pop_error();
-      out += pull_all(*hz, &last);
+      out += pull_all(hz->h, &last);
       ASSERT_TRUE(gst_harness_push_event(hz->h, gst_event_new_flush_start()));
       ASSERT_TRUE(gst_harness_push_event(hz->h, gst_event_new_flush_stop(TRUE)));
       push_segment(hz->h);
-      EXPECT_EQ(pull_all(*hz, &last), 0) << "a frame in flight was pushed after the flush";
+      EXPECT_EQ(pull_all(hz->h, &last), 0) << "a frame in flight was pushed after the flush";
       if (GetParam().depth >= 0) {
         EXPECT_EQ(out, in - std::min(GetParam().depth + GetParam().held, 4 + seek)) << "seek " << seek;
       }
@@ -115,7 +120,7 @@ TEST_P(Flow, FlushingSeeksAndEosWithFramesInFlight) {
     for (int i = 0; i < 6; ++i, ++in)
       ASSERT_EQ(gst_harness_push(hz->h, frame(64, 48, GST_VIDEO_FORMAT_NV12, in)), GST_FLOW_OK) << hz->pop_error();
     ASSERT_TRUE(gst_harness_push_event(hz->h, gst_event_new_eos()));
-    out += pull_all(*hz, &last);
+    out += pull_all(hz->h, &last);
     EXPECT_EQ(out, in) << "frames missing after EOS";
     EXPECT_EQ(hz->pop_error(), "");
   }
@@ -155,19 +160,27 @@ TEST_P(Flow, CapsRenegotiatedEveryFewFrames) {
       }
     }
     ASSERT_TRUE(gst_harness_push_event(hz->h, gst_event_new_eos()));
-    out += pull_all(*hz, &last);
+    out += pull_all(hz->h, &last);
     EXPECT_EQ(out, frames);
     EXPECT_EQ(hz->pop_error(), "");
   }
   expect_clean_end();
 }
 
+// Also: every start on CUDA runs in the context of the first (none is made per start).
 TEST_P(Flow, ReadyPlayingCycledAThousandTimesWithFramesHeld) {
   {
     auto hz = make_harness();
+    // Held, so that no later context can take its address.
+    GObject* context = element_cuda_context(hz->h->element);
+    if (std::string(GetParam().backend) == "cuda") {
+      ASSERT_NE(context, nullptr) << "no CUDA context after the start";
+    }
+    if (context != nullptr) g_object_ref(context);
     GstClockTime last = GST_CLOCK_TIME_NONE;
     for (int cycle = 0; cycle < 1000; ++cycle) {
       ASSERT_EQ(gst_element_set_state(hz->h->element, GST_STATE_PLAYING), GST_STATE_CHANGE_SUCCESS) << cycle;
+      ASSERT_EQ(element_cuda_context(hz->h->element), context) << "cycle " << cycle << ": another CUDA context";
       gst_harness_push_event(hz->h, gst_event_new_stream_start("cycle"));
       gst_harness_set_src_caps(hz->h, caps(GST_VIDEO_FORMAT_NV12, 64, 48));
       push_segment(hz->h);
@@ -175,12 +188,58 @@ TEST_P(Flow, ReadyPlayingCycledAThousandTimesWithFramesHeld) {
         ASSERT_EQ(gst_harness_push(hz->h, frame(64, 48, GST_VIDEO_FORMAT_NV12, i)), GST_FLOW_OK)
             << "cycle " << cycle << ": " << hz->pop_error();
       last = GST_CLOCK_TIME_NONE;
-      pull_all(*hz, &last);
+      pull_all(hz->h, &last);
       ASSERT_EQ(gst_element_set_state(hz->h->element, GST_STATE_READY), GST_STATE_CHANGE_SUCCESS) << cycle;
       ASSERT_EQ(watch_.alive(), 0) << "cycle " << cycle << ": frames held across a stop";
     }
+    if (context != nullptr) g_object_unref(context);
     EXPECT_EQ(hz->pop_error(), "");
   }
+  expect_clean_end();
+}
+
+// The CUDA context an element makes at its first start serves every later READY <-> PLAYING cycle,
+// and once the element is back in NULL and freed nothing holds it any more: no buffer pool, pinned
+// block, host registration or message. The element finds its own context here (a harness without
+// the shared one).
+TEST_P(Flow, CudaContextKeptAcrossCyclesAndFreedWithTheElement) {
+  if (std::string(GetParam().backend) != "cuda") GTEST_SKIP() << "the CUDA backend's context";
+  GstElement* element = gst_element_factory_make(GetParam().factory, nullptr);
+  gst_util_set_object_arg(G_OBJECT(element), "backend", "cuda");
+  configure(element);
+  GstHarness* h = gst_harness_new_with_element(element, "sink", "src");  // started, PLAYING
+  gst_object_unref(element);
+  GObject* context = element_cuda_context(h->element);
+  ASSERT_NE(context, nullptr) << "no CUDA context after the start";
+  GWeakRef weak;
+  g_weak_ref_init(&weak, context);
+  // The first context is still alive and still the element's (a weak reference: a new context
+  // may take a freed one's address).
+  const auto first_context_kept = [&] {
+    GObject* first = static_cast<GObject*>(g_weak_ref_get(&weak));
+    const bool kept = first != nullptr && first == element_cuda_context(h->element);
+    if (first != nullptr) g_object_unref(first);
+    return kept;
+  };
+  for (int cycle = 0; cycle < 3; ++cycle) {
+    if (cycle > 0) {
+      ASSERT_EQ(gst_element_set_state(h->element, GST_STATE_PLAYING), GST_STATE_CHANGE_SUCCESS) << cycle;
+    }
+    gst_harness_push_event(h, gst_event_new_stream_start("cycle"));
+    gst_harness_set_src_caps(h, caps(GST_VIDEO_FORMAT_NV12, 64, 48));
+    push_segment(h);
+    for (int i = 0; i < 2; ++i)
+      ASSERT_EQ(gst_harness_push(h, frame(64, 48, GST_VIDEO_FORMAT_NV12, i)), GST_FLOW_OK) << "cycle " << cycle;
+    EXPECT_TRUE(first_context_kept()) << "cycle " << cycle << ": another CUDA context";
+    GstClockTime last = GST_CLOCK_TIME_NONE;
+    pull_all(h, &last);
+    ASSERT_EQ(gst_element_set_state(h->element, GST_STATE_READY), GST_STATE_CHANGE_SUCCESS) << cycle;
+  }
+  gst_harness_teardown(h);  // to NULL, and the element freed
+  auto* left = static_cast<GObject*>(g_weak_ref_get(&weak));
+  EXPECT_EQ(left, nullptr) << "the CUDA context outlived its element";
+  if (left != nullptr) g_object_unref(left);
+  g_weak_ref_clear(&weak);
   expect_clean_end();
 }
 
@@ -210,12 +269,12 @@ TEST_P(Flow, PropertiesChangedFromAnotherThreadWhilePlaying) {
     const int frames = 300;
     for (int i = 0; i < frames; ++i) {
       ASSERT_EQ(gst_harness_push(hz->h, frame(64, 48, GST_VIDEO_FORMAT_NV12, i)), GST_FLOW_OK) << hz->pop_error();
-      out += pull_all(*hz, &last);
+      out += pull_all(hz->h, &last);
     }
     done = true;
     changer.join();
     ASSERT_TRUE(gst_harness_push_event(hz->h, gst_event_new_eos()));
-    out += pull_all(*hz, &last);
+    out += pull_all(hz->h, &last);
     EXPECT_EQ(out, frames);
     EXPECT_EQ(hz->pop_error(), "");
   }

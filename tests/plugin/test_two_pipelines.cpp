@@ -31,9 +31,7 @@ struct TwoCase {
 // The GstCudaContext the pipeline's element "el" ran in.
 GObject* context_of(const AppPipeline& p) {
   GstElement* el = p.element("el");
-  GstContext* c = el != nullptr ? gst_element_get_context(el, "gst.cuda.context") : nullptr;
-  GObject* object = cuda_context_object(c);
-  if (c != nullptr) gst_context_unref(c);
+  GObject* object = el != nullptr ? element_cuda_context(el) : nullptr;
   if (el != nullptr) gst_object_unref(el);
   return object;  // still held by the element's context list while the pipeline exists
 }
