@@ -23,6 +23,20 @@ dpx_install_packages() {
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q --no-install-recommends "${missing[@]}" >/dev/null
 }
 
+# Meson (1.0) passes nvcc no depfile options, so ninja never learns which headers a .cu file
+# includes and keeps its object when only a header changed: kernels built from old code, unnoticed.
+# Removes every CUDA object of BUILD_DIR older than the project's newest header, so that the next
+# build compiles it again (ccache makes those whose preprocessed source is unchanged cheap).
+dpx_drop_stale_cuda_objects() {
+  local dir root newest
+  root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+  dir=$(cd "$root" && cd "$1" 2>/dev/null && pwd) || return 0
+  newest=$(find "$root" \( -path "$root/.git" -o -path "$root/.gpu" -o -path "$root/build*" -o -path "$dir" \) -prune -o \
+    -type f \( -name '*.h' -o -name '*.cuh' -o -name '*.hpp' \) -printf '%T@ %p\n' | sort -n | tail -n 1 | cut -d' ' -f2-)
+  [ -n "$newest" ] || return 0
+  find "$dir" -type f -name '*.cu.o' ! -newer "$newest" -print -delete | sed 's/^/compiled again (a header is newer): /' >&2
+}
+
 # dpx_build BUILD_DIR [meson options...] [-- TARGETS...] (every target when none is named)
 dpx_build() {
   local dir=$1; shift
@@ -34,6 +48,7 @@ dpx_build() {
   if [ ! -f "$root/$dir/build.ninja" ]; then
     meson setup "$root/$dir" "$root" --buildtype=release "${options[@]}" >&2
   fi
+  dpx_drop_stale_cuda_objects "$root/$dir"
   meson compile -C "$root/$dir" "${targets[@]}" >&2
 }
 

@@ -11,4 +11,6 @@ export PKG_CONFIG_LIBDIR=$dev/usr/lib/x86_64-linux-gnu/pkgconfig:$dev/usr/share/
 export LD_LIBRARY_PATH=$dev/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 export PATH=/usr/local/cuda/bin:$PATH
 [ -f "$build/build.ninja" ] || meson setup "$build" --buildtype=release -Dcuda=enabled "$@"
+source scripts/deps.sh
+dpx_drop_stale_cuda_objects "$build"
 ninja -C "$build"

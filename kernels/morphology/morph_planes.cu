@@ -47,11 +47,13 @@ __global__ void __launch_bounds__(RowsLayout::kThreads) morph_planes_kernel(Plan
   }
 }
 
-using LaunchFn = void (*)(const PlanesArgs&, int blocks, cudaStream_t stream);
+using LaunchFn = Status (*)(const PlanesArgs&, int blocks, cudaStream_t stream);
 
 template <class L, int Size, MorphShape Shape, int R>
-void launch(const PlanesArgs& args, int blocks, cudaStream_t stream) {
+Status launch(const PlanesArgs& args, int blocks, cudaStream_t stream) {
   morph_planes_kernel<L, Size, Shape, R><<<blocks, RowsLayout::kThreads, 0, stream>>>(args);
+  DPX_CUDA_CHECK_LAUNCH("morph_planes_kernel");
+  return Status::ok();
 }
 
 template <class L, SampleType T, int Size>
@@ -151,8 +153,7 @@ Status morph_cuda_planes_launch(const MorphPlane* planes, int count, const Morph
                                     morph::vector_ok(pass[i].in, pass[i].in_pitch),
                                     morph::vector_ok(pass[i].out, pass[i].out_pitch)};
     }
-    launch(args, static_cast<int>(blocks), stream);
-    status = cuda_status(cudaGetLastError(), "launch of morph_planes_kernel", __FILE__, __LINE__);
+    status = launch(args, static_cast<int>(blocks), stream);
     for (int i = 0; i < count; ++i) {
       pass[i].in = pass[i].out;
       pass[i].in_pitch = pass[i].out_pitch;

@@ -1,5 +1,5 @@
 // dpx-align when the GPU fails (GPU only): with DPX_FAULT_INJECT each CUDA allocation, copy and
-// kernel launch of an sw and a search run fails in turn, and every one of those runs ends with
+// kernel launch of an sw, an nw and a search run fails in turn, and every one of those runs ends with
 // exit status 1 and a message naming the CUDA error, never a crash, no row on standard output and
 // --output left as it was (no temporary file behind); once N passes the last such call the run
 // gives the table of a run without faults.

@@ -1,8 +1,9 @@
 // The host-batch calls (align_cuda, edit_distance_cuda, dtw_cuda, dtw_float_cuda) when the GPU
 // fails: with fault injection each CUDA allocation, copy and launch of a call fails in turn, and
-// every such call returns that error (out of memory for an allocation), align_cuda and the DTW calls
-// with their output as it was (edit_distance_cuda writes its results in place); once N passes the
-// last such call, the output is the CPU's. Skipped where no CUDA device is.
+// every such call returns that error (out of memory for an allocation), align_cuda (every mode, both
+// pairings) and the DTW calls with their output as it was (edit_distance_cuda writes its results
+// in place); once N passes the last such call, the output is the CPU's. Skipped where no CUDA
+// device is.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -76,19 +77,29 @@ TEST(HostBatchFaults, AlignCuda) {
     q.add(test::random_sequence(rng, 20 + 37 * k, m.letters()));
     t.add(test::random_sequence(rng, k % 5 == 0 ? 0 : 40 + 23 * k, m.letters()));
   }
-  for (bool traceback : {false, true}) {
-    SCOPED_TRACE(traceback ? "traceback" : "score only");
-    const AlignOptions o = test::align_options(AlignMode::kLocal, 11, 1, traceback);
-    std::vector<AlignResult> cpu;
-    ASSERT_TRUE(align_cpu(q, t, Pairing::kPairwise, m, o, &cpu).is_ok());
-    expect_each_failure_clean<std::vector<AlignResult>>(
-        cpu, {AlignResult{-777, -7, -7, -7, -7, "poison"}}, true,
-        [&](std::vector<AlignResult>* out) {
-          return align_cuda(q, t, Pairing::kPairwise, m, o, out, nullptr);
-        },
-        [](const std::vector<AlignResult>& v) {
-          return join(v, [](const AlignResult& r) { return test::describe(r); });
-        });
+  SequenceBatch one;
+  one.add(test::random_sequence(rng, 150, m.letters()));
+  // every mode's kernels: the pairwise shapes, and the paired-table ones of one query against many
+  for (AlignMode mode : {AlignMode::kLocal, AlignMode::kGlobal, AlignMode::kSemiGlobal}) {
+    for (Pairing pairing : {Pairing::kPairwise, Pairing::kOneToMany}) {
+      for (bool traceback : {false, true}) {
+        SCOPED_TRACE(std::string(align_mode_name(mode)) +
+                     (pairing == Pairing::kPairwise ? " pairwise" : " one to many") +
+                     (traceback ? " traceback" : " score only"));
+        const SequenceBatch& queries = pairing == Pairing::kPairwise ? q : one;
+        const AlignOptions o = test::align_options(mode, 11, 1, traceback);
+        std::vector<AlignResult> cpu;
+        ASSERT_TRUE(align_cpu(queries, t, pairing, m, o, &cpu).is_ok());
+        expect_each_failure_clean<std::vector<AlignResult>>(
+            cpu, {AlignResult{-777, -7, -7, -7, -7, "poison"}}, true,
+            [&](std::vector<AlignResult>* out) {
+              return align_cuda(queries, t, pairing, m, o, out, nullptr);
+            },
+            [](const std::vector<AlignResult>& v) {
+              return join(v, [](const AlignResult& r) { return test::describe(r); });
+            });
+      }
+    }
   }
 }
 
