@@ -339,7 +339,15 @@ int run_morph_bench(const Options& opts, Report& report) {
     Options cpu_opts = opts;
     cpu_opts.reps = std::min(opts.reps, opts.quick ? 2 : 10);
     cpu_opts.warmup = 1;
-    const double cpu_us = time_host_us(cpu_opts, [&](int) { morph_cpu(host.src, cpu_out, params); });
+    Status timed = Status::ok();
+    const double cpu_us = time_host_us(cpu_opts, [&](int) {
+      if (timed) timed = morph_cpu(host.src, cpu_out, params);
+    });
+    if (!timed) {
+      std::fprintf(stderr, "morph: %s\n", timed.message().c_str());
+      rc = 1;
+      continue;
+    }
     const std::size_t bytes = host.src.pitch * height;
     report.add(Row{section, "cpu", cpu_us, gbps(bytes, cpu_us), "GB/s", "all hardware threads"});
   }
