@@ -6,6 +6,8 @@
 #include <cstdio>
 #include <cstring>
 
+#include <unistd.h>
+
 #include "dpx/device.h"
 #include "motion_test_util.h"
 
@@ -151,15 +153,42 @@ bool outputs_match(const AppRun& got, const AppRun& reference, std::string* why)
   return true;
 }
 
-std::size_t device_free_bytes() {
-  std::size_t free_bytes = 0, total = 0;
-  EXPECT_TRUE(cuda_memory_info(&free_bytes, &total).is_ok());
-  return free_bytes;
+namespace {
+
+// This process's device memory in MiB from nvidia-smi (0 when it has no line: no context); false
+// when nvidia-smi is missing or fails. Other processes on the GPU (parallel test shards) leave it alone.
+bool process_device_mib(long long* mib) {
+  FILE* smi =
+      popen("nvidia-smi --query-compute-apps=pid,used_memory --format=csv,noheader,nounits 2>/dev/null", "r");
+  if (smi == nullptr) return false;
+  *mib = 0;
+  long long pid = 0, used = 0;
+  char line[256];
+  while (std::fgets(line, sizeof line, smi) != nullptr)
+    if (std::sscanf(line, "%lld, %lld", &pid, &used) == 2 && pid == static_cast<long long>(getpid()))
+      *mib += used;
+  return pclose(smi) == 0;
 }
 
-void expect_device_memory_given_back(std::size_t free_before, const char* name) {
-  const long long grown = (static_cast<long long>(free_before) - static_cast<long long>(device_free_bytes())) >> 20;
-  std::printf("[   INFO   ] %s: device memory in use grew by %lld MiB\n", name, grown);
+}  // namespace
+
+DeviceMemory device_memory_in_use() {
+  DeviceMemory m;
+  if (!process_device_mib(&m.process_mib)) m.process_mib = -1;
+  std::size_t free_bytes = 0, total = 0;
+  EXPECT_TRUE(cuda_memory_info(&free_bytes, &total).is_ok());
+  m.device_mib = static_cast<long long>((total - free_bytes) >> 20);
+  return m;
+}
+
+void expect_device_memory_given_back(const DeviceMemory& before, const char* name) {
+  const DeviceMemory now = device_memory_in_use();
+  const bool per_process = before.process_mib >= 0 && now.process_mib >= 0;
+  const long long grown =
+      per_process ? now.process_mib - before.process_mib : now.device_mib - before.device_mib;
+  std::printf("[   INFO   ] %s: device memory in use grew by %lld MiB (%s)\n", name, grown,
+              per_process ? "this process's, from nvidia-smi"
+                          : "the whole device's: nvidia-smi could not say this process's");
   EXPECT_LE(grown, 32) << "device memory not given back";
 }
 

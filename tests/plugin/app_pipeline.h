@@ -80,12 +80,18 @@ GObject* element_cuda_context(GstElement* element);
 // missing from the reference is a difference. Describes the first difference in `why`.
 bool outputs_match(const AppRun& got, const AppRun& reference, std::string* why);
 
-// The device's free memory now (a failure when it cannot be read).
-std::size_t device_free_bytes();
+// Device memory in use: this process's from nvidia-smi (-1 when nvidia-smi is missing or fails), and
+// the whole device's (which other processes on the GPU move, e.g. parallel test shards).
+struct DeviceMemory {
+  long long process_mib = -1;
+  long long device_mib = 0;
+};
+DeviceMemory device_memory_in_use();
 
-// Fails when the device memory in use grew by more than 32 MiB since `free_before` (from
-// device_free_bytes), and prints the growth under `name`.
-void expect_device_memory_given_back(std::size_t free_before, const char* name);
+// Fails when the device memory in use grew by more than 32 MiB since `before`: this process's,
+// or the whole device's where nvidia-smi could not say this process's (the INFO line printed
+// under `name` says which).
+void expect_device_memory_given_back(const DeviceMemory& before, const char* name);
 
 }  // namespace test
 }  // namespace dpx

@@ -4,7 +4,10 @@
 // CUDA memory. Each run must end in an error from the element naming the failed call, every output
 // pushed before it must equal the CPU's (no half-written frame), and no buffer, input or output,
 // may outlive the pipeline. The same pipeline, stopped and started again with the injection off,
-// must then give every frame as the CPU does, and device memory must be back where it was.
+// must then give every frame as the CPU does, and device memory must be back where it was. The
+// injection is armed in the plugin's own copy of libdpx, through its exported hooks: the test
+// binary's copy does not reach the elements.
+#include <dlfcn.h>
 #include <gtest/gtest.h>
 
 #include <string>
@@ -13,7 +16,7 @@
 #include "app_pipeline.h"
 #include "buffer_watch.h"
 #include "dpx/device.h"
-#include "dpx/fault_injection.h"
+#include "gstdpxfaulthooks.h"
 #include "plugin_env.h"
 #include "test_util.h"
 
@@ -49,10 +52,51 @@ bool names_call(const std::string& text, const FaultKind& kind) {
   return false;
 }
 
+// The loaded dpx plugin's fault injection hooks (gstdpxfaulthooks.h).
+struct PluginFaults {
+  decltype(&gst_dpx_set_fault_injection) set = nullptr;
+  decltype(&gst_dpx_fault_injection_count) count = nullptr;
+};
+
+// Loads the dpx plugin and resolves its hooks; on failure both are null and `why` says why.
+PluginFaults plugin_faults(std::string* why) {
+  PluginFaults f;
+  GstPlugin* found = gst_registry_find_plugin(gst_registry_get(), "dpx");
+  if (found == nullptr) {
+    *why = "the dpx plugin is not registered";
+    return f;
+  }
+  GstPlugin* loaded = gst_plugin_load(found);
+  gst_object_unref(found);
+  if (loaded == nullptr) {
+    *why = "the dpx plugin did not load";
+    return f;
+  }
+  const std::string path = gst_plugin_get_filename(loaded);
+  gst_object_unref(loaded);
+  void* module = dlopen(path.c_str(), RTLD_NOW | RTLD_NOLOAD);
+  if (module == nullptr) {
+    const char* error = dlerror();
+    *why = path + " is not loaded: " + (error != nullptr ? error : "dlopen failed");
+    return f;
+  }
+  f.set = reinterpret_cast<decltype(f.set)>(dlsym(module, "gst_dpx_set_fault_injection"));
+  f.count = reinterpret_cast<decltype(f.count)>(dlsym(module, "gst_dpx_fault_injection_count"));
+  dlclose(module);  // GStreamer keeps the plugin loaded
+  if (f.set == nullptr || f.count == nullptr) {
+    *why = path + " does not export gst_dpx_set_fault_injection and gst_dpx_fault_injection_count";
+    f = PluginFaults{};
+  }
+  return f;
+}
+
 class ElementFaults : public ::testing::TestWithParam<FaultPath> {
  protected:
   void SetUp() override {
     DPX_REQUIRE_GPU();
+    std::string why;
+    faults_ = plugin_faults(&why);
+    ASSERT_NE(faults_.set, nullptr) << why;
     if (GetParam().cuda_memory && (!have_factory("cudaupload") || !have_factory("cudadownload")))
       GTEST_SKIP() << "nvcodec's cudaupload/cudadownload are not available";
     // One CUDA context for every pipeline of the test, as an application would share it (and a
@@ -61,10 +105,11 @@ class ElementFaults : public ::testing::TestWithParam<FaultPath> {
     ASSERT_NE(context_, nullptr) << "no CUDA context made";
   }
   void TearDown() override {
-    set_fault_injection(nullptr);
+    if (faults_.set != nullptr) faults_.set(nullptr);
     if (context_ != nullptr) gst_context_unref(context_);
   }
 
+  PluginFaults faults_;
   GstContext* context_ = nullptr;
 };
 
@@ -82,7 +127,8 @@ TEST_P(ElementFaults, EachFailureIsAnElementErrorAndTheElementRecovers) {
   ASSERT_EQ(cpu.out.size(), frames.size());
 
   const std::string chain = with_backend(path.chain, "cuda");
-  std::size_t free_before = 0;
+  DeviceMemory before;
+  bool measured = false;
   int runs_with_calls = 0;
   Watch watch;
   for (const FaultKind& kind : kKinds) {
@@ -91,16 +137,19 @@ TEST_P(ElementFaults, EachFailureIsAnElementErrorAndTheElementRecovers) {
     long calls = 0;
     {
       AppPipeline p(chain, path.cuda_memory, kWidth, kHeight, context_);
-      set_fault_injection((std::string(kind.name) + ":1000000000").c_str());
+      faults_.set((std::string(kind.name) + ":1000000000").c_str());
       const AppRun run = p.play(frames, &watch);
-      calls = fault_injection_count();
-      set_fault_injection(nullptr);
+      calls = faults_.count();
+      faults_.set(nullptr);
       std::string why;
       ASSERT_TRUE(run.eos && run.errors.empty()) << run.first_error();
       ASSERT_EQ(run.out.size(), frames.size());
       EXPECT_TRUE(outputs_match(run, cpu, &why)) << why;
     }
-    if (free_before == 0) free_before = device_free_bytes();  // after the first run's warm-up
+    if (!measured) {  // after the first run's warm-up
+      before = device_memory_in_use();
+      measured = true;
+    }
     std::printf("[   INFO   ] %s: %ld %s calls in %d frames\n", path.name, calls, kind.name, kFrames);
     if (calls == 0) continue;  // nothing of this kind to fail on this path
     ++runs_with_calls;
@@ -111,10 +160,10 @@ TEST_P(ElementFaults, EachFailureIsAnElementErrorAndTheElementRecovers) {
       SCOPED_TRACE("failing call " + std::to_string(n) + " of " + std::to_string(calls));
       AppPipeline p(chain, path.cuda_memory, kWidth, kHeight, context_);
       ASSERT_TRUE(p.ok());
-      set_fault_injection((std::string(kind.name) + ":" + std::to_string(n)).c_str());
+      faults_.set((std::string(kind.name) + ":" + std::to_string(n)).c_str());
       const AppRun failed = p.play(frames, &watch);
-      const long made = fault_injection_count();
-      set_fault_injection(nullptr);
+      const long made = faults_.count();
+      faults_.set(nullptr);
       std::string why;
       EXPECT_TRUE(outputs_match(failed, cpu, &why)) << "a frame pushed before the error: " << why;
       if (made < n) {
@@ -143,7 +192,7 @@ TEST_P(ElementFaults, EachFailureIsAnElementErrorAndTheElementRecovers) {
   }
   EXPECT_GT(runs_with_calls, 0) << "the element made no checked CUDA call at all";
   for (const std::string& m : watch.logged()) ADD_FAILURE() << "logged: " << m;
-  expect_device_memory_given_back(free_before, path.name);
+  expect_device_memory_given_back(before, path.name);
 }
 
 // On the CPU backend no element makes a CUDA call libdpx checks: with every kind armed to fail at
@@ -151,6 +200,9 @@ TEST_P(ElementFaults, EachFailureIsAnElementErrorAndTheElementRecovers) {
 TEST(ElementFaultsCpu, TheCpuBackendMakesNoCheckedCudaCall) {
   auto rng = seeded_rng();
   const std::vector<Frame> frames = panned_nv12_frames(rng, 6, 64, 48);
+  std::string why;
+  const PluginFaults faults = plugin_faults(&why);
+  ASSERT_NE(faults.set, nullptr) << why;
   Watch watch;
   for (const char* chain : {"dpxdilate name=el backend=cpu frames-in-flight=2",
                             "dpxerode name=el backend=cpu", "dpxmorph name=el backend=cpu operation=gradient",
@@ -160,10 +212,10 @@ TEST(ElementFaultsCpu, TheCpuBackendMakesNoCheckedCudaCall) {
       SCOPED_TRACE(std::string(chain) + ", " + kind.name);
       AppPipeline p(chain, false, 64, 48);
       ASSERT_TRUE(p.ok());
-      set_fault_injection((std::string(kind.name) + ":1").c_str());
+      faults.set((std::string(kind.name) + ":1").c_str());
       const AppRun run = p.play(frames, &watch);
-      EXPECT_EQ(fault_injection_count(), 0);
-      set_fault_injection(nullptr);
+      EXPECT_EQ(faults.count(), 0);
+      faults.set(nullptr);
       EXPECT_TRUE(run.eos && run.errors.empty()) << run.first_error();
       EXPECT_EQ(run.out.size(), frames.size());
     }

@@ -80,7 +80,7 @@ TEST_P(TwoPipelines, RunAtOnceFromTwoThreadsAndGiveEverythingBack) {
     AppPipeline warm(chain + "cuda", true, kWidth, kHeight);  // the device's first use, not counted
     ASSERT_TRUE(warm.play(frames).eos);
   }
-  const std::size_t free_before = device_free_bytes();
+  const DeviceMemory before = device_memory_in_use();
 
   Watch watch;
   {
@@ -106,7 +106,7 @@ TEST_P(TwoPipelines, RunAtOnceFromTwoThreadsAndGiveEverythingBack) {
   }
   EXPECT_EQ(watch.alive(), 0) << "buffers leaked (inputs or outputs)";
   for (const std::string& m : watch.logged()) ADD_FAILURE() << "logged: " << m;
-  expect_device_memory_given_back(free_before, GetParam().name);
+  expect_device_memory_given_back(before, GetParam().name);
 }
 
 // The same on the CPU backend (one worker pool for both): each equals a single pipeline's run.
