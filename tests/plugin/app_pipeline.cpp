@@ -155,19 +155,24 @@ bool outputs_match(const AppRun& got, const AppRun& reference, std::string* why)
 
 namespace {
 
-// This process's device memory in MiB from nvidia-smi (0 when it has no line: no context); false
-// when nvidia-smi is missing or fails. Other processes on the GPU (parallel test shards) leave it alone.
+// This process's device memory in MiB from nvidia-smi; false when nvidia-smi is missing, fails or
+// lists no line of this pid. Callers measure once the process holds a CUDA context, so a missing
+// line means nvidia-smi sees other pids (a container's own PID namespace), not 0 MiB: reading 0
+// there would make every check pass. Other processes on the GPU (parallel test shards) leave it alone.
 bool process_device_mib(long long* mib) {
   FILE* smi =
       popen("nvidia-smi --query-compute-apps=pid,used_memory --format=csv,noheader,nounits 2>/dev/null", "r");
   if (smi == nullptr) return false;
+  bool listed = false;
   *mib = 0;
   long long pid = 0, used = 0;
   char line[256];
   while (std::fgets(line, sizeof line, smi) != nullptr)
-    if (std::sscanf(line, "%lld, %lld", &pid, &used) == 2 && pid == static_cast<long long>(getpid()))
+    if (std::sscanf(line, "%lld, %lld", &pid, &used) == 2 && pid == static_cast<long long>(getpid())) {
       *mib += used;
-  return pclose(smi) == 0;
+      listed = true;
+    }
+  return pclose(smi) == 0 && listed;
 }
 
 }  // namespace

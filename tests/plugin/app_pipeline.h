@@ -80,7 +80,8 @@ GObject* element_cuda_context(GstElement* element);
 // missing from the reference is a difference. Describes the first difference in `why`.
 bool outputs_match(const AppRun& got, const AppRun& reference, std::string* why);
 
-// Device memory in use: this process's from nvidia-smi (-1 when nvidia-smi is missing or fails), and
+// Device memory in use, measured once the process holds a CUDA context: this process's from
+// nvidia-smi (-1 when nvidia-smi is missing, fails or does not list this process), and
 // the whole device's (which other processes on the GPU move, e.g. parallel test shards).
 struct DeviceMemory {
   long long process_mib = -1;
