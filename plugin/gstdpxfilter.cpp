@@ -24,6 +24,7 @@ enum {
   PROP_BACKEND,
   PROP_CUDA_DEVICE_ID,
   PROP_FRAMES_IN_FLIGHT,
+  PROP_STATS,
 };
 
 #define DEFAULT_BACKEND GST_DPX_BACKEND_AUTO
@@ -36,7 +37,7 @@ enum {
 
 struct _GstDpxFilterPrivate {
   explicit _GstDpxFilterPrivate(GstDpxFilter* filter)
-      : device(GST_ELEMENT_CAST(filter)), pipeline(filter, device, layout) {}
+      : device(GST_ELEMENT_CAST(filter)), pipeline(filter, device, layout, stats) {}
 
   std::mutex lock; /* guards backend_prop and frames_in_flight_prop */
   GstDpxBackend backend_prop = DEFAULT_BACKEND;
@@ -50,7 +51,8 @@ struct _GstDpxFilterPrivate {
   gstdpx::FrameLayout layout;
   /* Frames in flight with frames-in-flight=-1, for the negotiated memory and the backend. */
   unsigned auto_depth = 0;
-  bool cuda_caps = false; /* the input caps are memory:CUDAMemory */
+  bool cuda_caps = false;   /* the input caps are memory:CUDAMemory */
+  gstdpx::FrameStats stats; /* the `stats` property, since start */
   gstdpx::FramePipeline pipeline;
   std::atomic<unsigned> latency_depth{0}; /* the pipeline's depth, for LATENCY queries */
 };
@@ -217,6 +219,9 @@ static void gst_dpx_filter_get_property(GObject* object, guint prop_id, GValue* 
       g_value_set_int(value, self->priv->frames_in_flight_prop);
       break;
     }
+    case PROP_STATS:
+      g_value_take_boxed(value, self->priv->stats.snapshot());
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID(object, prop_id, pspec);
       break;
@@ -250,6 +255,7 @@ static gboolean gst_dpx_filter_start(GstBaseTransform* trans) {
   GstDpxFilter* self = GST_DPX_FILTER(trans);
   const GstDpxBackend requested = requested_backend(self);
   self->priv->negotiated = false;
+  self->priv->stats.reset();
   self->priv->device.start(requested != GST_DPX_BACKEND_CPU);
   return apply_backend(self, requested);
 }
@@ -445,7 +451,10 @@ static GstFlowReturn gst_dpx_filter_generate_output(GstBaseTransform* trans, Gst
   GstBuffer* inbuf = trans->queued_buf;
   trans->queued_buf = nullptr;
   GstBuffer* out = nullptr;
-  ret = GST_BASE_TRANSFORM_GET_CLASS(trans)->prepare_output_buffer(trans, inbuf, &out);
+  {
+    gstdpx::FrameStats::Timer timer(priv->stats, gstdpx::FrameStats::kAllocate);
+    ret = GST_BASE_TRANSFORM_GET_CLASS(trans)->prepare_output_buffer(trans, inbuf, &out);
+  }
   if (ret == GST_FLOW_OK && out == nullptr) ret = GST_FLOW_ERROR;
   if (ret != GST_FLOW_OK) {
     if (out != inbuf) gst_clear_buffer(&out);
@@ -514,6 +523,15 @@ static void gst_dpx_filter_class_init(GstDpxFilterClass* klass) {
           "2 on CUDA with system memory, 1 on CUDA memory, 0 on the CPU)",
           -1, MAX_FRAMES_IN_FLIGHT, DEFAULT_FRAMES_IN_FLIGHT,
           static_cast<GParamFlags>(G_PARAM_READWRITE | GST_PARAM_MUTABLE_PLAYING | G_PARAM_STATIC_STRINGS)));
+  g_object_class_install_property(
+      gobject_class, PROP_STATS,
+      g_param_spec_boxed(
+          "stats", "Statistics",
+          "Frames completed since the element started and the mean time a frame spends on the streaming "
+          "thread in each stage, in microseconds: allocate-us (the output buffer, with frames in flight), "
+          "map-input-us and map-output-us (mapping; for CUDA memory this waits for the producer's stream), "
+          "process-us (the CPU work, or enqueueing the CUDA work), wait-us (waiting for a frame's CUDA work)",
+          GST_TYPE_STRUCTURE, static_cast<GParamFlags>(G_PARAM_READABLE | G_PARAM_STATIC_STRINGS)));
 
   element_class->set_context = GST_DEBUG_FUNCPTR(gst_dpx_filter_set_context);
   element_class->change_state = GST_DEBUG_FUNCPTR(gst_dpx_filter_change_state);

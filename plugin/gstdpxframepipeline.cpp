@@ -37,8 +37,9 @@ void unmap_frame(InFlightFrame* f) {
 
 }  // namespace
 
-FramePipeline::FramePipeline(GstDpxFilter* filter, CudaDevice& device, const FrameLayout& layout)
-    : filter_(filter), device_(device), layout_(layout) {}
+FramePipeline::FramePipeline(GstDpxFilter* filter, CudaDevice& device, const FrameLayout& layout,
+                             FrameStats& stats)
+    : filter_(filter), device_(device), layout_(layout), stats_(stats) {}
 
 void FramePipeline::set_backend(dpx::Backend backend) {
   backend_ = backend;
@@ -208,21 +209,33 @@ GstFlowReturn FramePipeline::start(GstBuffer* inbuf, GstBuffer* outbuf, InFlight
                  outbuf == nullptr ? "none"
                  : w.out_on_device ? "in device memory"
                                    : "in host memory");
-  if (!gst_dpx_filter_map_frame(filter_, &f->in_map, inbuf,
-                                static_cast<GstMapFlags>(GST_MAP_READ | (w.in_on_device ? map_cuda : 0)),
-                                "input"))
-    return GST_FLOW_ERROR;
+  bool mapped;
+  {
+    FrameStats::Timer timer(stats_, FrameStats::kMapInput);
+    mapped = gst_dpx_filter_map_frame(
+        filter_, &f->in_map, inbuf, static_cast<GstMapFlags>(GST_MAP_READ | (w.in_on_device ? map_cuda : 0)),
+        "input");
+  }
+  if (!mapped) return GST_FLOW_ERROR;
   w.in = &f->in_map;
   if (outbuf != nullptr) {
-    if (!gst_dpx_filter_map_frame(filter_, &f->out_map, outbuf,
-                                  static_cast<GstMapFlags>(GST_MAP_WRITE | (w.out_on_device ? map_cuda : 0)),
-                                  "output")) {
+    {
+      FrameStats::Timer timer(stats_, FrameStats::kMapOutput);
+      mapped = gst_dpx_filter_map_frame(
+          filter_, &f->out_map, outbuf,
+          static_cast<GstMapFlags>(GST_MAP_WRITE | (w.out_on_device ? map_cuda : 0)), "output");
+    }
+    if (!mapped) {
       unmap_frame(f);
       return GST_FLOW_ERROR;
     }
     w.out = &f->out_map;
   }
-  const dpx::Status st = (this->*process_)(w);
+  dpx::Status st;
+  {
+    FrameStats::Timer timer(stats_, FrameStats::kProcess);
+    st = (this->*process_)(w);
+  }
   if (st.is_ok()) return GST_FLOW_OK;
 #if DPX_HAVE_CUDA
   if (on_cuda()) wait_on_cuda(f->slot, false, true);
@@ -237,10 +250,14 @@ GstFlowReturn FramePipeline::finish(InFlightFrame* f, GstBuffer* buffer) {
   GstDpxFilterClass* klass = GST_DPX_FILTER_GET_CLASS(filter_);
   dpx::Status st;
 #if DPX_HAVE_CUDA
-  if (on_cuda() && f->in_map.buffer != nullptr) st = wait_on_cuda(f->slot, true, false);
+  if (on_cuda() && f->in_map.buffer != nullptr) {
+    FrameStats::Timer timer(stats_, FrameStats::kWait);
+    st = wait_on_cuda(f->slot, true, false);
+  }
 #endif
   unmap_frame(f);
   if (!st.is_ok()) return failed(st);
+  stats_.frame_completed();
   return klass->frame_done ? klass->frame_done(filter_, buffer, f->slot) : GST_FLOW_OK;
 }
 

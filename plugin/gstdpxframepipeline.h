@@ -15,6 +15,7 @@
 
 #include "dpx/device.h"
 #include "dpx/status.h"
+#include "gstdpxframestats.h"
 #include "gstdpxinflight.h"
 
 #if DPX_HAVE_CUDA
@@ -31,9 +32,9 @@ class FrameLayout;
 
 class FramePipeline {
  public:
-  // Runs the subclass of `filter` on frames of `layout`, in the context of `device` (both the
-  // filter's, outliving the pipeline).
-  FramePipeline(GstDpxFilter* filter, CudaDevice& device, const FrameLayout& layout);
+  // Runs the subclass of `filter` on frames of `layout`, in the context of `device`, timing its
+  // stages into `stats` (all the filter's, outliving the pipeline).
+  FramePipeline(GstDpxFilter* filter, CudaDevice& device, const FrameLayout& layout, FrameStats& stats);
   FramePipeline(const FramePipeline&) = delete;
   FramePipeline& operator=(const FramePipeline&) = delete;
 
@@ -90,6 +91,7 @@ class FramePipeline {
   GstDpxFilter* filter_;
   CudaDevice& device_;
   const FrameLayout& layout_;
+  FrameStats& stats_;
   dpx::Backend backend_ = dpx::Backend::kCpu;
   Process process_ = &FramePipeline::process_on_cpu;
   InFlightQueue in_flight_;

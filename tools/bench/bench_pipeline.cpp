@@ -4,9 +4,12 @@
 //      pinned memory (as from the pool the element proposes) and in pageable memory (registered
 //      once it recurs, else staged), with the default frames in flight and with none (one frame at
 //      a time); anchor: the PCIe copies in both directions at once on two streams (duplex).
-//  (b) CUDA memory, NV12 and I420:  appsrc ! cudaupload ! dpxdilate ! cudadownload ! fakesink
+//  (b) CUDA memory, NV12, I420 and Y444:  appsrc ! cudaupload ! dpxdilate ! cudadownload ! fakesink
 //      against appsrc ! cudaupload ! cudadownload ! fakesink; and the chain dpxdilate ! dpxerode !
-//      dpxmotionest on CUDA memory, whose cost over the bare pipeline is shown per element.
+//      dpxmotionest on CUDA memory, whose cost over the bare pipeline is shown per element. Where
+//      the added time goes: the element's `stats` (its streaming thread's stages per frame) and its
+//      GPU work alone (morph_cuda_planes on device frames of the format, CUDA events) beside a
+//      device copy of the same bytes.
 //  (c) cvdilate (OpenCV, GRAY8) where the opencv plugin is installed, beside dpxdilate on GRAY8.
 //
 // Per pipeline: frames/s over the timed frames (wall clock at the sink) and the median time a
@@ -28,6 +31,7 @@
 #include <vector>
 
 #include "bench.h"
+#include "dpx/morph_planes.h"
 #include "dpx/morphology.h"
 
 #if DPX_HAVE_CUDA
@@ -124,8 +128,30 @@ struct PipelineTime {
   bool ok = false;
   double frame_us = 0;    // wall clock per frame at the sink, timed frames only
   double element_us = 0;  // median time inside the element named "el" (0 when absent)
+  double stages_us = 0;   // the sum of the stages in the `stats` of "el", per frame
+  std::string stages;     // those stages, one by one
   std::string error;
 };
+
+// The stages of a dpx element's `stats`, as "allocate 1.2 / map-input 0.4 / ... us"; their sum
+// in *sum_us. Empty for elements without `stats`.
+std::string element_stages(GstElement* el, double* sum_us) {
+  *sum_us = 0;
+  if (el == nullptr || g_object_class_find_property(G_OBJECT_GET_CLASS(el), "stats") == nullptr) return "";
+  GstStructure* stats = nullptr;
+  g_object_get(el, "stats", &stats, nullptr);
+  std::string out;
+  for (const char* stage : {"allocate", "map-input", "map-output", "process", "wait"}) {
+    double us = 0;
+    gst_structure_get_double(stats, (std::string(stage) + "-us").c_str(), &us);
+    char part[64];
+    std::snprintf(part, sizeof part, "%s%s %.1f", out.empty() ? "" : " / ", stage, us);
+    out += part;
+    *sum_us += us;
+  }
+  gst_structure_free(stats);
+  return out + " us";
+}
 
 double median(std::vector<double> v) {
   if (v.empty()) return 0;
@@ -180,6 +206,7 @@ PipelineTime run_pipeline(const std::string& desc, const GstVideoInfo& info, con
     r.error = "no EOS within 600 s";
   }
   if (msg) gst_message_unref(msg);
+  r.stages = element_stages(el, &r.stages_us);  // before NULL: stopping keeps them, starting clears them
   gst_element_set_state(pipeline, GST_STATE_NULL);
   if (r.error.empty() && static_cast<int>(at_sink.t.size()) == total && reps > 1) {
     r.ok = true;
@@ -207,6 +234,17 @@ std::string caps_string(const GstVideoInfo& info) {
 }
 
 #if DPX_HAVE_CUDA
+// Plane `p` of a frame of `info` at `data` as libdpx takes it: the size of its first component
+// and the components interleaved in it (NV12's chroma: 2).
+PlaneView plane_of(const GstVideoInfo& info, guint p, const void* data) {
+  gint comps[GST_VIDEO_MAX_COMPONENTS];
+  gst_video_format_info_component(info.finfo, p, comps);
+  int channels = 0;
+  while (channels < GST_VIDEO_MAX_COMPONENTS && comps[channels] >= 0) ++channels;
+  return PlaneView{data, GST_VIDEO_INFO_COMP_WIDTH(&info, comps[0]), GST_VIDEO_INFO_COMP_HEIGHT(&info, comps[0]),
+                   static_cast<std::size_t>(GST_VIDEO_INFO_PLANE_STRIDE(&info, p)), channels, SampleType::kU8};
+}
+
 // One small NV12 frame through dpxdilate backend=cuda compared with morph_cpu per plane, so a
 // wrong element cannot post a fast number.
 bool check_cuda_once(std::string* why) {
@@ -230,8 +268,8 @@ bool check_cuda_once(std::string* why) {
     gst_video_frame_map(&in, &info, frames.get(0), GST_MAP_READ);
     gst_video_frame_map(&out, &info, gst_sample_get_buffer(sample), GST_MAP_READ);
     for (guint p = 0; ok && p < 2; ++p) {
-      const int w = GST_VIDEO_FRAME_COMP_WIDTH(&in, p), h = GST_VIDEO_FRAME_COMP_HEIGHT(&in, p), ch = p == 0 ? 1 : 2;
-      PlaneView src_view{GST_VIDEO_FRAME_PLANE_DATA(&in, p), w, h, static_cast<std::size_t>(GST_VIDEO_FRAME_PLANE_STRIDE(&in, p)), ch, SampleType::kU8};
+      const PlaneView src_view = plane_of(info, p, GST_VIDEO_FRAME_PLANE_DATA(&in, p));
+      const int w = src_view.width, h = src_view.height, ch = src_view.channels;
       std::vector<std::uint8_t> want(static_cast<std::size_t>(w) * ch * h);
       MutablePlaneView dst{want.data(), w, h, static_cast<std::size_t>(w) * ch, ch, SampleType::kU8};
       morph_cpu(src_view, dst, MorphParams{});
@@ -309,10 +347,56 @@ double add_pipeline(Report& report, const std::string& section, const std::strin
   const std::string vs = anchor_us > 0 ? ratio(1e6 / t.frame_us, 1e6 / anchor_us) + " of " + anchor_name + " fps" : "";
   report.add(fps_row(section, variant + " pipe", t.frame_us, vs));
   if (t.element_us > 0) report.add(fps_row(section, variant + " elem", t.element_us, "time inside the element"));
+  if (!t.stages.empty()) {
+    Row stages = fps_row(section, variant + " stages", t.stages_us, t.stages + " (means since start)");
+    stages.throughput = 0;  // a sum of the streaming thread's stages, not a rate
+    report.add(stages);
+  }
   return t.frame_us;
 }
 
 #if DPX_HAVE_CUDA
+// The element's GPU work alone: morph_cuda_planes (3x3 dilate, every plane in one launch) on
+// device frames of `info`, rotating over `frames` of them, beside a device copy of the same bytes.
+void kernel_rows(Report& report, const std::string& section, const GstVideoInfo& info, const Options& opts,
+                 int frames) {
+  const std::size_t bytes = GST_VIDEO_INFO_SIZE(&info);
+  void *src_block = nullptr, *dst_block = nullptr;
+  cudaStream_t stream = nullptr;
+  if (cudaMalloc(&src_block, bytes * frames) == cudaSuccess && cudaMalloc(&dst_block, bytes * frames) == cudaSuccess &&
+      cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking) == cudaSuccess &&
+      cudaMemset(src_block, 0x5a, bytes * frames) == cudaSuccess) {
+    auto* src = static_cast<std::uint8_t*>(src_block);
+    auto* dst = static_cast<std::uint8_t*>(dst_block);
+    const guint n = GST_VIDEO_INFO_N_PLANES(&info);
+    Status st;
+    const double kernel_us = time_cuda_us(opts, stream, [&](int i) {
+      const std::size_t frame = (i % frames) * bytes;
+      MorphPlane planes[kMorphMaxPlanes];
+      for (guint p = 0; p < n; ++p) {
+        const PlaneView in = plane_of(info, p, src + frame + GST_VIDEO_INFO_PLANE_OFFSET(&info, p));
+        planes[p] = {in, MutablePlaneView{dst + frame + GST_VIDEO_INFO_PLANE_OFFSET(&info, p), in.width, in.height,
+                                          in.pitch, in.channels, in.type}};
+      }
+      if (st.is_ok()) st = morph_cuda_planes(planes, static_cast<int>(n), MorphParams{}, stream);
+    });
+    const double copy_us = time_cuda_us(opts, stream, [&](int i) {
+      const std::size_t frame = (i % frames) * bytes;
+      cudaMemcpyAsync(dst + frame, src + frame, bytes, cudaMemcpyDeviceToDevice, stream);
+    });
+    report.add(fps_row(section, "device copy", copy_us, "the frame's bytes, device to device (anchor)"));
+    report.add(fps_row(section, "kernel", st.is_ok() ? kernel_us : 0,
+                       st.is_ok() ? ratio(kernel_us, copy_us) + " the device copy's time: the element's GPU work alone"
+                                  : "FAILED: " + st.message()));
+  } else {
+    std::fprintf(stderr, "pipeline %s: cannot allocate %d device frames\n", section.c_str(), frames);
+  }
+  cudaGetLastError();
+  if (stream) cudaStreamDestroy(stream);
+  cudaFree(src_block);
+  cudaFree(dst_block);
+}
+
 // CUDA-memory rows: cudaupload ! cudadownload alone, with dpxdilate between them and, for `chain`,
 // with dpxdilate ! dpxerode ! dpxmotionest, each beside the bare pipeline.
 void cuda_memory_rows(Report& report, const std::string& section, const GstVideoInfo& info, const FrameSet& frames,
@@ -384,12 +468,20 @@ int run_pipeline_bench(const Options& opts, Report& report) {
     // (b) CUDA memory
     if (have("cudaupload") && have("cudadownload")) {
       cuda_memory_rows(report, section, nv12, pinned, opts, reps, true);
-      GstVideoInfo i420;
-      gst_video_info_set_format(&i420, GST_VIDEO_FORMAT_I420, width, height);
-      FrameSet i420_frames(i420, rotate, true);
-      if (i420_frames.ok(rotate)) {
-        cuda_memory_rows(report, "I420 " + std::to_string(width) + "x" + std::to_string(height) + " 3x3 dilate", i420,
-                         i420_frames, opts, reps, false);
+      kernel_rows(report, section, nv12, opts, rotate);
+      for (GstVideoFormat format : {GST_VIDEO_FORMAT_I420, GST_VIDEO_FORMAT_Y444}) {
+        GstVideoInfo info;
+        gst_video_info_set_format(&info, format, width, height);
+        const int count = static_cast<int>(64e6 / GST_VIDEO_INFO_SIZE(&info)) + 1;
+        FrameSet other(info, count, true);
+        const std::string other_section = std::string(gst_video_format_to_string(format)) + " " +
+                                          std::to_string(width) + "x" + std::to_string(height) + " 3x3 dilate";
+        if (!other.ok(count)) {
+          std::fprintf(stderr, "pipeline %s: cannot allocate pinned input frames\n", other_section.c_str());
+          continue;
+        }
+        cuda_memory_rows(report, other_section, info, other, opts, reps, false);
+        kernel_rows(report, other_section, info, opts, count);
       }
     } else {
       std::printf("pipeline: cudaupload/cudadownload not available, CUDA-memory rows skipped\n");
@@ -420,7 +512,7 @@ int run_pipeline_bench(const Options& opts, Report& report) {
   return 0;
 }
 
-Registration reg("pipeline", "dpxdilate in GStreamer pipelines: 4K NV12 on system and CUDA memory, cvdilate",
+Registration reg("pipeline", "dpxdilate in GStreamer pipelines: 4K NV12 on system memory, NV12/I420/Y444 on CUDA memory, cvdilate",
                  run_pipeline_bench);
 
 }  // namespace
