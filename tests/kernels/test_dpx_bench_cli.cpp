@@ -1,6 +1,7 @@
 // dpx-bench (the built program, found next to this test binary's build folder): every subcommand
 // is listed once, on standard output; bad settings are refused before anything runs; JSON only
-// where asked. Its options parsed into typed fields, and its JSON valid whatever the text it holds.
+// where asked. Its options parsed into typed fields, its JSON valid whatever the text it holds, and
+// CUDASW++4.0 run as its own scripts run it.
 #include <gtest/gtest.h>
 #include <json-glib/json-glib.h>
 #include <sys/wait.h>
@@ -18,6 +19,7 @@
 
 #include "bench_args.h"
 #include "bench_json.h"
+#include "cudasw4_anchor.h"
 
 namespace {
 
@@ -236,6 +238,57 @@ TEST(DpxBenchJson, AnyTextGivesValidJson) {
   g_object_unref(parser);
   // Nothing but printable ASCII, newlines and UTF-8 in the text itself: the controls are escaped.
   for (char c : text) EXPECT_TRUE(c == '\n' || static_cast<unsigned char>(c) >= 0x20) << static_cast<int>(c);
+}
+
+TEST(DpxBenchCudasw4, PeakRunIsRunShsCommand) {
+  dpx::bench::Cudasw4Database peak;
+  peak.pseudo_count = 1000000;
+  peak.pseudo_length = 1024;
+  EXPECT_EQ(dpx::bench::cudasw4_align_command("/opt/cs4", "/q/all.fasta", peak),
+            "'/opt/cs4/align' --query '/q/all.fasta' --top 0 --verbose --uploadFull --prefetchDBFile --mat blosum62"
+            " --singlePassType DPXs16 --manyPassType_small DPXs16 --manyPassType_large DPXs32"
+            " --pseudodb 1000000 1024 2>&1");
+  dpx::bench::Cudasw4Database built;
+  built.db = "/tmp/x.fasta.cudasw4db";
+  EXPECT_EQ(dpx::bench::cudasw4_align_command("/opt/cs4", "/q/all.fasta", built),
+            "'/opt/cs4/align' --query '/q/all.fasta' --db '/tmp/x.fasta.cudasw4db' --top 10 --verbose --uploadFull"
+            " --prefetchDBFile --mat blosum62 --singlePassType DPXs16 --manyPassType_small DPXs16"
+            " --manyPassType_large DPXs32 2>&1");
+}
+
+TEST(DpxBenchCudasw4, FigureIsTheLastTotalLine) {
+  double s = -1;
+  EXPECT_DOUBLE_EQ(dpx::bench::cudasw4_gcups("Processing query 0 ... Done. Scan time: 0.5 s, 4000.5 GCUPS\n"
+                                             "Total time: 9.25 s, 4978.75 GCUPS\n",
+                                             &s),
+                   4978.75);
+  EXPECT_DOUBLE_EQ(s, 9.25);
+  EXPECT_DOUBLE_EQ(dpx::bench::cudasw4_gcups("Total time: 1 s, 2 GCUPS\nTotal time: 3 s, 4 GCUPS\n", &s), 4);
+  EXPECT_DOUBLE_EQ(s, 3);
+  s = -1;
+  EXPECT_EQ(dpx::bench::cudasw4_gcups("Done. Scan time: 0.5 s, 4000.5 GCUPS\n", &s), 0);  // no total
+  EXPECT_EQ(dpx::bench::cudasw4_gcups("Total time: n/a\n", &s), 0);
+  EXPECT_EQ(dpx::bench::cudasw4_gcups("", &s), 0);
+  EXPECT_DOUBLE_EQ(s, -1);  // untouched without a figure
+}
+
+TEST(DpxBenchCudasw4, PseudoSequenceIsOneFixedDraw) {
+  const std::string kLetters = "ARNDCQEGHILKMFPSTWYV";
+  const std::string s1024 = dpx::bench::cudasw4_pseudo_sequence(1024);
+  const std::string s256 = dpx::bench::cudasw4_pseudo_sequence(256);
+  ASSERT_EQ(s1024.size(), 1024u);
+  ASSERT_EQ(s256.size(), 256u);
+  EXPECT_EQ(s1024.substr(0, 256), s256);  // one generator seeded 42, as CUDASW++4.0 seeds it
+  EXPECT_EQ(s256, dpx::bench::cudasw4_pseudo_sequence(256));
+  EXPECT_TRUE(dpx::bench::cudasw4_pseudo_sequence(0).empty());
+  EXPECT_EQ(dpx::bench::cudasw4_pseudo_sequence(1).size(), 1u);
+  int seen[20] = {};
+  for (char c : s1024) {
+    const std::size_t k = kLetters.find(c);
+    ASSERT_NE(k, std::string::npos) << c;
+    ++seen[k];
+  }
+  for (int k = 0; k < 20; ++k) EXPECT_GT(seen[k], 20) << kLetters[k];  // ~51 each when uniform
 }
 
 }  // namespace

@@ -4,11 +4,15 @@
 //   --sw-queries=PATH   the queries (CUDASW++4.0's allqueries.fasta); without it the rows are skipped
 //   --sw-db=PATH        a database FASTA to add (e.g. scripts/make-protein-db.py's mixed lengths);
 //                       repeatable as a comma-separated list
-//   --sw-db-count=N     sequences of each generated database (default 1,000,000; --quick 100,000)
-// Generated databases: N random proteins of length 256 and of 1,024 (CUDASW++4.0's pseudo-database
-// shape), written as FASTA so both tools read the same letters.
+//   --sw-db-count=N     sequences of each generated database and peak shape (default 1,000,000;
+//                       --quick 100,000)
+// Generated databases: N random proteins of length 256 and of 1,024, written as FASTA so both tools
+// read the same letters. Peak shapes: CUDASW++4.0's own peak benchmark (anchors/cudasw4/run.sh,
+// `--pseudodb N L`), which scans N copies of one sequence of L letters (cudasw4_anchor.h); ours
+// scans a FASTA of N copies of that same sequence.
 // CUDASW++4.0: DPX_ANCHOR_CUDASW4 = the folder holding its `align` and `makedb` (anchors/cudasw4
-// build.sh); its DPX-s16 kernels, database built by makedb (that time reported apart), --uploadFull.
+// build.sh); its DPX-s16 kernels, --uploadFull; a FASTA database built by makedb (that time
+// reported apart), the peak shapes from its built-in pseudo-database.
 // Ours: the database uploaded once, one plan for it, set_query per query, scores downloaded per query
 // (as a search needs them: each while the next query runs); the first query's scores are checked
 // against the CPU on a sample.
@@ -22,6 +26,7 @@
 #include <vector>
 
 #include "bench.h"
+#include "cudasw4_anchor.h"
 #include "dpx/align.h"
 #include "dpx/device.h"
 #include "sequence_reader.h"
@@ -42,12 +47,21 @@ constexpr std::size_t kChecked = 200;  // targets of the first query checked aga
 struct Database {
   std::string label, path;
   cli::NamedSequences seqs;
+  Cudasw4Database anchor;  // what CUDASW++4.0 scans beside it (its pseudo-database for the peak shapes)
 };
 
 ScoreMatrix blosum62() {
   ScoreMatrix m;
   ScoreMatrix::builtin("blosum62", &m);
   return m;
+}
+
+// FASTA at `path`: `count` records, record k's letters from next(k).
+template <class Next>
+bool write_db(const std::string& path, std::size_t count, const Next& next) {
+  std::ofstream out(path, std::ios::binary);
+  for (std::size_t k = 0; k < count && out; ++k) out << '>' << 's' << k << '\n' << next(k) << '\n';
+  return static_cast<bool>(out.flush());
 }
 
 // N random proteins of `length` (background frequencies of the 20 amino acids), as FASTA at `path`.
@@ -57,13 +71,11 @@ bool write_random_db(const std::string& path, std::size_t count, std::size_t len
                                  9.64, 5.80, 2.41, 3.86, 4.74, 6.65, 5.36, 1.10, 2.92, 6.86};
   std::discrete_distribution<int> letter(std::begin(kFreq), std::end(kFreq));
   std::mt19937_64 rng(seed);
-  std::ofstream out(path, std::ios::binary);
   std::string s(length, 'A');
-  for (std::size_t k = 0; k < count && out; ++k) {
+  return write_db(path, count, [&](std::size_t) -> const std::string& {
     for (char& c : s) c = kLetters[letter(rng)];
-    out << '>' << 's' << k << '\n' << s << '\n';
-  }
-  return static_cast<bool>(out.flush());
+    return s;
+  });
 }
 
 bool load(const std::string& path, const ScoreMatrix& m, cli::NamedSequences* out) {
@@ -73,47 +85,41 @@ bool load(const std::string& path, const ScoreMatrix& m, cli::NamedSequences* ou
   return false;
 }
 
-// The figure before " GCUPS" on CUDASW++4.0's "Total time: X s, Y GCUPS" line, or 0.
-double cudasw_gcups(const std::string& text, double* seconds) {
-  const std::size_t at = text.rfind("Total time:");
-  if (at == std::string::npos) return 0;
-  double s = 0, g = 0;
-  if (std::sscanf(text.c_str() + at, "Total time: %lf s, %lf GCUPS", &s, &g) != 2) return 0;
-  *seconds = s;
-  return g;
-}
-
 double seconds_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
-// CUDASW++4.0 on (queries, db): makedb, then align; adds its row.
+// CUDASW++4.0 on (queries, db): makedb for a FASTA database, then align; adds its row.
 void add_cudasw_row(Report& report, const std::string& section, const std::string& queries, const Database& db,
                     double ours_s) {
+  const bool peak = db.anchor.pseudo_count > 0;
+  const std::string name = peak ? "cudasw4-dpx-peak" : "cudasw4-dpx";
   const char* dir = std::getenv("DPX_ANCHOR_CUDASW4");
   if (dir == nullptr || *dir == '\0') {
-    report.add({section, "cudasw4-dpx", 0, 0, "GCUPS", "not built (set DPX_ANCHOR_CUDASW4)"});
+    report.add({section, name, 0, 0, "GCUPS", "not built (set DPX_ANCHOR_CUDASW4)"});
     return;
   }
-  const std::string bin(dir), dbname = db.path + ".cudasw4db";
+  const std::string bin(dir);
   const auto t0 = std::chrono::steady_clock::now();
-  const bool built = !command_output("'" + bin + "/makedb' '" + db.path + "' '" + dbname + "' 2>&1").empty();
+  const bool built =
+      peak || !command_output("'" + bin + "/makedb' '" + db.path + "' '" + db.anchor.db + "' 2>&1").empty();
   const double makedb_s = seconds_since(t0);
-  const std::string types = "--singlePassType DPXs16 --manyPassType_small DPXs16 --manyPassType_large DPXs32";
-  const std::string out = built ? command_output("'" + bin + "/align' --query '" + queries + "' --db '" + dbname +
-                                              "' --top 10 --verbose --uploadFull --prefetchDBFile --mat blosum62 " +
-                                              types + " 2>&1")
-                                : std::string();
+  const std::string out = built ? command_output(cudasw4_align_command(bin, queries, db.anchor)) : std::string();
   double s = 0;
-  const double g = out.empty() ? 0 : cudasw_gcups(out, &s);
+  const double g = out.empty() ? 0 : cudasw4_gcups(out, &s);
   if (g <= 0) {
-    report.add({section, "cudasw4-dpx", 0, 0, "GCUPS", built ? "align printed no figure" : "makedb failed"});
+    report.add({section, name, 0, 0, "GCUPS", built ? "align printed no figure" : "makedb failed"});
     return;
   }
   char note[160];
-  std::snprintf(note, sizeof note, "its scan; makedb %.1f s apart; dpx %s its speed", makedb_s,
-                ratio(s, ours_s).c_str());
-  report.add({section, "cudasw4-dpx", s * 1e6, g, "GCUPS", note});
+  if (peak) {
+    std::snprintf(note, sizeof note, "its scan of --pseudodb %zu %d; dpx %s its speed", db.anchor.pseudo_count,
+                  static_cast<int>(db.anchor.pseudo_length), ratio(s, ours_s).c_str());
+  } else {
+    std::snprintf(note, sizeof note, "its scan; makedb %.1f s apart; dpx %s its speed", makedb_s,
+                  ratio(s, ours_s).c_str());
+  }
+  report.add({section, name, s * 1e6, g, "GCUPS", note});
 }
 
 // Ours: every query against the resident database, as `dpx-align search` runs it: query k + 1's
@@ -186,12 +192,28 @@ int run_db_cases(const Options& opts, Report& report) {
   std::vector<Database> dbs;
   const std::size_t count = opts.sw_db_count.value_or(opts.quick ? 100000 : 1000000);
   const char* tmp = std::getenv("TMPDIR");
+  const std::string prefix = std::string(tmp != nullptr ? tmp : "/tmp") + "/dpx-bench-db-";
   for (std::size_t length : {256, 1024}) {
     if (count == 0) break;  // --sw-db-count=0: only the given databases
     Database d;
     d.label = std::to_string(count) + " x " + std::to_string(length);
-    d.path = std::string(tmp != nullptr ? tmp : "/tmp") + "/dpx-bench-db-" + std::to_string(count) + "x" + std::to_string(length) + ".fasta";
+    d.path = prefix + std::to_string(count) + "x" + std::to_string(length) + ".fasta";
+    d.anchor.db = d.path + ".cudasw4db";
     if (!write_random_db(d.path, count, length, 20261130 + length)) {
+      std::fprintf(stderr, "align db: cannot write %s\n", d.path.c_str());
+      return 1;
+    }
+    dbs.push_back(std::move(d));
+  }
+  for (std::int32_t length : {256, 1024}) {
+    if (count == 0) break;
+    Database d;
+    d.label = std::to_string(count) + " x " + std::to_string(length) + " peak";
+    d.path = prefix + "peak-" + std::to_string(count) + "x" + std::to_string(length) + ".fasta";
+    d.anchor.pseudo_count = count;
+    d.anchor.pseudo_length = length;
+    const std::string seq = cudasw4_pseudo_sequence(length);
+    if (!write_db(d.path, count, [&](std::size_t) -> const std::string& { return seq; })) {
       std::fprintf(stderr, "align db: cannot write %s\n", d.path.c_str());
       return 1;
     }
@@ -201,6 +223,7 @@ int run_db_cases(const Options& opts, Report& report) {
     Database d;
     d.label = path.substr(path.find_last_of('/') + 1);
     d.path = path;
+    d.anchor.db = path + ".cudasw4db";
     dbs.push_back(std::move(d));
   }
 
