@@ -4,6 +4,7 @@
 #include <pybind11/stl.h>
 
 #include <cstring>
+#include <memory>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -37,14 +38,25 @@ py::array_t<std::int32_t> sw_scores(py::handle queries_obj, py::handle targets_o
   const Placement where = place_host(backend);
   py::array_t<std::int32_t> scores({queries.size(), targets.size()});
   std::int32_t* out = scores.mutable_data();
+  if (queries.size() == 0 || targets.size() == 0) return scores;
   {
     py::gil_scoped_release unlocked;
+    // On CUDA the targets go up and are planned once; each query then takes the plan.
+    std::unique_ptr<OneToManyAligner> aligner;
+    if (where.cuda) aligner = std::make_unique<OneToManyAligner>(targets, matrix, options);
     std::vector<AlignResult> row;
+    std::vector<std::int32_t> row_scores;
     for (std::size_t q = 0; q < queries.size(); ++q) {
       SequenceBatch one;
       one.add(queries.view(q));
-      throw_if_error(align_batch(backend_of(where), one, targets, Pairing::kOneToMany, matrix, options, &row));
-      for (std::size_t t = 0; t < targets.size(); ++t) out[q * targets.size() + t] = row[t].score;
+      if (aligner != nullptr) {
+        throw_if_error(aligner->scores(one, &row_scores));
+      } else {
+        throw_if_error(align_cpu(one, targets, Pairing::kOneToMany, matrix, options, &row));
+        row_scores.resize(row.size());
+        for (std::size_t t = 0; t < row.size(); ++t) row_scores[t] = row[t].score;
+      }
+      std::memcpy(out + q * targets.size(), row_scores.data(), targets.size() * sizeof(std::int32_t));
     }
   }
   return scores;

@@ -4,23 +4,21 @@ namespace dpx {
 namespace cli {
 namespace {
 
-// The targets go up once and the plan is made once; each query only uploads itself.
 class CudaAlignDevice : public AlignDevice {
  public:
-  CudaAlignDevice(const ScoreMatrix& matrix, const AlignOptions& options) : matrix_(matrix), options_(options) {}
+  CudaAlignDevice(const ScoreMatrix& matrix, const AlignOptions& options)
+      : matrix_(matrix), options_(options) {}
 
-  Status plan(const SequenceBatch& query, const SequenceBatch& targets) override {
-    DPX_RETURN_IF_ERROR(stream_.create());
-    DPX_RETURN_IF_ERROR(targets_.upload(targets, stream_.get()));
-    return plan_.create(query, targets, Pairing::kOneToMany, matrix_, options_, stream_.get());
+  Status run_one_to_many(const SequenceBatch& query, const SequenceBatch& targets,
+                         std::vector<AlignResult>* out) override {
+    if (&targets != aligned_targets_) {
+      aligner_ = std::make_unique<OneToManyAligner>(targets, matrix_, options_);
+      aligned_targets_ = &targets;
+    }
+    return aligner_->align(query, out);
   }
-  Status set_query(const SequenceBatch& query) override { return plan_.set_query(query, stream_.get()); }
-  Status run(const SequenceBatch& query, std::vector<AlignResult>* out) override {
-    DPX_RETURN_IF_ERROR(query_.upload(query, stream_.get()));
-    DPX_RETURN_IF_ERROR(plan_.run(query_, targets_, &results_, stream_.get()));
-    return results_.download(out, stream_.get());
-  }
-  Status run_pairwise(const SequenceBatch& queries, const SequenceBatch& targets, std::vector<AlignResult>* out) override {
+  Status run_pairwise(const SequenceBatch& queries, const SequenceBatch& targets,
+                      std::vector<AlignResult>* out) override {
     if (stream_.get() == nullptr) DPX_RETURN_IF_ERROR(stream_.create());
     return align_cuda(queries, targets, Pairing::kPairwise, matrix_, options_, out, stream_.get());
   }
@@ -28,10 +26,9 @@ class CudaAlignDevice : public AlignDevice {
  private:
   const ScoreMatrix& matrix_;
   AlignOptions options_;
-  Stream stream_;
-  AlignPlan plan_;
-  DeviceSequenceBatch targets_, query_;
-  DeviceAlignResults results_;
+  Stream stream_;  // the pairwise chunks'
+  std::unique_ptr<OneToManyAligner> aligner_;
+  const SequenceBatch* aligned_targets_ = nullptr;  // the target set aligner_ was made for
 };
 
 }  // namespace

@@ -52,25 +52,6 @@ AlignMode mode_of(Command c) {
   return c == Command::kNw ? AlignMode::kGlobal : c == Command::kSg ? AlignMode::kSemiGlobal : AlignMode::kLocal;
 }
 
-// Smith-Waterman & co. on the GPU: one plan for the target set, made at the first query and
-// pointed at each next one.
-class GpuAligner {
- public:
-  GpuAligner(const SequenceBatch& targets, AlignDevice* device) : all_targets_(targets), device_(device) {}
-
-  Status align(const SequenceBatch& q, const SequenceBatch& t, Pairing pairing, std::vector<AlignResult>* out) {
-    if (pairing == Pairing::kPairwise) return device_->run_pairwise(q, t, out);
-    DPX_RETURN_IF_ERROR(planned_ ? device_->set_query(q) : device_->plan(q, all_targets_));
-    planned_ = true;
-    return device_->run(q, out);
-  }
-
- private:
-  const SequenceBatch& all_targets_;
-  AlignDevice* device_;
-  bool planned_ = false;
-};
-
 std::uint64_t chunk_cells(const PackedBatch<char>& q, const PackedBatch<char>& t, Pairing pairing) {
   std::uint64_t cells = 0;
   for (std::size_t k = 0; k < t.size(); ++k) cells += std::uint64_t(q.length(pairing == Pairing::kOneToMany ? 0 : k)) * t.length(k);
@@ -118,7 +99,6 @@ Status run_sequences(const CliOptions& o, const ScoreMatrix& matrix, const Named
   edit.cigar = o.cigar;
   std::unique_ptr<AlignDevice> cuda;
   if (device == nullptr && backend == Backend::kCuda) device = (cuda = make_cuda_align_device(matrix, align)).get();
-  GpuAligner gpu(targets.letters, device);
   std::uint64_t pairs = 0, cells = 0;
   const ChunkFn<SequenceBatch> fn = [&](const SequenceBatch& q, const SequenceBatch& t, Pairing pairing, std::size_t first) {
     const std::size_t count = pair_count(q.size(), t.size(), pairing);
@@ -137,8 +117,12 @@ Status run_sequences(const CliOptions& o, const ScoreMatrix& matrix, const Named
       }
     } else {
       std::vector<AlignResult> res;
-      DPX_RETURN_IF_ERROR(backend == Backend::kCuda ? gpu.align(q, t, pairing, &res)
-                                                    : align_cpu(q, t, pairing, matrix, align, &res, o.threads));
+      if (backend != Backend::kCuda)
+        DPX_RETURN_IF_ERROR(align_cpu(q, t, pairing, matrix, align, &res, o.threads));
+      else if (pairing == Pairing::kPairwise)
+        DPX_RETURN_IF_ERROR(device->run_pairwise(q, t, &res));
+      else
+        DPX_RETURN_IF_ERROR(device->run_one_to_many(q, t, &res));
       for (std::size_t k = 0; k < count; ++k)
         row(k, res[k].score, res[k].query_begin, res[k].query_end, res[k].target_begin, res[k].target_end, res[k].cigar);
     }

@@ -219,6 +219,30 @@ class AlignPlan {
   Impl* impl_ = nullptr;
 };
 
+// One set of targets against one query after another, on CUDA: the targets are uploaded and the
+// plan made at the first query; each next query only uploads itself and points the plan at it
+// (AlignPlan::set_query), so a query costs its cells rather than a plan, an upload of the targets
+// and a round of allocations. What dpx-align's sw/nw/sg and the Python package's all-against-all
+// scores run. The targets must stay alive and unchanged while the aligner is used. Its work goes
+// on a stream of its own on the calling thread's current device, and each call waits for it.
+class OneToManyAligner {
+ public:
+  OneToManyAligner(const SequenceBatch& targets, const ScoreMatrix& matrix, const AlignOptions& options);
+  ~OneToManyAligner();
+  OneToManyAligner(const OneToManyAligner&) = delete;
+  OneToManyAligner& operator=(const OneToManyAligner&) = delete;
+
+  // `query` (a batch of one) against every target: (*out)[k] for target k.
+  Status align(const SequenceBatch& query, std::vector<AlignResult>* out);
+  // The same, the scores alone (one contiguous copy back, no result built per target).
+  Status scores(const SequenceBatch& query, std::vector<std::int32_t>* out);
+
+ private:
+  Status run(const SequenceBatch& query);
+  struct State;
+  State* state_;
+};
+
 // Convenience: plan, upload, run, download; waits for `stream` before returning.
 Status align_cuda(const SequenceBatch& queries, const SequenceBatch& targets, Pairing pairing,
                   const ScoreMatrix& matrix, const AlignOptions& options,

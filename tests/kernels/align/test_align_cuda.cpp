@@ -270,6 +270,58 @@ TEST(AlignCuda, BadInputGetsAClearStatus) {
   EXPECT_NE(s.message().find("made for 2 queries"), std::string::npos) << s.message();
 }
 
+// One target set against queries of changing lengths (each length change re-plans the query
+// side): every query's results and scores equal the CPU's; a failed query leaves the aligner usable.
+TEST(AlignCuda, OneToManyAlignerEqualsCpuQueryAfterQuery) {
+  DPX_REQUIRE_GPU();
+  auto rng = dpx::test::seeded_rng();
+  const ScoreMatrix m = builtin_matrix("blosum62");
+  std::uniform_int_distribution<int> pick(0, sizeof(kLengths) / sizeof(kLengths[0]) - 1);
+  SequenceBatch targets;
+  for (int k = 0; k < 3000; ++k) targets.add(dpx::test::random_sequence(rng, kLengths[pick(rng)] % 600, m.letters()));
+  for (bool traceback : {false, true}) {
+    for (AlignMode mode : {AlignMode::kLocal, AlignMode::kGlobal, AlignMode::kSemiGlobal}) {
+      const AlignOptions o = align_options(mode, 11, 1, traceback);
+      OneToManyAligner aligner(targets, m, o);
+      for (int length : {300, 300, 1, 33, 0, 1025, 300}) {
+        SequenceBatch query;
+        query.add(dpx::test::random_sequence(rng, length, m.letters()));
+        const std::string context = std::string(align_mode_name(mode)) + (traceback ? " traceback" : "") +
+                                    " query length " + std::to_string(length);
+        std::vector<AlignResult> cpu, gpu(5, AlignResult{-777, -7, -7, -7, -7, "poison"});
+        ASSERT_TRUE(align_cpu(query, targets, Pairing::kOneToMany, m, o, &cpu).is_ok()) << context;
+        const Status a = aligner.align(query, &gpu);
+        ASSERT_TRUE(a.is_ok()) << context << ": " << a.message();
+        ASSERT_EQ(gpu.size(), cpu.size()) << context;
+        std::vector<std::int32_t> scores(7, -777);
+        const Status b = aligner.scores(query, &scores);
+        ASSERT_TRUE(b.is_ok()) << context << ": " << b.message();
+        ASSERT_EQ(scores.size(), cpu.size()) << context;
+        int shown = 0;
+        for (std::size_t k = 0; k < cpu.size(); ++k) {
+          if (dpx::test::describe(cpu[k]) != dpx::test::describe(gpu[k]) && shown++ < 5)
+            ADD_FAILURE() << context << " target " << k << "\n  cpu " << dpx::test::describe(cpu[k]) << "\n  gpu "
+                          << dpx::test::describe(gpu[k]);
+          if (scores[k] != cpu[k].score && shown++ < 5)
+            ADD_FAILURE() << context << " target " << k << ": score " << scores[k] << ", cpu " << cpu[k].score;
+        }
+      }
+      SequenceBatch two;
+      two.add("MKV");
+      two.add("MKV");
+      std::vector<AlignResult> out;
+      EXPECT_EQ(aligner.align(two, &out).code(), StatusCode::kInvalidArgument);
+      SequenceBatch again;
+      again.add("HEAGAWGHEE");
+      std::vector<AlignResult> cpu;
+      ASSERT_TRUE(align_cpu(again, targets, Pairing::kOneToMany, m, o, &cpu).is_ok());
+      ASSERT_TRUE(aligner.align(again, &out).is_ok()) << "usable after a refused call";
+      ASSERT_EQ(out.size(), cpu.size());
+      for (std::size_t k = 0; k < cpu.size(); ++k) ASSERT_EQ(dpx::test::describe(out[k]), dpx::test::describe(cpu[k]));
+    }
+  }
+}
+
 TEST(AlignCuda, AutoBackendAgreesWithTheCpu) {
   DPX_REQUIRE_GPU();
   auto rng = dpx::test::seeded_rng();

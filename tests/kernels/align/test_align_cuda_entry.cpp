@@ -41,6 +41,13 @@ std::vector<EntryPoint> entry_points() {
   static std::vector<DtwResult> dtws;
   static std::vector<float> float_costs;
   static std::vector<AlignResult> aligned;
+  static std::vector<std::int32_t> scores;
+  static SequenceBatch one_query, two_queries;
+  if (one_query.size() == 0) {
+    one_query.add("HEAGAWGHEE");
+    two_queries.add("HEAGAWGHEE");
+    two_queries.add("PAW");
+  }
   static DeviceSequenceBatch dq, dt;
   static DeviceSeriesBatch da, db;
   static DeviceFloatSeriesBatch dfa, dfb;
@@ -80,6 +87,10 @@ std::vector<EntryPoint> entry_points() {
        }},
       {"DeviceAlignResults::download", [] { return DeviceAlignResults().download(nullptr, nullptr); },
        [] { return DeviceAlignResults().download(&aligned, nullptr); }},
+      {"OneToManyAligner::align", [=] { return OneToManyAligner(targets, matrix, {}).align(two_queries, &aligned); },
+       [=] { return OneToManyAligner(targets, matrix, {}).align(one_query, &aligned); }},
+      {"OneToManyAligner::scores", [=] { return OneToManyAligner(targets, matrix, {}).scores(one_query, nullptr); },
+       [=] { return OneToManyAligner(targets, matrix, {}).scores(one_query, &scores); }},
   };
 }
 

@@ -1,5 +1,5 @@
-// dpx-align's runner with a recording stand-in for the GPU: one plan per target set, pointed at
-// each query in turn, and the same table as the CPU backend.
+// dpx-align's runner with a recording stand-in for the GPU: one target set for every query (or
+// pairwise chunks when the targets are few), and the same table as the CPU backend.
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -14,43 +14,30 @@ namespace dpx {
 namespace cli {
 namespace {
 
-// Computes on the CPU and records which steps the runner asked for.
+// Computes on the CPU and records what the runner asked for.
 class RecordingDevice : public AlignDevice {
  public:
   RecordingDevice(const ScoreMatrix& matrix, const AlignOptions& options) : matrix_(matrix), options_(options) {}
 
-  Status plan(const SequenceBatch& query, const SequenceBatch& targets) override {
-    ++plans;
-    targets_ = &targets;
-    return check_query(query);
-  }
-  Status set_query(const SequenceBatch& query) override {
-    ++query_changes;
-    return check_query(query);
-  }
-  Status run(const SequenceBatch& query, std::vector<AlignResult>* out) override {
+  Status run_one_to_many(const SequenceBatch& query, const SequenceBatch& targets,
+                         std::vector<AlignResult>* out) override {
     ++runs;
-    if (targets_ == nullptr) return invalid_argument("run before plan");
-    if (query.length(0) != planned_length_) return invalid_argument("run with a query the plan was not pointed at");
-    return align_cpu(query, *targets_, Pairing::kOneToMany, matrix_, options_, out, 1);
+    if (query.size() != 1) return invalid_argument("not a batch of one");
+    if (&targets != last_targets_) ++target_sets;
+    last_targets_ = &targets;
+    return align_cpu(query, targets, Pairing::kOneToMany, matrix_, options_, out, 1);
   }
   Status run_pairwise(const SequenceBatch& q, const SequenceBatch& t, std::vector<AlignResult>* out) override {
     ++pairwise_runs;
     return align_cpu(q, t, Pairing::kPairwise, matrix_, options_, out, 1);
   }
 
-  int plans = 0, query_changes = 0, runs = 0, pairwise_runs = 0;
+  int target_sets = 0, runs = 0, pairwise_runs = 0;
 
  private:
-  Status check_query(const SequenceBatch& query) {
-    if (query.size() != 1) return invalid_argument("not a batch of one");
-    planned_length_ = query.length(0);
-    return Status::ok();
-  }
   const ScoreMatrix& matrix_;
   AlignOptions options_;
-  const SequenceBatch* targets_ = nullptr;
-  std::size_t planned_length_ = 0;
+  const SequenceBatch* last_targets_ = nullptr;
 };
 
 NamedSequences random_sequences(std::mt19937_64& rng, std::size_t count, std::size_t min_len, std::size_t max_len,
@@ -93,16 +80,16 @@ struct RunnerSetup {
   }
 };
 
-// Many targets: one query at a time against them, through ONE plan.
-TEST(AlignRunner, OnePlanPerTargetSet) {
+// Many targets: one query at a time against them, the same target set each time (the device
+// plans it once).
+TEST(AlignRunner, OneTargetSetForEveryQuery) {
   std::mt19937_64 rng = test::seeded_rng();
   RunnerSetup r;
   const NamedSequences queries = random_sequences(rng, 4, 5, 40, "q");
   const NamedSequences targets = random_sequences(rng, 2100, 0, 24, "t");
   RecordingDevice device(r.matrix, r.align);
   const std::string gpu = table(r.options, r.matrix, queries, targets, &device);
-  EXPECT_EQ(device.plans, 1);
-  EXPECT_EQ(device.query_changes, 3);
+  EXPECT_EQ(device.target_sets, 1);
   EXPECT_EQ(device.runs, 4);
   EXPECT_EQ(device.pairwise_runs, 0);
   EXPECT_EQ(gpu, table(r.options, r.matrix, queries, targets, nullptr));
@@ -116,7 +103,7 @@ TEST(AlignRunner, FewTargetsRunPairwiseChunks) {
   const NamedSequences targets = random_sequences(rng, 5, 1, 30, "t");
   RecordingDevice device(r.matrix, r.align);
   const std::string gpu = table(r.options, r.matrix, queries, targets, &device);
-  EXPECT_EQ(device.plans, 0);
+  EXPECT_EQ(device.runs, 0);
   EXPECT_EQ(device.pairwise_runs, 1);
   EXPECT_EQ(gpu, table(r.options, r.matrix, queries, targets, nullptr));
 }
