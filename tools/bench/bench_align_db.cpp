@@ -15,7 +15,9 @@
 // reported apart), the peak shapes from its built-in pseudo-database.
 // Ours: the database uploaded once, one plan for it, set_query per query, scores downloaded per query
 // (as a search needs them: each while the next query runs); the first query's scores are checked
-// against the CPU on a sample.
+// against the CPU on a sample. Rows: the library's scan (dpx), the same on plain max (plain), and
+// the scan reading a query profile (scan-profile, variants::ProfileScan; queries whose profile does
+// not fit shared memory run the library's scan there).
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
@@ -126,7 +128,9 @@ void add_cudasw_row(Report& report, const std::string& section, const std::strin
 // plan, upload and kernels are queued before query k's scores come back on a second stream, so the
 // download and the host's work overlap the next scan. Seconds for all queries (plan, upload of the
 // query, kernels, scores back), or 0 on a failure.
-double run_ours(const cli::NamedSequences& q, const Database& db, const ScoreMatrix& m, bool plain, bool check,
+enum class Kernel { kDpx, kPlain, kProfile };  // the library's scan, its plain-op build, the query profile's
+
+double run_ours(const cli::NamedSequences& q, const Database& db, const ScoreMatrix& m, Kernel kernel, bool check,
                 cudaStream_t stream) {
   AlignOptions o;  // local, 11 / 1
   o.score_only = true;
@@ -136,6 +140,7 @@ double run_ours(const cli::NamedSequences& q, const Database& db, const ScoreMat
   DeviceSequenceBatch dt, dq[2];
   DeviceAlignResults results[2];
   Stream copies;
+  variants::ProfileScan profile;
   std::vector<std::int32_t> scores;
   if (!copies.create().is_ok() || !dt.upload(db.seqs.letters, stream).is_ok() ||
       !plan.create(first, db.seqs.letters, Pairing::kOneToMany, m, o, stream).is_ok())
@@ -163,8 +168,10 @@ double run_ours(const cli::NamedSequences& q, const Database& db, const ScoreMat
       one.add(q.letters.view(k));
       DPX_RETURN_IF_ERROR(plan.set_query(one, stream));
       DPX_RETURN_IF_ERROR(dq[k % 2].upload(one, stream));
-      DPX_RETURN_IF_ERROR(variants::run_align_plan(plain ? OpsPolicy::kPlain : OpsPolicy::kDpx, plan, dq[k % 2], dt,
-                                                   &results[k % 2], stream));
+      DPX_RETURN_IF_ERROR(kernel == Kernel::kProfile
+                              ? profile.run(plan, dq[k % 2], dt, &results[k % 2], stream)
+                              : variants::run_align_plan(kernel == Kernel::kPlain ? OpsPolicy::kPlain : OpsPolicy::kDpx,
+                                                         plan, dq[k % 2], dt, &results[k % 2], stream));
       if (k > 0) DPX_RETURN_IF_ERROR(collect(k - 1));
       DPX_RETURN_IF_ERROR(stream_wait(copies.get(), stream));
     }
@@ -235,13 +242,17 @@ int run_db_cases(const Options& opts, Report& report) {
     for (std::size_t k = 0; k < d.seqs.letters.size(); ++k) residues += d.seqs.letters.length(k);
     const double cells = double(query_letters) * double(residues);
     const std::string section = "SW db " + std::to_string(q.letters.size()) + " queries vs " + d.label;
-    const double dpx_s = run_ours(q, d, m, false, true, stream.get());
+    const double dpx_s = run_ours(q, d, m, Kernel::kDpx, true, stream.get());
     if (dpx_s <= 0) return 1;
-    const double plain_s = run_ours(q, d, m, true, false, stream.get());
+    const double plain_s = run_ours(q, d, m, Kernel::kPlain, false, stream.get());
+    const double profile_s = run_ours(q, d, m, Kernel::kProfile, true, stream.get());
+    if (profile_s <= 0) return 1;
     report.add({section, "dpx", dpx_s * 1e6, cells / dpx_s * 1e-9, "GCUPS",
                 "all queries, scores back; " + ratio(plain_s, dpx_s) + " plain"});
     report.add({section, "plain", plain_s * 1e6, plain_s > 0 ? cells / plain_s * 1e-9 : 0, "GCUPS",
                 "same kernels, two-operand max"});
+    report.add({section, "scan-profile", profile_s * 1e6, cells / profile_s * 1e-9, "GCUPS",
+                "query profile in place of the paired table; " + ratio(dpx_s, profile_s) + " dpx's speed"});
     add_cudasw_row(report, section, opts.sw_queries, d, dpx_s);
     d.seqs = cli::NamedSequences{};  // free the host copy before the next database
   }

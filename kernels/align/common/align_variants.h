@@ -17,6 +17,19 @@ namespace variants {
 Status run_align_plan(OpsPolicy policy, const AlignPlan& plan, const DeviceSequenceBatch& queries,
                       const DeviceSequenceBatch& targets, DeviceAlignResults* out, cudaStream_t stream);
 
+// AlignPlan::run with the database scan reading a query profile (sw_scan_profile.h) instead of the
+// paired table, for plans that run the scan and queries whose profile fits a block's shared
+// memory; other plans and queries run AlignPlan::run. The same scores; the profile and column
+// store are kept between calls (grown, never shrunk), so one object serves one stream.
+class ProfileScan {
+ public:
+  Status run(const AlignPlan& plan, const DeviceSequenceBatch& queries, const DeviceSequenceBatch& targets,
+             DeviceAlignResults* out, cudaStream_t stream);
+
+ private:
+  DeviceBuffer profile_, store_;
+};
+
 // Distances by the DP score kernels (the public asynchronous call runs the bit-parallel ones).
 Status launch_edit_distance(OpsPolicy policy, const DeviceSequenceBatch& queries, const DeviceSequenceBatch& targets,
                             Pairing pairing, std::size_t max_length, std::int64_t* distances, cudaStream_t stream);

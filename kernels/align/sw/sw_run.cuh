@@ -77,10 +77,25 @@ inline std::int64_t boundary_groups(std::uint64_t bytes, std::int32_t max_rows, 
   return static_cast<std::int64_t>(bytes / (std::uint64_t(max_rows > 0 ? max_rows : 1) * 8));
 }
 
+// How a scan plan's launches run: the paired table's scan (sw_scan.cuh). A policy says what a
+// query needs before its launches, whether a range's launch uses the column store (those share one
+// stream) and launches a range; the query profile's scan is another (sw_scan_profile.cuh).
+template <class Ops>
+struct PairedTableScan {
+  Status prepare(const AlignPlan::Impl& p, SwLaunchArgs* a, cudaStream_t stream) const {
+    a->query_rows = p.query_rows.as<const std::uint32_t>();
+    return launch_scan_query_rows(a->batch, a->d, p.query_rows.as<std::uint32_t>(), stream);
+  }
+  bool uses_store(const SlotRange& r) const { return r.max_passes > 1; }
+  Status launch(const SlotRange& r, const SwLaunchArgs& a, std::int64_t groups, cudaStream_t stream) const {
+    return launch_scan<Ops>(r.config, a, groups, stream);
+  }
+};
+
 // The plan over `batch` into `out`; clears the traceback counts first.
-template <class Ops, bool kLocal>
+template <class Ops, bool kLocal, class Scan = PairedTableScan<Ops>>
 Status run_plan_mode(const AlignPlan::Impl& p, const PairBatchView<char>& batch, const ResultArrays& out,
-                     cudaStream_t stream) {
+                     cudaStream_t stream, const Scan& scan = Scan{}) {
   std::int32_t* fields = out.fields;
   if (p.trivial_count > 0) {
     DPX_RETURN_IF_ERROR(launch_scatter_fields(p.trivial_pairs.device.as<const std::int32_t>(), p.trivial_fields.device.as<const std::int32_t>(),
@@ -111,10 +126,7 @@ Status run_plan_mode(const AlignPlan::Impl& p, const PairBatchView<char>& batch,
     a.overflow_limit = p.score.overflow_limit;
     const bool reruns = kLocal && p.score.local16_pairs > 0;
     if (reruns) DPX_CUDA_TRY(cudaMemsetAsync(a.overflow_count, 0, sizeof(std::int32_t), stream));
-    if (p.score.scan) {
-      a.query_rows = p.query_rows.as<const std::uint32_t>();
-      DPX_RETURN_IF_ERROR(launch_scan_query_rows(a.batch, a.d, p.query_rows.as<std::uint32_t>(), stream));
-    }
+    if (p.score.scan) DPX_RETURN_IF_ERROR(scan.prepare(p, &a, stream));
     SideStreams side(p.side, stream);
     DPX_RETURN_IF_ERROR(side.fork());
     auto launch_all = [&]() -> Status {
@@ -127,9 +139,9 @@ Status run_plan_mode(const AlignPlan::Impl& p, const PairBatchView<char>& batch,
         a.slot_count = r.count;
         a.boundary_rows = column_store_rows(p.score.scan, r.max_rows);
         const std::int64_t groups = boundary_groups(p.boundary_bytes, a.boundary_rows, r.max_passes);
-        const cudaStream_t s = side.stream_for(k, r.max_passes > 1);
+        const cudaStream_t s = side.stream_for(k, p.score.scan ? scan.uses_store(r) : r.max_passes > 1);
         if (p.score.scan) {
-          DPX_RETURN_IF_ERROR(launch_scan<Ops>(r.config, a, groups, s));
+          DPX_RETURN_IF_ERROR(scan.launch(r, a, groups, s));
         } else if (p.score.scorer == ScorerKind::kPaired) {
           DPX_RETURN_IF_ERROR((launch_score16<Ops, PairedScorer, kLocal>(r.config, a, groups, s)));
         } else {

@@ -20,11 +20,36 @@ namespace device {
 // 1..n. A device query shorter than planned reads no further than its end (its pairs are refused).
 __global__ void scan_query_rows_kernel(BatchView b, int d, std::uint32_t* rows, std::int32_t entries);
 
+// One pass's steps of a scan thread (ScanStrip's), shuffling H and E along the group.
+template <int G, class T>
+__device__ __forceinline__ void scan_pass_steps(T& th, std::int32_t steps, const GapCosts<typename T::L>& g) {
+  using V = typename T::V;
+  for (std::int32_t s = 0; s < steps; s += kScanAhead) {
+#pragma unroll
+    for (int k = 0; k < kScanAhead; ++k) {
+      const V h_in = __shfl_up_sync(0xFFFFFFFFu, th.h_out, 1, G);
+      const V e_in = __shfl_up_sync(0xFFFFFFFFu, th.e_out, 1, G);
+      th.step(s + k, k, h_in, e_in, g);
+    }
+  }
+  __syncwarp();  // the column store written in this pass is read in the next
+}
+
+// The slot's score per lane: the group's largest H, written by its first thread (or the lane sent
+// to the 32-bit rerun).
+template <int G, class L>
+__device__ __forceinline__ void finish_scan_slot(const SwLaunchArgs& a, typename L::V best, const LaneJob (&jobs)[2],
+                                                 int t) {
+  for (int off = 1; off < G; off <<= 1) best = L::max(best, __shfl_xor_sync(0xFFFFFFFFu, best, off, G));
+  if (t != 0) return;
+#pragma unroll
+  for (int k = 0; k < 2; ++k) write_lane(a, jobs[k].pair, Candidate{L::lane(best, k), 0, 0}, true, true);
+}
+
 template <class Ops, int G, int R, bool kPasses>
 __device__ void scan_slots(const SwLaunchArgs& a, const std::uint32_t* table, const std::uint8_t* code) {
   using T = ScanThread<Ops, G, R, kPasses>;
   using L = typename T::L;
-  using V = typename T::V;
   constexpr int kGroupsPerWarp = 32 / G;
   const int lane = threadIdx.x & 31, t = lane % G;
   const int warp = static_cast<int>((blockIdx.x * blockDim.x + threadIdx.x) >> 5);
@@ -54,21 +79,9 @@ __device__ void scan_slots(const SwLaunchArgs& a, const std::uint32_t* table, co
         lb[c] = static_cast<std::uint8_t>(letter_at(jobs[1].target, jobs[1].m, c0 + c, code, a.d - 1));
       }
       th.begin_pass(p, p + 1 == passes, la, lb, a.d, g);
-      for (std::int32_t s = 0; s < steps; s += kScanAhead) {
-#pragma unroll
-        for (int k = 0; k < kScanAhead; ++k) {
-          const V h_in = __shfl_up_sync(0xFFFFFFFFu, th.h_out, 1, G);
-          const V e_in = __shfl_up_sync(0xFFFFFFFFu, th.e_out, 1, G);
-          th.step(s + k, k, h_in, e_in, g);
-        }
-      }
-      __syncwarp();  // the column store written in this pass is read in the next
+      scan_pass_steps<G>(th, steps, g);
     }
-    V best = th.best;
-    for (int off = 1; off < G; off <<= 1) best = L::max(best, __shfl_xor_sync(0xFFFFFFFFu, best, off, G));
-    if (t != 0) continue;
-#pragma unroll
-    for (int k = 0; k < 2; ++k) write_lane(a, jobs[k].pair, Candidate{L::lane(best, k), 0, 0}, true, true);
+    finish_scan_slot<G, L>(a, th.best, jobs, t);
   }
 }
 

@@ -58,43 +58,38 @@ struct ScanEdge {
   std::uint32_t h, e;
 };
 
-// kPasses: targets wider than G * R, in passes that hand over through a column store (the
-// single-pass shapes leave that out: its registers are what lets R reach 32 without spilling).
+// What every scan thread keeps, whatever gives it its substitution scores: the strip's H and F,
+// the running maximum, and the hand-over to its neighbour and between passes (the column store).
+// kPasses: rows handed over through a column store between passes (the single-pass shapes leave
+// that out: its registers are what lets R reach 32 without spilling).
 template <class Ops, int G, int R, bool kPasses>
-struct ScanThread {
+struct ScanStrip {
   using L = Lanes16<Ops>;
   using V = typename L::V;
   static constexpr int kWidth = G * R;
   static_assert(R % 2 == 0, "the running maximum takes two columns at a time");
 
   int t = 0;                          // index in the group
-  std::int32_t n = 0;                 // query rows
-  const std::uint32_t* table = nullptr;  // paired table, D * D words per query letter
-  const std::uint32_t* rows = nullptr;   // per query row (kScanRowPad before row 1): its table offset in bytes
+  std::int32_t n = 0;                 // rows
   ScanEdge* edges = nullptr;          // this group's column store (kScanRowPad before row 1)
   std::int32_t pass = 0;
   bool last_pass = true;
 
   V h[R];  // H of the last row done, per column
   V f[R];  // F of the next row, per column
-  std::uint32_t col[R];  // 4 * (a * D + b), the column's letters in the two lanes: a byte offset, so a
-                         // lookup's address is one add (row offset + column offset)
   V diag;  // H[i-1][c0-1] for the next row
   V best;  // the largest H seen, per lane
   V h_out, e_out;  // to the right neighbour: H of the last column, E after it
-  std::uint32_t row_ahead[kScanAhead];
   ScanEdge edge_ahead[kScanAhead];
 
   DPX_HD void begin_slot() { best = 0; }
 
-  // Starts pass p over the letters (matrix indices, padding past the ends) of the two targets.
-  DPX_HD void begin_pass(std::int32_t p, bool last, const std::uint8_t (&a)[R], const std::uint8_t (&b)[R], int d,
-                         const GapCosts<L>& g) {
+  // Starts pass p: row 0 above every column, the left edge's first entries on their way.
+  DPX_HD void start_pass(std::int32_t p, bool last, const GapCosts<L>& g) {
     pass = p;
     last_pass = last;
 DPX_UNROLL
     for (int c = 0; c < R; ++c) {
-      col[c] = static_cast<std::uint32_t>(a[c] * d + b[c]) * 4u;
       h[c] = 0;
       f[c] = g.neg_open;  // F[1][j] = H[0][j] - open
     }
@@ -102,18 +97,16 @@ DPX_UNROLL
     h_out = 0;
     e_out = g.neg_open;
 DPX_UNROLL
-    for (int k = 0; k < kScanAhead; ++k) {
-      row_ahead[k] = rows[kScanRowPad + k - t + 1];
+    for (int k = 0; k < kScanAhead; ++k)
       if (kPasses && pass > 0) edge_ahead[k] = edges[kScanRowPad + k + 1];
-    }
   }
 
-  // Step s (k = s % kScanAhead): row s - t + 1 of this thread's columns. (h_in, e_in) are
-  // thread t - 1's outputs of step s - 1; thread 0 takes H[i][c0], E[i][c0+1] from the left edge
-  // of the matrix (0, -open) or from the previous pass's column store.
-  DPX_HD void step(std::int32_t s, int k, V h_in, V e_in, const GapCosts<L>& g) {
-    const unsigned char* qrow = reinterpret_cast<const unsigned char*>(table) + row_ahead[k];
-    row_ahead[k] = rows[kScanRowPad + s + kScanAhead - t + 1];
+  // Step s (k = s % kScanAhead): row s - t + 1 of this thread's columns, sub(c) the substitution
+  // score of column c in that row. (h_in, e_in) are thread t - 1's outputs of step s - 1; thread 0
+  // takes H[i][c0], E[i][c0+1] from the left edge of the matrix (0, -open) or from the previous
+  // pass's column store.
+  template <class Sub>
+  DPX_HD void cells(std::int32_t s, int k, V h_in, V e_in, const GapCosts<L>& g, const Sub& sub) {
     if (t == 0) {
       const bool open_edge = !kPasses || pass == 0 || s + 1 > n;
       h_in = open_edge ? 0u : edge_ahead[k].h;
@@ -124,7 +117,7 @@ DPX_UNROLL
 DPX_UNROLL
     for (int c = 0; c < R; ++c) {
       const V up = h[c];
-      h[c] = cell<L, true>(d, *reinterpret_cast<const std::uint32_t*>(qrow + col[c]), e, f[c], g);
+      h[c] = cell<L, true>(d, sub(c), e, f[c], g);
       d = up;
       if (c % 2 == 1) best = L::max3(best, h[c - 1], h[c]);
     }
@@ -132,6 +125,38 @@ DPX_UNROLL
     h_out = h[R - 1];
     e_out = e;
     if (kPasses && t == G - 1 && !last_pass) edges[kScanRowPad + s - G + 2] = ScanEdge{h_out, e_out};
+  }
+};
+
+// The paired table's scan: rows are the query's letters, the same in both lanes; columns the two
+// targets' letters.
+template <class Ops, int G, int R, bool kPasses>
+struct ScanThread : ScanStrip<Ops, G, R, kPasses> {
+  using Strip = ScanStrip<Ops, G, R, kPasses>;
+  using typename Strip::L;
+  using typename Strip::V;
+
+  const std::uint32_t* table = nullptr;  // paired table, D * D words per query letter
+  const std::uint32_t* rows = nullptr;   // per query row (kScanRowPad before row 1): its table offset in bytes
+  std::uint32_t col[R];  // 4 * (a * D + b), the column's letters in the two lanes: a byte offset, so a
+                         // lookup's address is one add (row offset + column offset)
+  std::uint32_t row_ahead[kScanAhead];
+
+  // Starts pass p over the letters (matrix indices, padding past the ends) of the two targets.
+  DPX_HD void begin_pass(std::int32_t p, bool last, const std::uint8_t (&a)[R], const std::uint8_t (&b)[R], int d,
+                         const GapCosts<L>& g) {
+DPX_UNROLL
+    for (int c = 0; c < R; ++c) col[c] = static_cast<std::uint32_t>(a[c] * d + b[c]) * 4u;
+    this->start_pass(p, last, g);
+DPX_UNROLL
+    for (int k = 0; k < kScanAhead; ++k) row_ahead[k] = rows[kScanRowPad + k - this->t + 1];
+  }
+
+  DPX_HD void step(std::int32_t s, int k, V h_in, V e_in, const GapCosts<L>& g) {
+    const unsigned char* qrow = reinterpret_cast<const unsigned char*>(table) + row_ahead[k];
+    row_ahead[k] = rows[kScanRowPad + s + kScanAhead - this->t + 1];
+    this->cells(s, k, h_in, e_in, g,
+                [&](int c) { return *reinterpret_cast<const std::uint32_t*>(qrow + col[c]); });
   }
 };
 

@@ -10,6 +10,7 @@
 #include "align/sw/sw_group.h"
 #include "align/sw/sw_plan.h"
 #include "align/sw/sw_scan.h"
+#include "align/sw/sw_scan_profile.h"
 #include "align/sw/sw_tables.h"
 #include "align/sw/sw_walk.h"
 #include "align/sw/sw_walk_window.h"
@@ -30,6 +31,7 @@ struct Context {
   std::vector<std::int32_t> fields;  // 5 per pair
   std::vector<Slot> overflow;
   SimulationStats stats;
+  SimScan scan = SimScan::kPairedTable;
 };
 
 LaneJob job_for(const Context& ctx, std::int32_t pair) {
@@ -201,8 +203,64 @@ void simulate_pass_items(Context& ctx, const std::vector<Slot>& slots, const std
   }
 }
 
+// Steps 0..steps-1 of a warp's scan threads, as scan_pass_steps runs them: the shuffles are copies.
+template <int G, class T>
+void scan_pass_steps(std::vector<T>& th, std::int32_t steps, const GapCosts<typename T::L>& g) {
+  for (std::int32_t s = 0; s < steps; ++s) {
+    typename T::V h[32], e[32];  // what the shuffles read: every lane's outputs of the last step
+    for (int lane = 0; lane < 32; ++lane) {
+      h[lane] = th[lane].h_out;
+      e[lane] = th[lane].e_out;
+    }
+    for (int lane = 0; lane < 32; ++lane) {
+      const int left = lane % G == 0 ? lane : lane - 1;
+      th[lane].step(s, s % kScanAhead, h[left], e[left], g);
+    }
+  }
+}
+
+// The warp's slots from `first`: each group's two lane jobs, as load_jobs gives them.
+template <int G>
+void scan_jobs(Context& ctx, const std::vector<Slot>& slots, std::int32_t first, LaneJob (&jobs)[32 / G][2]) {
+  const std::int32_t count = static_cast<std::int32_t>(slots.size());
+  for (int group = 0; group < 32 / G; ++group) {
+    const Slot slot = first + group < count ? slots[first + group] : Slot{-1, -1};
+    jobs[group][0] = job_for(ctx, slot.a);
+    jobs[group][1] = job_for(ctx, slot.b);
+    ctx.stats.two_pair_slots += slot.b >= 0;
+  }
+}
+
+// Each group's largest H per lane as its pairs' scores, or the lane sent to the 32-bit rerun, as
+// finish_scan_slot does it.
+template <int G, class T>
+void finish_scan_slots(Context& ctx, const std::vector<T>& th, const LaneJob (&jobs)[32 / G][2],
+                       std::int32_t overflow_limit) {
+  using L = typename T::L;
+  for (int group = 0; group < 32 / G; ++group) {
+    typename T::V best = th[group * G].best;
+    for (int t = 1; t < G; ++t) best = L::max(best, th[group * G + t].best);
+    for (int k = 0; k < 2; ++k) {
+      const std::int32_t pair = jobs[group][k].pair;
+      if (pair < 0) continue;
+      const std::int32_t score = L::lane(best, k);
+      if (score > overflow_limit) {
+        ctx.overflow.push_back(Slot{pair, -1});
+        continue;
+      }
+      result_fields(ctx.options.mode, ctx.options.score_only, score, 0, 0, &ctx.fields[static_cast<std::size_t>(pair) * 5]);
+    }
+  }
+}
+
+// Column stores of a warp's groups; entries nobody wrote hold a large score, so reading one would show.
+std::vector<std::vector<ScanEdge>> poisoned_stores(int groups, std::int32_t rows) {
+  const ScanEdge poison{ops::lanes::pack(30000, 30000), ops::lanes::pack(30000, 30000)};
+  return std::vector<std::vector<ScanEdge>>(groups, std::vector<ScanEdge>(static_cast<std::size_t>(scan_row_entries(rows)), poison));
+}
+
 // One scan launch over `slots` (one query against many targets), warp by warp, as scan_slots does
-// it. Column-store entries nobody wrote hold a large score, so reading one would show.
+// it.
 template <int G, int R, bool kPasses>
 void simulate_scan_slots(Context& ctx, const std::vector<Slot>& slots, const std::uint32_t* table,
                          std::int32_t overflow_limit) {
@@ -219,18 +277,14 @@ void simulate_scan_slots(Context& ctx, const std::vector<Slot>& slots, const std
   }
   const std::int32_t count = static_cast<std::int32_t>(slots.size());
   for (std::int32_t first = 0; first < count; first += kGroupsPerWarp) {
-    const ScanEdge poison{ops::lanes::pack(30000, 30000), ops::lanes::pack(30000, 30000)};
-    std::vector<std::vector<ScanEdge>> edges(kGroupsPerWarp, std::vector<ScanEdge>(rows.size(), poison));
+    std::vector<std::vector<ScanEdge>> edges = poisoned_stores(kGroupsPerWarp, n);
     std::vector<T> th(32);
     LaneJob jobs[kGroupsPerWarp][2];
+    scan_jobs<G>(ctx, slots, first, jobs);
     int passes = 0;
     for (int group = 0; group < kGroupsPerWarp; ++group) {
-      const Slot slot = first + group < count ? slots[first + group] : Slot{-1, -1};
-      jobs[group][0] = job_for(ctx, slot.a);
-      jobs[group][1] = job_for(ctx, slot.b);
       const std::int32_t cols = std::max(jobs[group][0].m, jobs[group][1].m);
       passes = std::max(passes, (cols + T::kWidth - 1) / T::kWidth);
-      ctx.stats.two_pair_slots += slot.b >= 0;
       ctx.stats.multipass_slots += cols > T::kWidth;
     }
     for (int lane = 0; lane < 32; ++lane) {
@@ -253,33 +307,80 @@ void simulate_scan_slots(Context& ctx, const std::vector<Slot>& slots, const std
         }
         th[lane].begin_pass(p, p + 1 == passes, la, lb, d, g);
       }
-      for (std::int32_t s = 0; s < scan_steps(n, G); ++s) {
-        typename T::V h[32], e[32];  // what the shuffles read: every lane's outputs of the last step
-        for (int lane = 0; lane < 32; ++lane) {
-          h[lane] = th[lane].h_out;
-          e[lane] = th[lane].e_out;
-        }
-        for (int lane = 0; lane < 32; ++lane) {
-          const int left = lane % G == 0 ? lane : lane - 1;
-          th[lane].step(s, s % kScanAhead, h[left], e[left], g);
-        }
-      }
+      scan_pass_steps<G>(th, scan_steps(n, G), g);
     }
-    for (int group = 0; group < kGroupsPerWarp; ++group) {
-      typename T::V best = th[group * G].best;
-      for (int t = 1; t < G; ++t) best = L::max(best, th[group * G + t].best);
-      for (int k = 0; k < 2; ++k) {
-        const std::int32_t pair = jobs[group][k].pair;
-        if (pair < 0) continue;
-        const std::int32_t score = L::lane(best, k);
-        if (score > overflow_limit) {
-          ctx.overflow.push_back(Slot{pair, -1});
-          continue;
-        }
-        result_fields(ctx.options.mode, ctx.options.score_only, score, 0, 0, &ctx.fields[static_cast<std::size_t>(pair) * 5]);
-      }
-    }
+    finish_scan_slots<G>(ctx, th, jobs, overflow_limit);
   }
+}
+
+// The query profile of shape kProfileConfigs[config], as query_profile_kernel fills it.
+std::vector<std::int8_t> query_profile(const Context& ctx, int config) {
+  const int d = ctx.matrix.size() + 1;
+  const StripConfig shape = kProfileConfigs[config];
+  const std::int32_t n = static_cast<std::int32_t>(ctx.queries.length(0));
+  std::vector<std::int8_t> profile(static_cast<std::size_t>(d) * profile_row_bytes(n, shape.width()));
+  for (std::size_t at = 0; at < profile.size(); ++at) {
+    profile[at] = profile_byte(
+        static_cast<std::int32_t>(at), n, shape.group, shape.columns, d,
+        [&](std::int32_t c) { return ctx.matrix.encode(ctx.queries.item(0)[c]); },
+        [&](int q, int x) { return ctx.matrix.score(q, x); });
+  }
+  return profile;
+}
+
+// One launch of the profile scan over `slots`, warp by warp, as sw_scan_profile_kernel does it.
+template <int G, int R, bool kPasses>
+void simulate_profile_slots(Context& ctx, const std::vector<Slot>& slots, const std::vector<std::int8_t>& profile,
+                            std::int32_t row_bytes, std::int32_t overflow_limit) {
+  using T = ProfileScanThread<Ops, G, R, kPasses>;
+  using L = typename T::L;
+  constexpr int kGroupsPerWarp = 32 / G;
+  const int d = ctx.matrix.size() + 1;
+  const GapCosts<L> g(ctx.options.gap_open, ctx.options.gap_extend);
+  const int passes = row_bytes / T::kWidth;
+  const std::int32_t count = static_cast<std::int32_t>(slots.size());
+  for (std::int32_t first = 0; first < count; first += kGroupsPerWarp) {
+    LaneJob jobs[kGroupsPerWarp][2];
+    scan_jobs<G>(ctx, slots, first, jobs);
+    std::int32_t rows = 0;
+    for (int group = 0; group < kGroupsPerWarp; ++group) rows = std::max({rows, jobs[group][0].m, jobs[group][1].m});
+    for (int group = 0; group < kGroupsPerWarp; ++group) ctx.stats.multipass_slots += passes > 1 && jobs[group][0].pair >= 0;
+    std::vector<std::vector<ScanEdge>> edges = poisoned_stores(kGroupsPerWarp, rows);
+    std::vector<T> th(32);
+    for (int lane = 0; lane < 32; ++lane) {
+      T& th_ = th[lane];
+      th_.t = lane % G;
+      th_.n = rows;
+      th_.profile = reinterpret_cast<const unsigned char*>(profile.data());
+      th_.row_bytes = row_bytes;
+      th_.code = ctx.matrix.code_table();
+      th_.pad = d - 1;
+      th_.edges = edges[lane / G].data();
+      for (int k = 0; k < 2; ++k) {
+        th_.target[k] = jobs[lane / G][k].target;
+        th_.m[k] = jobs[lane / G][k].m;
+      }
+      th_.begin_slot();
+    }
+    for (int p = 0; p < passes; ++p) {
+      for (int lane = 0; lane < 32; ++lane) th[lane].begin_pass(p, p + 1 == passes, g);
+      scan_pass_steps<G>(th, scan_steps(rows, G), g);
+    }
+    finish_scan_slots<G>(ctx, th, jobs, overflow_limit);
+  }
+}
+
+template <int... C>
+void simulate_profile(Context& ctx, int config, const std::vector<Slot>& slots, const std::vector<std::int8_t>& profile,
+                      std::int32_t limit, std::integer_sequence<int, C...>) {
+  const std::int32_t row_bytes = profile_row_bytes(static_cast<std::int32_t>(ctx.queries.length(0)), kProfileConfigs[config].width());
+  const bool passes = row_bytes > kProfileConfigs[config].width();
+  ((config == C ? (passes ? simulate_profile_slots<kProfileConfigs[C].group, kProfileConfigs[C].columns, true>(
+                                ctx, slots, profile, row_bytes, limit)
+                          : simulate_profile_slots<kProfileConfigs[C].group, kProfileConfigs[C].columns, false>(
+                                ctx, slots, profile, row_bytes, limit))
+                : void()),
+   ...);
 }
 
 template <int... C>
@@ -306,9 +407,17 @@ void simulate_scores(Context& ctx, const PairLengths& len) {
   const std::vector<std::uint32_t> paired = paired_table(ctx.matrix);
   const std::vector<std::int16_t> two = two_lookup_table(ctx.matrix);
   const std::vector<std::int32_t> single = single_table(ctx.matrix);
+  const std::int32_t n = plan.scan ? static_cast<std::int32_t>(ctx.queries.length(0)) : 0;
+  const bool profile = plan.scan && ctx.scan == SimScan::kQueryProfile && profile_scan_fits(ctx.matrix.size() + 1, n);
+  const std::vector<std::int8_t> profile_bytes = profile ? query_profile(ctx, profile_config(n)) : std::vector<std::int8_t>();
   for (const SlotRange& r : plan.ranges16) {
     const std::vector<Slot> slots(plan.slots16.begin() + r.first, plan.slots16.begin() + r.first + r.count);
-    if (plan.scan) {
+    if (profile) {
+      ++ctx.stats.scan_launches;
+      ++ctx.stats.profile_launches;
+      simulate_profile(ctx, profile_config(n), slots, profile_bytes, plan.overflow_limit,
+                       std::make_integer_sequence<int, kProfileConfigCount>());
+    } else if (plan.scan) {
       ++ctx.stats.scan_launches;
       simulate_scan(ctx, r.config, slots, paired.data(), plan.overflow_limit,
                     std::make_integer_sequence<int, kScanConfigCount>());
@@ -438,11 +547,11 @@ void simulate_traceback(Context& ctx, const PairLengths& len, std::vector<std::s
 
 Status simulate_gpu(const SequenceBatch& queries, const SequenceBatch& targets, Pairing pairing,
                     const ScoreMatrix& matrix, const AlignOptions& options, std::vector<AlignResult>* out,
-                    SimulationStats* stats) {
+                    SimulationStats* stats, SimScan scan) {
   DPX_RETURN_IF_ERROR(validate_align_call(queries, targets, pairing, matrix, options, "simulate_gpu"));
   const PairLengths len = pair_lengths(queries, targets, pairing);
   const std::size_t pairs = len.n.size();
-  Context ctx{queries, targets, pairing, matrix, options, std::vector<std::int32_t>(pairs * 5, -12345), {}, {}};
+  Context ctx{queries, targets, pairing, matrix, options, std::vector<std::int32_t>(pairs * 5, -12345), {}, {}, scan};
   std::vector<std::string> cigars(pairs);
   const bool local = options.mode == AlignMode::kLocal;
   if (!options.traceback) {

@@ -18,12 +18,17 @@ struct SimulationStats {
   int multipass_slots = 0;  // slots whose target took more than one pass
   int traceback_chunks = 0;
   int scan_launches = 0;    // launches of the database scan (score-only plans)
+  int profile_launches = 0; // of those, launches with the query profile
   unsigned traceback_shapes = 0;  // bit c: traceback shape kTracebackConfigs[c] ran
 };
 
+// Which kernel a scan plan's launches run: the library's paired table, or the query profile
+// (variants::ProfileScan, for queries whose profile fits; the others keep the paired table).
+enum class SimScan { kPairedTable, kQueryProfile };
+
 Status simulate_gpu(const SequenceBatch& queries, const SequenceBatch& targets, Pairing pairing,
                     const ScoreMatrix& matrix, const AlignOptions& options, std::vector<AlignResult>* out,
-                    SimulationStats* stats);
+                    SimulationStats* stats, SimScan scan = SimScan::kPairedTable);
 
 }  // namespace test
 }  // namespace dpx

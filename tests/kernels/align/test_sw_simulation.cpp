@@ -10,6 +10,8 @@
 #include "align_reference.h"
 #include "dpx/align.h"
 #include "align/sw/sw_plan.h"
+#include "align/sw/sw_scan_profile.h"
+#include "scan_cases.h"
 #include "sw_simulator.h"
 #include "test_util.h"
 
@@ -22,11 +24,12 @@ using test::builtin_matrix;
 
 // Simulated GPU == CPU, field by field and CIGAR by CIGAR; returns the simulation's statistics.
 dpx::test::SimulationStats expect_same_as_cpu(const SequenceBatch& q, const SequenceBatch& t, Pairing pairing,
-                                              const ScoreMatrix& m, const AlignOptions& o) {
+                                              const ScoreMatrix& m, const AlignOptions& o,
+                                              dpx::test::SimScan scan = dpx::test::SimScan::kPairedTable) {
   std::vector<AlignResult> cpu, sim;
   dpx::test::SimulationStats stats;
   const dpx::Status a = dpx::align_cpu(q, t, pairing, m, o, &cpu);
-  const dpx::Status b = dpx::test::simulate_gpu(q, t, pairing, m, o, &sim, &stats);
+  const dpx::Status b = dpx::test::simulate_gpu(q, t, pairing, m, o, &sim, &stats, scan);
   EXPECT_TRUE(a.is_ok()) << a.message();
   EXPECT_TRUE(b.is_ok()) << b.message();
   EXPECT_EQ(cpu.size(), sim.size());
@@ -100,6 +103,62 @@ TEST(SwSimulation, DatabaseScanScoresOnly) {
   AlignOptions o = align_options(AlignMode::kLocal, 11, 1, false);
   o.score_only = true;
   EXPECT_EQ(expect_same_as_cpu(q, t, Pairing::kOneToMany, m, o).reruns, 4);  // 2,978 * 11 is past 32,767 - 11 too
+}
+
+// The scan with the query profile (sw_scan_profile.h) on profile_scan_cases: every profile shape,
+// queries in one pass and in several, both lanes, every letter, random matrices, the 16-bit limit
+// and its rerun.
+TEST(SwSimulation, ProfileScanScoresOnly) {
+  auto rng = dpx::test::seeded_rng();
+  const std::vector<dpx::test::ScanCase> cases = dpx::test::profile_scan_cases(rng);
+  unsigned shapes = 0;
+  for (std::size_t k = 0; k < cases.size(); ++k) {
+    const dpx::test::ScanCase& c = cases[k];
+    const std::int32_t n = static_cast<std::int32_t>(c.query.length(0));
+    shapes |= 1u << align::profile_config(n);
+    const auto stats =
+        expect_same_as_cpu(c.query, c.targets, Pairing::kOneToMany, c.matrix, c.options, dpx::test::SimScan::kQueryProfile);
+    EXPECT_EQ(stats.profile_launches, stats.scan_launches) << "n=" << n;
+    EXPECT_GT(stats.profile_launches, 0) << "n=" << n;
+    EXPECT_GT(stats.two_pair_slots, 0) << "n=" << n;
+    EXPECT_EQ(stats.multipass_slots > 0, n > align::kProfileConfigs[align::profile_config(n)].width()) << "n=" << n;
+    EXPECT_EQ(stats.reruns, k + 1 == cases.size() ? 4 : 0) << "n=" << n;
+  }
+  EXPECT_EQ(shapes, (1u << align::kProfileConfigCount) - 1);
+}
+
+// The profile's chunk layout: what the threads read (profile_chunk) is what the profile holds there
+// (profile_column), every column once; the 8 threads of a quarter warp read 8 different 16-byte
+// bank groups whatever their letters.
+TEST(SwSimulation, ProfileLayoutIsOneToOneAndConflictFree) {
+  auto rng = dpx::test::seeded_rng();
+  std::uniform_int_distribution<int> letter(0, 24);
+  for (const align::StripConfig& s : align::kProfileConfigs) {
+    const std::int32_t row = align::profile_row_bytes(3 * s.width() - 5, s.width());
+    ASSERT_EQ(row, 3 * s.width());
+    std::vector<int> seen(static_cast<std::size_t>(row), 0);
+    for (std::int32_t p = 0; p < 3; ++p) {
+      for (int t = 0; t < s.group; ++t) {
+        for (int j = 0; j < s.columns / align::kProfileChunk; ++j) {
+          for (int k = 0; k < align::kProfileChunk; ++k) {
+            const std::int32_t at = align::profile_chunk(p, t, j, s.group, s.columns) + k;
+            ASSERT_LT(at, row);
+            ++seen[static_cast<std::size_t>(at)];
+            EXPECT_EQ(align::profile_column(at, s.group, s.columns), p * s.width() + t * s.columns + j * 16 + k);
+          }
+        }
+      }
+      for (int j = 0; j < s.columns / align::kProfileChunk; ++j) {
+        for (int first = 0; first < s.group; first += 8) {
+          unsigned banks = 0;
+          for (int t = first; t < first + 8; ++t)
+            banks |= 1u << ((letter(rng) * row + align::profile_chunk(p, t, j, s.group, s.columns)) / 16 % 8);
+          EXPECT_EQ(banks, 0xFFu) << s.group << " x " << s.columns << " pass " << p << " chunk " << j;
+        }
+      }
+    }
+    EXPECT_EQ(std::count(seen.begin(), seen.end(), 1), row) << s.group << " x " << s.columns;
+  }
 }
 
 TEST(SwSimulation, PairwiseBatches) {
