@@ -6,13 +6,15 @@
 namespace dpx {
 namespace bench {
 
-std::string cudasw4_align_command(const std::string& bin, const std::string& queries, const Cudasw4Database& db) {
-  const std::string kernels = " --singlePassType DPXs16 --manyPassType_small DPXs16 --manyPassType_large DPXs32";
+std::string cudasw4_align_command(const std::string& bin, const std::string& queries,
+                                  const Cudasw4Database& db) {
+  const std::string kernels =
+      " --singlePassType DPXs16 --manyPassType_small DPXs16 --manyPassType_large DPXs32";
   const std::string common = "--uploadFull --prefetchDBFile --mat blosum62";
   const std::string align = "'" + bin + "/align' --query '" + queries + "'";
   if (db.pseudo_count > 0) {  // run.sh's order
-    return align + " --top 0 --verbose " + common + kernels + " --pseudodb " + std::to_string(db.pseudo_count) + " " +
-           std::to_string(db.pseudo_length) + " 2>&1";
+    return align + " --top 0 --verbose " + common + kernels + " --pseudodb " +
+           std::to_string(db.pseudo_count) + " " + std::to_string(db.pseudo_length) + " 2>&1";
   }
   return align + " --db '" + db.db + "' --top 10 --verbose " + common + kernels + " 2>&1";
 }

@@ -22,7 +22,8 @@ struct Cudasw4Database {
 // long targets), BLOSUM62, its default gaps 11 / 1, the database uploaded whole, stderr merged.
 // A makedb database keeps a 10-hit list; the pseudo-database runs as its own peak benchmark
 // (anchors/cudasw4/run.sh): no hit list.
-std::string cudasw4_align_command(const std::string& bin, const std::string& queries, const Cudasw4Database& db);
+std::string cudasw4_align_command(const std::string& bin, const std::string& queries,
+                                  const Cudasw4Database& db);
 
 // The figure before " GCUPS" on the last "Total time: X s, Y GCUPS" line of its output (X in
 // *seconds), or 0 where there is none.

@@ -26,7 +26,9 @@ __global__ void query_profile_kernel(BatchView b, const std::int32_t* table32, i
   const std::int64_t stored = static_cast<std::int64_t>(b.q_offsets[1] - b.q_offsets[0]);
   profile[at] = profile_byte(
       at, b.planned_query, group, columns, d,
-      [&](std::int32_t c) { return c < stored ? b.code[static_cast<unsigned char>(b.q_data[b.q_offsets[0] + c])] : d - 1; },
+      [&](std::int32_t c) {
+        return c < stored ? b.code[static_cast<unsigned char>(b.q_data[b.q_offsets[0] + c])] : d - 1;
+      },
       [&](int q, int x) { return table32[q * d + x]; });
 }
 
@@ -74,20 +76,22 @@ __global__ void __launch_bounds__(kProfileThreads, 1) sw_scan_profile_kernel(SwL
 
 namespace {
 
+template <class Ops, int G, int R>
+Status launch_profile_shape(bool passes, const SwLaunchArgs& a, std::int64_t store_groups,
+                            cudaStream_t stream) {
+  return passes ? launch_groups(device::sw_scan_profile_kernel<Ops, G, R, true>, G, kProfileThreads, a,
+                                a.slot_count, store_groups, stream)
+                : launch_groups(device::sw_scan_profile_kernel<Ops, G, R, false>, G, kProfileThreads, a,
+                                a.slot_count, store_groups, stream);
+}
+
 template <class Ops, int... C>
 Status scan_profile_dispatch(int config, bool passes, const SwLaunchArgs& a, std::int64_t store_groups,
                              cudaStream_t stream, std::integer_sequence<int, C...>) {
   Status s(StatusCode::kInvalidArgument, "align: no profile shape " + std::to_string(config));
-  ((config == C
-        ? (void)(s = passes ? launch_groups(device::sw_scan_profile_kernel<Ops, kProfileConfigs[C].group,
-                                                                          kProfileConfigs[C].columns, true>,
-                                           kProfileConfigs[C].group, kProfileThreads, a, a.slot_count, store_groups,
-                                           stream)
-                            : launch_groups(device::sw_scan_profile_kernel<Ops, kProfileConfigs[C].group,
-                                                                          kProfileConfigs[C].columns, false>,
-                                           kProfileConfigs[C].group, kProfileThreads, a, a.slot_count, store_groups,
-                                           stream))
-        : (void)0),
+  ((config == C ? (void)(s = launch_profile_shape<Ops, kProfileConfigs[C].group, kProfileConfigs[C].columns>(
+                             passes, a, store_groups, stream))
+                : (void)0),
    ...);
   return s;
 }
@@ -127,8 +131,8 @@ struct QueryProfileScan {
 
 namespace variants {
 
-Status ProfileScan::run(const AlignPlan& plan, const DeviceSequenceBatch& queries, const DeviceSequenceBatch& targets,
-                        DeviceAlignResults* out, cudaStream_t stream) {
+Status ProfileScan::run(const AlignPlan& plan, const DeviceSequenceBatch& queries,
+                        const DeviceSequenceBatch& targets, DeviceAlignResults* out, cudaStream_t stream) {
   const AlignPlan::Impl* impl = AlignPlanAccess::impl(plan);
   if (impl == nullptr || !impl->score.scan || !align::profile_scan_fits(impl->table_side, impl->query_length))
     return plan.run(queries, targets, out, stream);
@@ -140,16 +144,20 @@ Status ProfileScan::run(const AlignPlan& plan, const DeviceSequenceBatch& querie
   const std::size_t profile_bytes = std::size_t(impl->table_side) * scan.row_bytes;
   if (profile_.size() < profile_bytes) DPX_RETURN_IF_ERROR(profile_.allocate(align::kProfileMaxBytes));
   scan.profile = profile_.as<std::int8_t>();
-  if (scan.passes > 1) {  // a column store for every group the device holds at once, rows for the longest target
+  if (scan.passes > 1) {
+    // a column store for every group the device holds at once, rows for the longest target
     int sms = 0;
     DPX_RETURN_IF_ERROR(runtime::sm_count(&sms));
-    const std::int32_t longest = impl->lengths.m.empty() ? 0 : *std::max_element(impl->lengths.m.begin(), impl->lengths.m.end());
+    const std::int32_t longest =
+        impl->lengths.m.empty() ? 0 : *std::max_element(impl->lengths.m.begin(), impl->lengths.m.end());
     scan.store_rows = align::scan_row_entries(longest);
-    scan.store_groups = std::int64_t(sms) * align::kProfileThreads / align::kProfileConfigs[scan.config].group;
-    // at most 1 GiB: fewer blocks beside very long targets (launch_groups sizes the grid by it)
     const std::size_t row_bytes = std::size_t(scan.store_rows) * sizeof(align::ScanEdge);
-    scan.store_groups = std::min<std::int64_t>(scan.store_groups, std::max<std::int64_t>(
-        (std::int64_t(1) << 30) / row_bytes, align::kProfileThreads / align::kProfileConfigs[scan.config].group));
+    const std::int64_t per_block = align::kProfileThreads / align::kProfileConfigs[scan.config].group;
+    // at most 1 GiB, but one block's worth: fewer blocks beside very long targets (launch_groups
+    // sizes the grid by it)
+    scan.store_groups =
+        std::min<std::int64_t>(std::int64_t(sms) * per_block,
+                               std::max<std::int64_t>((std::int64_t(1) << 30) / row_bytes, per_block));
     const std::size_t need = std::size_t(scan.store_groups) * row_bytes;
     if (store_.size() < need) DPX_RETURN_IF_ERROR(store_.allocate(need));
     scan.store = store_.as<align::ScanEdge>();
@@ -158,8 +166,8 @@ Status ProfileScan::run(const AlignPlan& plan, const DeviceSequenceBatch& querie
   }
   align::ResultArrays arrays;
   DPX_RETURN_IF_ERROR(align::prepare_results(*impl, out, &arrays));
-  return align::run_plan_mode<ops::Dpx, true>(*impl, align::make_device_view(queries, targets, impl->pairing), arrays,
-                                              stream, scan);
+  return align::run_plan_mode<ops::Dpx, true>(*impl, align::make_device_view(queries, targets, impl->pairing),
+                                              arrays, stream, scan);
 }
 
 }  // namespace variants

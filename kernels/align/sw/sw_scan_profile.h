@@ -36,8 +36,8 @@ namespace align {
 // in more passes do less (the column store between passes is 16 bytes a row).
 constexpr StripConfig kProfileConfigs[] = {{8, 16}, {8, 32}};
 constexpr int kProfileConfigCount = sizeof(kProfileConfigs) / sizeof(kProfileConfigs[0]);
-constexpr int kProfileChunk = 16;       // bytes (columns) of one LDS.128
-constexpr int kProfileThreads = 512;    // a block: one per SM beside a profile of up to 227 KB
+constexpr int kProfileChunk = 16;               // bytes (columns) of one LDS.128
+constexpr int kProfileThreads = 512;            // a block: one per SM beside a profile of up to 227 KB
 constexpr int kProfileMaxBytes = 232448 - 256;  // the block's shared memory less the letter codes
 
 // Passes of a query of n letters in shapes `width` (G * R) columns wide, at least one, and the
@@ -68,7 +68,8 @@ inline int profile_config(std::int32_t n) {
 
 // True when the profile of a query of n letters over d letters fits a block's shared memory.
 inline bool profile_scan_fits(int d, std::int32_t n) {
-  return std::int64_t(d) * profile_row_bytes(n, kProfileConfigs[profile_config(n)].width()) <= kProfileMaxBytes;
+  return std::int64_t(d) * profile_row_bytes(n, kProfileConfigs[profile_config(n)].width()) <=
+         kProfileMaxBytes;
 }
 
 // Where chunk j of thread t in pass p starts in a letter's profile row, in shape (G, R).
@@ -89,8 +90,8 @@ DPX_HD std::int32_t profile_column(std::int32_t at, int group, int columns) {
 // of query[c], 0-based) over letters 0..d-1 (d - 1 the padding letter), score(q, x) the
 // substitution score.
 template <class LetterOf, class ScoreOf>
-DPX_HD std::int8_t profile_byte(std::int32_t at, std::int32_t n, int group, int columns, int d, const LetterOf& letter,
-                                const ScoreOf& score) {
+DPX_HD std::int8_t profile_byte(std::int32_t at, std::int32_t n, int group, int columns, int d,
+                                const LetterOf& letter, const ScoreOf& score) {
   const std::int32_t row = profile_row_bytes(n, group * columns), x = at / row;
   const std::int32_t c = profile_column(at % row, group, columns);
   return static_cast<std::int8_t>(c < n && x < d - 1 ? score(letter(c), x) : 0);
@@ -128,8 +129,8 @@ struct ProfileScanThread : ScanStrip<Ops, G, R, kPasses> {
 
   const unsigned char* profile = nullptr;  // d rows of row_bytes
   std::int32_t row_bytes = 0;
-  const std::uint8_t* code = nullptr;      // letter -> matrix index
-  int pad = 0;                             // the padding letter, d - 1
+  const std::uint8_t* code = nullptr;  // letter -> matrix index
+  int pad = 0;                         // the padding letter, d - 1
   const char* target[2] = {nullptr, nullptr};
   std::int32_t m[2] = {0, 0};
   std::uint32_t base = 0;                  // this thread's first chunk in the pass, in bytes

@@ -54,8 +54,8 @@ TEST(AlignCudaProfileScan, SameScoresAsCpu) {
     int shown = 0;
     for (std::size_t k = 0; k < cpu.size(); ++k) {
       if (scores[k] != cpu[k].score && shown++ < 5)
-        ADD_FAILURE() << "n=" << n << " target " << k << " (m=" << c.targets.length(k) << "): gpu " << scores[k]
-                      << ", cpu " << cpu[k].score;
+        ADD_FAILURE() << "n=" << n << " target " << k << " (m=" << c.targets.length(k) << "): gpu "
+                      << scores[k] << ", cpu " << cpu[k].score;
     }
   }
 #endif
