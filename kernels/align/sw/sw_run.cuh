@@ -78,8 +78,9 @@ inline std::int64_t boundary_groups(std::uint64_t bytes, std::int32_t max_rows, 
 }
 
 // How a scan plan's launches run: the paired table's scan (sw_scan.cuh). A policy says what a
-// query needs before its launches, whether a range's launch uses the column store (those share one
-// stream) and launches a range; the query profile's scan is another (sw_scan_profile.cuh).
+// query needs before its launches, whether a range's launch uses the plan's column store (those
+// share one stream) and launches range `k` of the plan; the query profile's scan is another
+// (sw_scan_profile.cu).
 template <class Ops>
 struct PairedTableScan {
   Status prepare(const AlignPlan::Impl& p, SwLaunchArgs* a, cudaStream_t stream) const {
@@ -87,7 +88,8 @@ struct PairedTableScan {
     return launch_scan_query_rows(a->batch, a->d, p.query_rows.as<std::uint32_t>(), stream);
   }
   bool uses_store(const SlotRange& r) const { return r.max_passes > 1; }
-  Status launch(const SlotRange& r, const SwLaunchArgs& a, std::int64_t groups, cudaStream_t stream) const {
+  Status launch(std::size_t, const SlotRange& r, const SwLaunchArgs& a, std::int64_t groups,
+                cudaStream_t stream) const {
     return launch_scan<Ops>(r.config, a, groups, stream);
   }
 };
@@ -141,7 +143,7 @@ Status run_plan_mode(const AlignPlan::Impl& p, const PairBatchView<char>& batch,
         const std::int64_t groups = boundary_groups(p.boundary_bytes, a.boundary_rows, r.max_passes);
         const cudaStream_t s = side.stream_for(k, p.score.scan ? scan.uses_store(r) : r.max_passes > 1);
         if (p.score.scan) {
-          DPX_RETURN_IF_ERROR(scan.launch(r, a, groups, s));
+          DPX_RETURN_IF_ERROR(scan.launch(k, r, a, groups, s));
         } else if (p.score.scorer == ScorerKind::kPaired) {
           DPX_RETURN_IF_ERROR((launch_score16<Ops, PairedScorer, kLocal>(r.config, a, groups, s)));
         } else {

@@ -97,14 +97,18 @@ Status scan_profile_dispatch(int config, bool passes, const SwLaunchArgs& a, std
 }
 
 // The run_plan_mode policy (sw_run.cuh) for the profile: the query's profile before its launches,
-// each range with the profile shape of the query (the plan's shapes are the targets').
+// each range with the profile shape of the query (the plan's shapes are the targets'). Launches
+// in passes do not share one stream: launch k runs on side stream k % streams (SideStreams), so it
+// takes column-store region k % streams, and a range of long targets overlaps the others instead
+// of leaving the device to its longest slot.
 struct QueryProfileScan {
   int config;
   std::int32_t row_bytes, passes;
   std::int8_t* profile;
-  ScanEdge* store;
+  ScanEdge* store;  // `regions` regions of store_groups * store_rows entries
+  std::size_t regions;
   std::int32_t store_rows;
-  std::int64_t store_groups;
+  std::int64_t store_groups;  // per region
 
   Status prepare(const AlignPlan::Impl& p, SwLaunchArgs* a, cudaStream_t stream) const {
     const std::int32_t bytes = a->d * row_bytes;
@@ -114,12 +118,14 @@ struct QueryProfileScan {
     DPX_CUDA_CHECK_LAUNCH("query_profile_kernel");
     return Status::ok();
   }
-  bool uses_store(const SlotRange&) const { return passes > 1; }
-  Status launch(const SlotRange&, const SwLaunchArgs& a, std::int64_t, cudaStream_t stream) const {
+  bool uses_store(const SlotRange&) const { return false; }
+  Status launch(std::size_t k, const SlotRange&, const SwLaunchArgs& a, std::int64_t,
+                cudaStream_t stream) const {
     SwLaunchArgs b = a;
     b.table = profile;
     b.table_bytes = a.d * row_bytes;
-    b.boundary = store;
+    b.boundary =
+        passes > 1 ? store + (k % regions) * std::size_t(store_groups) * std::size_t(store_rows) : nullptr;
     b.boundary_rows = store_rows;
     return scan_profile_dispatch<ops::Dpx>(config, passes > 1, b, store_groups, stream,
                                            std::make_integer_sequence<int, kProfileConfigCount>());
@@ -144,8 +150,11 @@ Status ProfileScan::run(const AlignPlan& plan, const DeviceSequenceBatch& querie
   const std::size_t profile_bytes = std::size_t(impl->table_side) * scan.row_bytes;
   if (profile_.size() < profile_bytes) DPX_RETURN_IF_ERROR(profile_.allocate(align::kProfileMaxBytes));
   scan.profile = profile_.as<std::int8_t>();
+  scan.regions = std::max<std::size_t>(impl->side.size(), 1);
   if (scan.passes > 1) {
-    // a column store for every group the device holds at once, rows for the longest target
+    // per side stream, a column store for every group the device holds at once, rows for the
+    // longest target; at most 1 GiB a region, but one block's worth (launch_groups sizes the grid
+    // by it): fewer blocks beside very long targets
     int sms = 0;
     DPX_RETURN_IF_ERROR(runtime::sm_count(&sms));
     const std::int32_t longest =
@@ -153,12 +162,10 @@ Status ProfileScan::run(const AlignPlan& plan, const DeviceSequenceBatch& querie
     scan.store_rows = align::scan_row_entries(longest);
     const std::size_t row_bytes = std::size_t(scan.store_rows) * sizeof(align::ScanEdge);
     const std::int64_t per_block = align::kProfileThreads / align::kProfileConfigs[scan.config].group;
-    // at most 1 GiB, but one block's worth: fewer blocks beside very long targets (launch_groups
-    // sizes the grid by it)
     scan.store_groups =
         std::min<std::int64_t>(std::int64_t(sms) * per_block,
                                std::max<std::int64_t>((std::int64_t(1) << 30) / row_bytes, per_block));
-    const std::size_t need = std::size_t(scan.store_groups) * row_bytes;
+    const std::size_t need = scan.regions * std::size_t(scan.store_groups) * row_bytes;
     if (store_.size() < need) DPX_RETURN_IF_ERROR(store_.allocate(need));
     scan.store = store_.as<align::ScanEdge>();
   } else {
