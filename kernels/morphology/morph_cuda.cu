@@ -33,8 +33,9 @@ PassArgs pass_args(const std::uint8_t* src, std::size_t src_pitch, std::uint8_t*
 // intermediate planes carved from one allocation.
 class CudaEngine {
  public:
-  CudaEngine(const PlaneView& frame, const MorphParams& params, cudaStream_t stream, bool fused)
-      : frame_(frame), params_(params), stream_(stream), fused_(fused),
+  CudaEngine(const PlaneView& frame, const MorphParams& params, cudaStream_t stream, bool fused,
+             ElementPassFn element_pass)
+      : frame_(frame), params_(params), stream_(stream), fused_(fused), element_pass_(element_pass),
         bars_(fused ? std::vector<Bar>{} : mask_bars(params.shape, morph_width(params), morph_height(params))),
         pitch_((frame.row_bytes() + 255) / 256 * 256) {}
 
@@ -45,7 +46,7 @@ class CudaEngine {
   Status allocate(runtime::ScratchLease* lease) {
     ping_ = params_.iterations > 1 ? planes_++ : -1;
     stage_ = is_compound(params_.op) ? planes_++ : -1;
-    rows_ = fused_ ? -1 : planes_++;
+    rows_ = fused_ || element_pass_ != nullptr ? -1 : planes_++;
     return lease->acquire_array(pitch_ * frame_.height * planes_, &base_);
   }
 
@@ -72,6 +73,7 @@ class CudaEngine {
   }
 
   Status pass(const PlaneView& in, const MutablePlaneView& out, bool dilate) {
+    if (element_pass_ != nullptr) return element_pass_(in, out, bars_, dilate, params_.border, stream_);
     if (!fused_) return separable_pass(in, out, plane(rows_), bars_, dilate, params_.border, stream_);
     const PassArgs a = pass_args(static_cast<const std::uint8_t*>(in.data), in.pitch,
                                  static_cast<std::uint8_t*>(out.data), out.pitch, frame_, params_.border);
@@ -81,7 +83,8 @@ class CudaEngine {
   const PlaneView frame_;
   const MorphParams& params_;
   const cudaStream_t stream_;
-  const bool fused_;  // the fused kernels, else the separable passes
+  const bool fused_;  // the fused kernels, else element_pass_ where set, else the separable passes
+  const ElementPassFn element_pass_;
   const std::vector<Bar> bars_;
   const std::size_t pitch_;
   PassFn dilate_ = nullptr, erode_ = nullptr;
@@ -97,6 +100,10 @@ PassFn dpx_pass(SampleType type, int channels, const MorphParams& p) {
                                   : op_pass<U8SplitLanes, ops::Dpx, DefaultRows<SampleType::kU8>>(channels, p);
 }
 
+int dpx_block_rows(SampleType type, int size) {
+  return RowsLaunch::block_rows(detail::morph_default_rows(type, size));
+}
+
 Status morph_cuda_run(const PlaneView& src, const MutablePlaneView& dst, const MorphParams& params,
                       cudaStream_t stream, DeviceBuffer* scratch, const FusedPasses& passes) {
   // Byte offsets inside a row are ints.
@@ -106,7 +113,8 @@ Status morph_cuda_run(const PlaneView& src, const MutablePlaneView& dst, const M
   const int side = morph_width(params);
   const int block_rows = passes.block_rows(src.type, side);
   if ((src.height + block_rows - 1) / block_rows > 65535) return Status(StatusCode::kUnsupported, too_large);
-  const bool fused = side == morph_height(params) && (side == 3 || side == 5);
+  const ElementPassFn element_pass = params.shape != MorphShape::kRect ? passes.element_pass : nullptr;
+  const bool fused = element_pass == nullptr && side == morph_height(params) && (side == 3 || side == 5);
   MorphParams p = params;
   p.size = side;
   if (fused && params.iterations == 1 && is_compound(params.op)) {
@@ -116,7 +124,7 @@ Status morph_cuda_run(const PlaneView& src, const MutablePlaneView& dst, const M
                       stream);
     }
   }
-  CudaEngine engine(src, params, stream, fused);
+  CudaEngine engine(src, params, stream, fused, element_pass);
   if (fused) {
     for (const MorphOp op : {MorphOp::kDilate, MorphOp::kErode}) {
       p.op = op;
@@ -141,10 +149,7 @@ namespace detail {
 
 Status morph_cuda_launch(const PlaneView& src, const MutablePlaneView& dst, const MorphParams& params,
                          cudaStream_t stream, DeviceBuffer* scratch) {
-  static constexpr morph::FusedPasses kLibrary{
-      morph::dpx_pass,
-      [](SampleType type, int size) { return morph::RowsLaunch::block_rows(morph_default_rows(type, size)); },
-      "register"};
+  static constexpr morph::FusedPasses kLibrary{morph::dpx_pass, morph::dpx_block_rows, "register"};
   return morph::morph_cuda_run(src, dst, params, stream, scratch, kLibrary);
 }
 

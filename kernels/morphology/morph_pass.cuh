@@ -6,8 +6,11 @@
 
 #include <cuda_runtime.h>
 
+#include <vector>
+
 #include "cuda_check.h"
 #include "dpx/morphology.h"
+#include "morph_bars.h"
 #include "morph_launch.h"
 #include "morph_rows.cuh"
 
@@ -70,7 +73,13 @@ PassFn op_pass(int channels, const MorphParams& p) {
   return nullptr;
 }
 
-// The fused passes one call runs on a square 3x3 or 5x5 element.
+// One dilation (`dilate`) or erosion of `in` into `out` over all bars of an element.
+using ElementPassFn = Status (*)(const PlaneView& in, const MutablePlaneView& out,
+                                 const std::vector<Bar>& bars, bool dilate, BorderMode border,
+                                 cudaStream_t stream);
+
+// The passes one call runs: the fused ones on a square 3x3 or 5x5 element, and the one for crosses
+// and ellipses where a variant has one.
 struct FusedPasses {
   // The pass of `p` (p.op dilate or erode, or a compound operation of one iteration done in one
   // pass) for a plane of `type` and `channels`; nullptr where none is built.
@@ -79,10 +88,14 @@ struct FusedPasses {
   // would have more than 65,535 blocks down.
   int (*block_rows)(SampleType type, int size);
   const char* schedule;  // named in the error where pass_for has nothing
+  // Where set, every cross and ellipse takes it (all bars of the element in one pass: the one-pass
+  // schedule of the variants, morph_shape.h) instead of the fused or separable passes.
+  ElementPassFn element_pass = nullptr;
 };
 
-// The DPX passes dpx::morph_cuda runs: the register kernel at DefaultRows.
+// The DPX passes dpx::morph_cuda runs: the register kernel at DefaultRows, and their block rows.
 PassFn dpx_pass(SampleType type, int channels, const MorphParams& p);
+int dpx_block_rows(SampleType type, int size);
 
 // The DPX one-pass compound operations of the register kernel (morph_compound_cuda.cu), p.op
 // compound; nullptr where none is built.

@@ -14,6 +14,7 @@
 #include "morph_compound.h"  // is_compound
 #include "morph_lanes.cuh"
 #include "morph_pass.cuh"
+#include "morph_shape.h"
 #include "morph_variants.h"
 
 namespace dpx {
@@ -170,6 +171,13 @@ Status morph_cuda(MorphKernel kernel, MorphSchedule schedule, const PlaneView& s
     return Status(StatusCode::kUnsupported, "morphology: the byte-SIMD kernel takes u8 planes only");
   }
   return morph::morph_cuda_run(src, dst, params, stream, scratch, passes_of(kernel, schedule));
+}
+
+Status morph_cuda_shape_tile(const PlaneView& src, const MutablePlaneView& dst, const MorphParams& params,
+                             cudaStream_t stream, DeviceBuffer* scratch) {
+  static constexpr morph::FusedPasses kShapeTile{morph::dpx_pass, morph::dpx_block_rows, "register",
+                                                 morph::shape_pass};
+  return morph::morph_cuda_run(src, dst, params, stream, scratch, kShapeTile);
 }
 
 }  // namespace variants

@@ -22,5 +22,12 @@ const char* morph_kernel_name(MorphKernel kernel);
 Status morph_cuda(MorphKernel kernel, MorphSchedule schedule, const PlaneView& src, const MutablePlaneView& dst,
                   const MorphParams& params, cudaStream_t stream, DeviceBuffer* scratch);
 
+// What morph_cuda(kDpx, the default schedule) runs, except that every cross and ellipse takes the
+// one-pass schedule (morph_shape.h: all its bars in one kernel, one read and one write of the frame
+// a dilation or erosion) where the library runs the fused or separable passes. Named in dpx-bench.
+Status morph_cuda_shape_tile(const PlaneView& src, const MutablePlaneView& dst, const MorphParams& params,
+                             cudaStream_t stream, DeviceBuffer* scratch);
+constexpr const char* kShapeTileName = "shape-tile";
+
 }  // namespace variants
 }  // namespace dpx

@@ -10,6 +10,8 @@
 //   plain-<default>      the same kernel with two-operand max/min, default schedule;
 //   bytesimd-<default>   GRAY8 only: four samples per word, __vmaxu4/__vminu4, default schedule;
 //   separable the separable passes (every element but square 3x3 / 5x5; one variant);
+//   shape-tile           crosses and ellipses: every bar of the element in one pass, one read and one
+//                        write of the frame (morph_shape.h; a variant, not the default);
 //   npp       NPP's nppi{Dilate,Erode}3x3Border_8u_C1R / nppi{Dilate,Erode}Border_8u_C1R with the
 //             element's mask, when libnppim can be loaded (GRAY8 dilate/erode with square elements
 //             up to 31x31: NPP's general mask costs the element's area per pixel);
@@ -65,15 +67,17 @@ std::vector<MorphCase> morph_cases(bool quick) {
   for (SampleType type : {SampleType::kU8, SampleType::kU16})
     for (int size : {3, 5})
       for (MorphOp op : {MorphOp::kDilate, MorphOp::kErode}) cases.push_back({op, MorphShape::kRect, size, type});
-  cases.push_back({MorphOp::kDilate, MorphShape::kCross, 5, SampleType::kU8});
-  cases.push_back({MorphOp::kDilate, MorphShape::kEllipse, 5, SampleType::kU8});
-  // The separable passes: lines, a 31x31 box (target <= 2x our 3x3), the largest box, an ellipse.
+  // Crosses and ellipses: the library's passes (fused 5x5, separable beyond) beside the one-pass
+  // schedule.
+  for (SampleType type : {SampleType::kU8, SampleType::kU16})
+    for (MorphShape shape : {MorphShape::kCross, MorphShape::kEllipse})
+      for (int size : {5, 15, 31, 63}) cases.push_back({MorphOp::kDilate, shape, size, type});
+  // The separable passes: lines, a 31x31 box (target <= 2x our 3x3), the largest box.
   cases.push_back({MorphOp::kDilate, MorphShape::kRect, 1, SampleType::kU8, 15});
   cases.push_back({MorphOp::kDilate, MorphShape::kRect, 15, SampleType::kU8, 1});
   cases.push_back({MorphOp::kDilate, MorphShape::kRect, 31, SampleType::kU8});
   cases.push_back({MorphOp::kDilate, MorphShape::kRect, 31, SampleType::kU16});
   cases.push_back({MorphOp::kDilate, MorphShape::kRect, 255, SampleType::kU8});
-  cases.push_back({MorphOp::kDilate, MorphShape::kEllipse, 15, SampleType::kU8});
   // Compound operations (target: open/close 3x3 <= 1.3x a single dilate).
   for (MorphOp op : {MorphOp::kOpen, MorphOp::kClose, MorphOp::kGradient, MorphOp::kTopHat, MorphOp::kBlackHat})
     cases.push_back({op, MorphShape::kRect, 3, SampleType::kU8});
@@ -192,6 +196,28 @@ struct GpuContext {
   std::map<std::pair<SampleType, int>, double> dilate_us;
 };
 
+// What a library kernel's row adds to its note after the ratios: for the compound operations the
+// ratio to the default kernel's rect dilation of the same type and size (recorded here when this
+// row is that dilation), and whether it is the default.
+std::string variant_note(const MorphCase& c, variants::MorphKernel k, variants::MorphSchedule sched,
+                         double us, GpuContext& gpu) {
+  using variants::MorphKernel;
+  using variants::MorphSchedule;
+  const bool is_default = k == MorphKernel::kDpx && sched == variants::morph_default_schedule(c.type, c.size);
+  const auto dilate = gpu.dilate_us.find({c.type, c.size});
+  if (c.op == MorphOp::kDilate && c.shape == MorphShape::kRect && is_default)
+    gpu.dilate_us[{c.type, c.size}] = us;
+  std::string note;
+  if (morph::is_compound(c.op) && dilate != gpu.dilate_us.end()) {
+    // The DPX lanes run the compound operations in one pass on the register schedules they are built for.
+    const bool one_pass = k == MorphKernel::kDpx && (sched == MorphSchedule::kRegisters || is_default);
+    note +=
+        ", " + ratio(us, dilate->second) + " a rect dilate" + (one_pass ? " (one pass)" : " (two passes)");
+  }
+  if (is_default) note += " (default)";
+  return note;
+}
+
 // The GPU rows of one case; returns false when a variant disagrees with the CPU or CUDA fails.
 bool gpu_rows(const Options& opts, const MorphCase& c, const MorphParams& params, const HostFrames& host,
               GpuContext& gpu, const std::string& section, Report& report) {
@@ -260,36 +286,43 @@ bool gpu_rows(const Options& opts, const MorphCase& c, const MorphParams& params
   } else {
     runs.emplace_back(MorphKernel::kDpx, default_schedule);  // the separable passes take neither
   }
-  for (const auto& [k, sched] : runs) {
-    const std::string name = c.fused() ? std::string(variants::morph_kernel_name(k)) + "-" + variants::morph_schedule_name(sched)
-                                       : std::string("separable");
-    const auto launch = [&, k = k, sched = sched](int f) {
-      const Status s = variants::morph_cuda(k, sched, frames.in(f), frames.out(f), params, stream, nullptr);
-      return s.is_ok() ? std::string() : s.message();
-    };
+  // Checks a variant's launch against the CPU, times it and adds its row; its note is the ratios to
+  // the copy and NPP and then note(us).
+  const auto variant_row = [&](const std::string& name, const auto& launch, const auto& note) {
     const std::string check = check_against_cpu(frames, host, stream, launch);
     if (!check.empty()) {
       report.add(Row{section, name, 0, 0, "", "WRONG, not timed: " + check});
       ok = false;
-      continue;
+      return;
     }
     const double us = time_per_frame(opts, frames, stream, launch);
-    std::string note = ratio(us, copy_us) + " copy, " + ratio(us, npp_us) + " NPP";
-    const bool is_default = k == MorphKernel::kDpx && sched == default_schedule;
-    const auto dilate = gpu.dilate_us.find({c.type, c.size});
-    if (c.op == MorphOp::kDilate && c.shape == MorphShape::kRect && is_default) gpu.dilate_us[{c.type, c.size}] = us;
-    if (morph::is_compound(c.op) && dilate != gpu.dilate_us.end()) {
-      // The DPX lanes run the compound operations in one pass on the register schedules they are built for.
-      const bool one_pass = k == MorphKernel::kDpx && (sched == MorphSchedule::kRegisters || sched == default_schedule);
-      note += ", " + ratio(us, dilate->second) + " a rect dilate" + (one_pass ? " (one pass)" : " (two passes)");
-    }
-    if (is_default) note += " (default)";
-    report.add(Row{section, name, us, gbps(bytes, us), "GB/s", note});
+    report.add(Row{section, name, us, gbps(bytes, us), "GB/s",
+                   ratio(us, copy_us) + " copy, " + ratio(us, npp_us) + " NPP" + note(us)});
+  };
+  const auto status_text = [](const Status& s) { return s.is_ok() ? std::string() : s.message(); };
+  for (const auto& [k, sched] : runs) {
+    const std::string name =
+        c.fused() ? std::string(variants::morph_kernel_name(k)) + "-" + variants::morph_schedule_name(sched)
+                  : std::string("separable");
+    const auto launch = [&, k = k, sched = sched](int f) {
+      return status_text(
+          variants::morph_cuda(k, sched, frames.in(f), frames.out(f), params, stream, nullptr));
+    };
+    variant_row(name, launch,
+                [&, k = k, sched = sched](double us) { return variant_note(c, k, sched, us, gpu); });
+  }
+  if (c.shape != MorphShape::kRect) {
+    variant_row(
+        variants::kShapeTileName,
+        [&](int f) {
+          return status_text(
+              variants::morph_cuda_shape_tile(frames.in(f), frames.out(f), params, stream, nullptr));
+        },
+        [](double) { return std::string(" (variant)"); });
   }
   report.add(Row{section, "npp", npp_us, gbps(bytes, npp_us), "GB/s", npp_note});
   return ok && cudaGetLastError() == cudaSuccess;
 }
-
 #endif  // DPX_HAVE_CUDA
 
 int run_morph_bench(const Options& opts, Report& report) {

@@ -2,7 +2,8 @@
 // functions of morph_band.cuh / morph_tile.cuh can run on the CPU one thread after another
 // (test_morph_tile_emulated.cpp), those of morph_rows.cuh / morph_rows_compound.cuh a warp at a
 // time, its 32 lanes on 32 host threads that meet at every shuffle (test_morph_rows_emulated.cpp),
-// and the separable passes a block at a time (test_morph_separable_emulated.cpp). Semantics as
+// and the separable passes and the one-pass shape schedule a block at a time
+// (test_morph_separable_emulated.cpp, test_morph_shape_emulated.cpp). Semantics as
 // documented in the CUDA Math API and the PTX ISA.
 #pragma once
 
@@ -207,6 +208,10 @@ inline unsigned __shfl_up_sync(unsigned, unsigned v, unsigned delta) {
 // A source lane outside the warp reads lane (src_lane mod 32), as the hardware does.
 inline unsigned __shfl_sync(unsigned, unsigned v, int src_lane) {
   return EmulatedWarp::current()->exchange(v, src_lane & static_cast<int>(EmulatedWarp::kLanes - 1));
+}
+// The warp's lanes meet (the one-pass shape schedule's in-place row widening).
+inline void __syncwarp(unsigned = 0xFFFFFFFFu) {
+  EmulatedWarp::current()->exchange(0, 0);
 }
 inline int __all_sync(unsigned, int predicate) { return EmulatedWarp::current()->all(predicate != 0) ? 1 : 0; }
 inline unsigned __shfl_down_sync(unsigned, unsigned v, unsigned delta) {

@@ -1,8 +1,8 @@
 // The CUDA morphology against the CPU one (itself held to the brute-force definition), bit-exact,
 // on every case of the CPU matrix plus 4K frames, for each kernel variant (DPX, plain max/min,
-// byte SIMD) under each schedule built for it (stream, split, tile32, tile64, registers), and the public
-// entry. Outputs are poisoned before each run; the pitch padding and
-// the bytes before the first row must come back untouched.
+// byte SIMD) under each schedule built for it (stream, split, tile32, tile64, registers), the
+// one-pass cross / ellipse schedule, and the public entry. Outputs are poisoned before each run;
+// the pitch padding and the bytes before the first row must come back untouched.
 #include <cuda_runtime_api.h>
 #include <gtest/gtest.h>
 
@@ -80,13 +80,11 @@ HostPlane cpu_result(const HostPlane& src, const MorphParams& params) {
   return want;
 }
 
-// Runs one kernel variant on a poisoned copy of `dst_layout` and compares with `want`.
-// `scratch` is passed through (nullptr: stream-ordered allocation inside the call).
-void expect_gpu_matches(const HostPlane& want, const HostPlane& src, const HostPlane& dst_layout,
-                        const MorphParams& params, MorphKernel kernel, MorphSchedule schedule,
-                        DeviceBuffer* scratch, const std::string& what_case) {
-  const std::string what = what_case + " [" + variants::morph_kernel_name(kernel) + "-" +
-                           variants::morph_schedule_name(schedule) + "]";
+// Runs run(src, dst, stream) (a variant's call) on a poisoned copy of `dst_layout` and compares
+// with `want`.
+template <class Run>
+void expect_run_matches(const HostPlane& want, const HostPlane& src, const HostPlane& dst_layout,
+                        const Run& run, const std::string& what) {
   Stream stream;
   ASSERT_TRUE(stream.create().is_ok());
   HostPlane got = dst_layout;
@@ -95,12 +93,39 @@ void expect_gpu_matches(const HostPlane& want, const HostPlane& src, const HostP
   ASSERT_TRUE(s.is_ok()) << s.message();
   s = d_dst.upload(got, stream.get());
   ASSERT_TRUE(s.is_ok()) << s.message();
-  s = variants::morph_cuda(kernel, schedule, d_src.view(), d_dst.mutable_view(), params, stream.get(), scratch);
+  s = run(d_src.view(), d_dst.mutable_view(), stream.get());
   ASSERT_TRUE(s.is_ok()) << what << ": " << s.message();
   s = d_dst.download(got, stream.get());
   ASSERT_TRUE(s.is_ok()) << what << ": " << s.message();
   EXPECT_EQ(first_difference(want, got), "") << what;
   EXPECT_TRUE(padding_untouched(got)) << what << ": wrote into the pitch padding or before the first row";
+}
+
+// One kernel variant under one schedule; `scratch` is passed through (nullptr: stream-ordered
+// allocation inside the call).
+void expect_gpu_matches(const HostPlane& want, const HostPlane& src, const HostPlane& dst_layout,
+                        const MorphParams& params, MorphKernel kernel, MorphSchedule schedule,
+                        DeviceBuffer* scratch, const std::string& what_case) {
+  const std::string what = what_case + " [" + variants::morph_kernel_name(kernel) + "-" +
+                           variants::morph_schedule_name(schedule) + "]";
+  expect_run_matches(
+      want, src, dst_layout,
+      [&](const PlaneView& in, const MutablePlaneView& out, cudaStream_t stream) {
+        return variants::morph_cuda(kernel, schedule, in, out, params, stream, scratch);
+      },
+      what);
+}
+
+// The one-pass cross / ellipse schedule.
+void expect_shape_tile_matches(const HostPlane& want, const HostPlane& src, const HostPlane& dst_layout,
+                               const MorphParams& params, DeviceBuffer* scratch,
+                               const std::string& what_case) {
+  expect_run_matches(
+      want, src, dst_layout,
+      [&](const PlaneView& in, const MutablePlaneView& out, cudaStream_t stream) {
+        return variants::morph_cuda_shape_tile(in, out, params, stream, scratch);
+      },
+      what_case + " [" + variants::kShapeTileName + "]");
 }
 
 // dst layouts: the source's own, and a different pitch/offset so src and dst alignment differ.
@@ -167,6 +192,61 @@ TEST_P(MorphCudaOperations, MatchCpu) {
 }
 
 INSTANTIATE_TEST_SUITE_P(AllOperations, MorphCudaOperations, ::testing::ValuesIn(operation_cases()));
+
+// The one-pass cross / ellipse schedule on the CPU matrix's crosses and ellipses: every operation,
+// size class, border, channel count and type, 1 to 3 iterations, both dst layouts.
+class MorphCudaShapeTile : public ::testing::TestWithParam<MorphCase> {};
+
+TEST_P(MorphCudaShapeTile, MatchesCpu) {
+  DPX_REQUIRE_GPU();
+  const MorphCase c = GetParam();
+  DeviceBuffer scratch;
+  for_each_frame(operation_geometries(c.params), c,
+                 [&](const HostPlane& want, const HostPlane& src, const HostPlane& same,
+                     const HostPlane& other, const MorphParams& p, const std::string& what) {
+                   expect_shape_tile_matches(want, src, same, p, nullptr, what);
+                   expect_shape_tile_matches(want, src, other, p, &scratch, what + " (other dst layout)");
+                 });
+}
+
+std::vector<MorphCase> shape_cases() {
+  std::vector<MorphCase> cases;
+  for (const MorphCase& c : operation_cases()) {
+    if (c.params.shape != MorphShape::kRect) cases.push_back(c);
+  }
+  return cases;
+}
+
+INSTANTIATE_TEST_SUITE_P(CrossesAndEllipses, MorphCudaShapeTile, ::testing::ValuesIn(shape_cases()));
+
+// The same schedule on frames of many blocks, tight and odd pitches: the sizes dpx-bench times,
+// every border, u8 and u16, one and four channels.
+TEST(MorphCuda, ShapeTileFramesMatchCpu) {
+  DPX_REQUIRE_GPU();
+  std::mt19937_64 rng = seeded_rng();
+  for (SampleType type : {SampleType::kU8, SampleType::kU16}) {
+    for (int channels : {1, 4}) {
+      const Geometry g = channels == 1 ? Geometry{1921, 1083, 13, 1, false} : Geometry{640, 361, 0, 0, true};
+      HostPlane src = make_plane(g, channels, type);
+      fill_random(src, rng);
+      for (MorphShape shape : {MorphShape::kCross, MorphShape::kEllipse}) {
+        for (int size : {5, 15, 31, 63}) {
+          MorphCase mc;
+          mc.params.op = (size / 2 + static_cast<int>(shape)) % 2 == 0 ? MorphOp::kDilate : MorphOp::kErode;
+          mc.params.shape = shape;
+          mc.params.size = size;
+          mc.params.border = static_cast<BorderMode>(size % 3);
+          mc.channels = channels;
+          mc.type = type;
+          const std::string what =
+              describe(mc) + " " + std::to_string(g.width) + "x" + std::to_string(g.height);
+          expect_shape_tile_matches(cpu_result(src, mc.params), src, make_plane(g, channels, type), mc.params,
+                                    nullptr, what);
+        }
+      }
+    }
+  }
+}
 
 // The separable and box passes on full frames: many row tiles and column strips, long windows,
 // every channel count, tight and odd pitches.

@@ -71,24 +71,11 @@ void run_column_pass(const PlaneView& in, const MutablePlaneView& out, int radiu
   for (int by = 0; by < s.blocks_y; ++by) {
     for (int bx = 0; bx < s.blocks_x; ++bx) {
       std::fill(tile.begin(), tile.end(), uint2{kStaleShared, kStaleShared});
-      EmulatedBlockBarrier barrier(static_cast<unsigned>(s.threads_x * s.threads_y));
-      std::vector<std::thread> warps;
-      for (int ty = 0; ty < s.threads_y; ++ty) {
-        warps.emplace_back([&, ty] {
-          EmulatedWarp::run(0, [&] {
-            threadIdx.y = static_cast<unsigned>(ty);
-            blockIdx.x = static_cast<unsigned>(bx);
-            blockIdx.y = static_cast<unsigned>(by);
-            blockDim.x = static_cast<unsigned>(s.threads_x);
-            blockDim.y = static_cast<unsigned>(s.threads_y);
-            emulated_block_barrier = &barrier;
-            morph::with_column_pass(a.run_rows, half_width, in.channels, [&](auto run, auto channels) {
-              morph::column_pass<T, kMax, decltype(run)::value, decltype(channels)::value>(a, tile.data());
-            });
-          });
+      run_emulated_block(s.threads_x, s.threads_y, bx, by, [&] {
+        morph::with_column_pass(a.run_rows, half_width, in.channels, [&](auto run, auto channels) {
+          morph::column_pass<T, kMax, decltype(run)::value, decltype(channels)::value>(a, tile.data());
         });
-      }
-      for (std::thread& w : warps) w.join();
+      });
       ASSERT_TRUE(emulated_copies_drained()) << "column pass block " << bx << "," << by << " left copies unwaited";
     }
   }
