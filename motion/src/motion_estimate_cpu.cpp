@@ -1,10 +1,11 @@
 // motion_estimate_cpu: the passes of motion_pipeline.h on host planes, each split by block rows
-// over the worker pool.
+// over the worker pool (motion_estimate_host.h).
 #include <cstdint>
 #include <vector>
 
 #include "block_match_cpu.h"
 #include "dpx/motion.h"
+#include "motion_estimate_host.h"
 #include "motion_pipeline.h"
 #include "refine_block.h"
 #include "worker_pool.h"
@@ -68,8 +69,10 @@ CoarsePlane coarse_plane(const PlaneView& src, const motion_detail::CoarsePlan& 
 
 }  // namespace
 
-Status motion_estimate_cpu(const PlaneView& current, const PlaneView& reference, const MotionParams& params,
-                           MotionField* field, int threads, const MotionPrevious& previous) {
+namespace motion_detail {
+
+Status motion_estimate_host(const PlaneView& current, const PlaneView& reference, const MotionParams& params,
+                            MotionField* field, int threads, const MotionPrevious& previous, const HostRefine& refine) {
   DPX_RETURN_IF_ERROR(motion_validate(current, reference, params, previous));
   if (field == nullptr) return invalid_argument("motion_estimate_cpu: null output field");
   if (threads < 0) return invalid_argument("motion_estimate_cpu: negative thread count");
@@ -95,9 +98,18 @@ Status motion_estimate_cpu(const PlaneView& current, const PlaneView& reference,
   const md::CostModel cost = md::cost_model(params, first.vectors.data(), first.grid.columns);
   const md::RefineJob job =
       md::refine_job(current, reference, params, cost, previous, field->vectors.data(), field->vectors.data());
-  DPX_RETURN_IF_ERROR(refine_cpu(job, current.type, threads));
+  DPX_RETURN_IF_ERROR(refine(job, current.type));
   field->grid.scale = motion_scale(params);
   return Status::ok();
+}
+
+}  // namespace motion_detail
+
+Status motion_estimate_cpu(const PlaneView& current, const PlaneView& reference, const MotionParams& params,
+                           MotionField* field, int threads, const MotionPrevious& previous) {
+  return motion_detail::motion_estimate_host(
+      current, reference, params, field, threads, previous,
+      [threads](const motion_detail::RefineJob& job, SampleType type) { return refine_cpu(job, type, threads); });
 }
 
 }  // namespace dpx

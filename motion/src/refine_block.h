@@ -50,10 +50,22 @@ DPX_HD BlockSpan block_span(const RefineJob& j, int c, int r, int lane, int lane
   return BlockSpan{x0, y0, bw, bh, lane % bw, lane / bw, lanes % bw, lanes / bw};
 }
 
+// Which sub-pel searches a stage serves (subpel_stage): the CPU's stage both, each GPU kernel one
+// (refine_cuda.cu builds them apart, so that neither pays for the other's registers and shared
+// memory).
+enum class SubpelPaths { kBoth, kNeighbours, kPatches };
+
+// Does the job's sub-pel stage search patch planes (filtered_subpel_search) rather than the
+// neighbours of the integer vector?
+DPX_HD bool uses_patch_planes(const RefineJob& j) {
+  return j.scale > 1 && j.filter.mode != MotionInterpolation::kBilinear;
+}
+
 // The CPU's stage: every window is read in place; a patch's planes are built into `planes`
 // (patch_plane_samples(block) samples).
 template <typename T>
 struct FrameStage {
+  static constexpr SubpelPaths kSubpelPaths = SubpelPaths::kBoth;
   FrameSamples<T> samples;
   T* planes;
   int block;
@@ -78,29 +90,44 @@ DPX_HD void consider(const RefineJob& j, const Samples& px, const BlockSpan& b, 
   if (precedes(c, *best)) *best = c;
 }
 
-// The predictive search's starts for block (c, r): zero, the median predictor, the block's coarse
-// vector and those of the blocks right of it and below it, the co-located vector of the last field,
-// each clamped into the block's candidate range; a start equal to an earlier one is dropped.
-// Returns how many of `starts` (room for 6) it filled.
-DPX_HD int predictive_starts(const RefineJob& j, const BlockSpan& b, int c, int r, Vec* starts) {
+// The predictive search's starts for block (c, r), in fixed slots: zero, the median predictor, the
+// block's coarse vector, those of the blocks right of it (slot 3) and below it (slot 4), the
+// co-located vector of the last field (slot 5), each clamped into the block's candidate range.
+// Returns the mask of the slots to search: the slots filled, less any start equal to an earlier
+// one. Fixed slots and a mask, where a list would be indexed at run time: on the GPU such an
+// array lives in local memory, these in registers (start_at).
+struct PredictiveStarts {
+  Vec slot[6];
+  unsigned mask;
+};
+DPX_HD PredictiveStarts predictive_starts(const RefineJob& j, const BlockSpan& b, int c, int r) {
   const OffsetRange xr = offset_range(b.x0, b.bw, j.width, j.range), yr = offset_range(b.y0, b.bh, j.height, j.range);
-  Vec all[6] = {Vec{0, 0}, median_predictor(j.cost.first, c, r, j.columns), j.cost.first.at(c, r)};
-  int count = 3;
-  if (c + 1 < j.columns) all[count++] = j.cost.first.at(c + 1, r);
-  if (r + 1 < j.rows) all[count++] = j.cost.first.at(c, r + 1);
+  PredictiveStarts s{{Vec{0, 0}, median_predictor(j.cost.first, c, r, j.columns), j.cost.first.at(c, r)}, 7u};
+  if (c + 1 < j.columns) s.slot[3] = j.cost.first.at(c + 1, r), s.mask |= 1u << 3;
+  if (r + 1 < j.rows) s.slot[4] = j.cost.first.at(c, r + 1), s.mask |= 1u << 4;
   if (j.previous.vectors != nullptr) {
     const MotionVector& v = j.previous.vectors[static_cast<std::size_t>(r) * j.columns + c];
-    all[count++] = Vec{round_div(v.dx, j.previous.scale), round_div(v.dy, j.previous.scale)};
+    s.slot[5] = Vec{round_div(v.dx, j.previous.scale), round_div(v.dy, j.previous.scale)}, s.mask |= 1u << 5;
   }
-  int distinct = 0;
-  for (int i = 0; i < count; ++i) {
-    const int sx = all[i].x < xr.lo ? xr.lo : (all[i].x > xr.hi ? xr.hi : all[i].x);
-    const int sy = all[i].y < yr.lo ? yr.lo : (all[i].y > yr.hi ? yr.hi : all[i].y);
+  DPX_UNROLL
+  for (int i = 0; i < 6; ++i) {
+    Vec& v = s.slot[i];
+    v = Vec{v.x < xr.lo ? xr.lo : (v.x > xr.hi ? xr.hi : v.x), v.y < yr.lo ? yr.lo : (v.y > yr.hi ? yr.hi : v.y)};
     bool seen = false;
-    for (int k = 0; k < distinct; ++k) seen = seen || (starts[k].x == sx && starts[k].y == sy);
-    if (!seen) starts[distinct++] = Vec{sx, sy};
+    DPX_UNROLL
+    for (int k = 0; k < i; ++k) seen = seen || ((s.mask >> k & 1) && s.slot[k].x == v.x && s.slot[k].y == v.y);
+    if (seen) s.mask &= ~(1u << i);
   }
-  return distinct;
+  return s;
+}
+
+// Slot i of the starts, chosen among constant indices (a run-time index would put them in local memory).
+DPX_HD Vec start_at(const PredictiveStarts& s, int i) {
+  Vec v = s.slot[0];
+  DPX_UNROLL
+  for (int k = 1; k < 6; ++k)
+    if (i == k) v = s.slot[k];
+  return v;
 }
 
 // The predictive integer search: an exhaustive window around each start, then a walk downhill
@@ -108,11 +135,12 @@ DPX_HD int predictive_starts(const RefineJob& j, const BlockSpan& b, int c, int 
 template <typename Stage, typename Sum>
 DPX_HD Choice predictive_search(const RefineJob& j, const BlockSpan& b, int c, int r, const Penalty& pen,
                                 const Stage& stage, const Sum& sum) {
-  Vec starts[6];
-  const int count = predictive_starts(j, b, c, r, starts);
+  const PredictiveStarts starts = predictive_starts(j, b, c, r);
   Choice best{UINT32_MAX, 0, 0};
-  for (int i = 0; i < count; ++i) {
-    const int sx = starts[i].x, sy = starts[i].y;
+  for (int i = 0; i < 6; ++i) {
+    if (!(starts.mask >> i & 1)) continue;
+    const Vec start = start_at(starts, i);
+    const int sx = start.x, sy = start.y;
     const auto px = stage(b, window_around(b, sx, sy, kPredictiveWindow));
     for (int dy = sy - kPredictiveWindow; dy <= sy + kPredictiveWindow; ++dy)
       for (int dx = sx - kPredictiveWindow; dx <= sx + kPredictiveWindow; ++dx)
@@ -177,14 +205,13 @@ DPX_HD std::uint32_t filtered_subpel_search(const RefineJob& j, const BlockSpan&
   return pen.lambda > 0 ? sum(partial_sad(patch, j.filter, b, q.x, q.y, 4)) : 0;
 }
 
-// The sub-pel stage. Improves `best`; returns the chosen vector's own SAD when there is a penalty
-// (else 0). Bilinear, and no sub-pel step at all: one window around the integer vector holds every
-// candidate; the 8 neighbours of the best at a half-pixel step, then at a quarter-pixel step.
+// The sub-pel stage without patch planes (!uses_patch_planes): bilinear, or no sub-pel step at all.
+// One window around the integer vector holds every candidate; the 8 neighbours of the best at a
+// half-pixel step, then at a quarter-pixel step. Improves `best`; returns the chosen vector's own
+// SAD when there is a penalty (else 0).
 template <typename Stage, typename Sum>
-DPX_HD std::uint32_t subpel_stage(const RefineJob& j, const BlockSpan& b, const Penalty& pen, const Stage& stage,
-                                  const Sum& sum, Choice* best) {
-  if (j.scale > 1 && j.filter.mode != MotionInterpolation::kBilinear)
-    return filtered_subpel_search(j, b, pen, stage, sum, best);
+DPX_HD std::uint32_t neighbour_subpel_search(const RefineJob& j, const BlockSpan& b, const Penalty& pen,
+                                             const Stage& stage, const Sum& sum, Choice* best) {
   const auto px = stage(b, window_around(b, best->x / j.scale, best->y / j.scale, subpel_reach(j.filter.mode)));
   for (int step = j.scale / 2; step >= 1; step /= 2) {
     const Choice centre = *best;
@@ -193,6 +220,22 @@ DPX_HD std::uint32_t subpel_stage(const RefineJob& j, const BlockSpan& b, const 
         if (nx != 0 || ny != 0) consider(j, px, b, pen, centre.x + nx * step, centre.y + ny * step, j.scale, sum, best);
   }
   return pen.lambda > 0 ? sum(partial_sad(px, j.filter, b, best->x, best->y, j.scale)) : 0;
+}
+
+// The sub-pel stage: the search uses_patch_planes() picks, of those the stage serves (a GPU
+// kernel's stage serves one, and its launcher gives it only the jobs of that one). Improves
+// `best`; returns the chosen vector's own SAD when there is a penalty (else 0).
+template <typename Stage, typename Sum>
+DPX_HD std::uint32_t subpel_stage(const RefineJob& j, const BlockSpan& b, const Penalty& pen, const Stage& stage,
+                                  const Sum& sum, Choice* best) {
+  if constexpr (Stage::kSubpelPaths == SubpelPaths::kPatches) {
+    return filtered_subpel_search(j, b, pen, stage, sum, best);
+  } else if constexpr (Stage::kSubpelPaths == SubpelPaths::kNeighbours) {
+    return neighbour_subpel_search(j, b, pen, stage, sum, best);
+  } else {
+    return uses_patch_planes(j) ? filtered_subpel_search(j, b, pen, stage, sum, best)
+                                : neighbour_subpel_search(j, b, pen, stage, sum, best);
+  }
 }
 
 // Block (c, r)'s result: the vector, and its SAD — the cost itself without a penalty, `sad` with one.

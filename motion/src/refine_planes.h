@@ -67,7 +67,7 @@ DPX_HD void hevc_plane_column(const SubpelFilter& f, const At& at, int x0, int y
 // Fills the planes of the patch around whole pixel (cx, cy), the work split over `lanes` workers.
 // `px` must hold what the filter reads there: every reference sample within kSubpelReach pixels of
 // the block moved by (cx, cy). HEVC's separable filters build a column of 4 planes at a time
-// (hevc_plane_column); H.264's samples come from the functor one by one.
+// (hevc_plane_column); H.264's samples come from its filter (SubpelFilter::h264) one by one.
 template <typename Samples, typename T>
 DPX_HD void build_patch_planes(const Samples& px, const SubpelFilter& f, const BlockSpan& b, int cx, int cy,
                                int lane, int lanes, const PatchPlanes<T>& planes) {
@@ -81,7 +81,7 @@ DPX_HD void build_patch_planes(const Samples& px, const SubpelFilter& f, const B
   for (int i = lane; i < 16 * per_plane; i += lanes) {
     const int phase = i / per_plane, rest = i - phase * per_plane, y = rest / w, x = rest - y * w;
     const int fx = phase & 3, fy = phase >> 2;
-    planes.data[(phase * planes.side + y) * planes.side + x] = static_cast<T>(f(at, x0 + x, y0 + y, fx, fy));
+    planes.data[(phase * planes.side + y) * planes.side + x] = static_cast<T>(f.h264(at, x0 + x, y0 + y, fx, fy));
   }
 }
 

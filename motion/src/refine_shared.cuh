@@ -56,21 +56,6 @@ __device__ void stage_rows(const unsigned char* frame, std::size_t pitch, int wi
   }
 }
 
-// The lane's part of the SAD of a sub-pel candidate by a filter other than bilinear, from the
-// window in shared memory: the generic partial_sad's loop (refine_block.h) on the staged samples.
-template <typename T, int B>
-__device__ std::uint32_t filtered_partial_sad(const SharedSamples<T, B>& px, const SubpelFilter& f,
-                                              const BlockSpan& b, const SubpelOffset& ox,
-                                              const SubpelOffset& oy) {
-  const EdgeSamples<SharedSamples<T, B>> at{px};
-  std::uint32_t sum = 0;
-  for_lane_pixels(b, [&](int x, int y) {
-    const int r = f(at, b.x0 + x + ox.whole, b.y0 + y + oy.whole, ox.quarter, oy.quarter);
-    sum = __sad(static_cast<int>(px.cur[y * kPitch + x]), r, sum);
-  });
-  return sum;
-}
-
 // One pixel: |cur - ref| at a whole offset, or against the bilinear sample, added to `sum` (one
 // accumulating VABSDIFF).
 struct Weights {
@@ -89,13 +74,12 @@ __device__ std::uint32_t add_pixel(const T* cur, const T* ref, int off, const We
 // The lane's part of a candidate's SAD from shared memory: the same samples and arithmetic as the
 // generic partial_sad (refine_block.h), with the addressing and the bilinear weights hoisted out of
 // the pixel loop. A weight of 0 multiplies a sample the generic code does not read; it lies in the
-// buffer (sub-pel candidates have a whole part of cx - 1 or cx) and adds nothing.
+// buffer (sub-pel candidates have a whole part of cx - 1 or cx) and adds nothing. Whole offsets and
+// bilinear samples only: the sharper filters' candidates read patch planes (the overload below).
 template <typename T, int B>
-__device__ std::uint32_t partial_sad(const SharedSamples<T, B>& px, const SubpelFilter& f, const BlockSpan& b,
+__device__ std::uint32_t partial_sad(const SharedSamples<T, B>& px, const SubpelFilter&, const BlockSpan& b,
                                      int vx, int vy, int s) {
   const SubpelOffset ox = subpel_offset(vx, s), oy = subpel_offset(vy, s);
-  if (f.mode != MotionInterpolation::kBilinear && (ox.quarter | oy.quarter) != 0)
-    return filtered_partial_sad(px, f, b, ox, oy);
   const T* ref = px.ref + (b.y0 + oy.whole - px.ry) * kPitch + (b.x0 + ox.whole - px.rx);
   const Weights w{(4 - ox.quarter) * (4 - oy.quarter), ox.quarter * (4 - oy.quarter),
                   (4 - ox.quarter) * oy.quarter, ox.quarter * oy.quarter, (ox.quarter | oy.quarter) == 0};

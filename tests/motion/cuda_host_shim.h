@@ -1,7 +1,7 @@
 // Just enough of CUDA's device vocabulary for a host compiler to build the block-matching kernel's
-// device functions (block_match_kernel.cuh) and the second stage's shared-memory view
-// (refine_shared.cuh), so a test can run its steps on the CPU, one thread
-// index after another, on a machine without a GPU. Every stand-in has the CUDA semantics the
+// device functions (block_match_kernel.cuh) and the second stage's warps (refine_warp.cuh), so a
+// test can run their steps on the CPU, one thread index after another, or a warp's lanes as the
+// contexts of a HostWarp (host_warp.h), on a machine without a GPU. Every stand-in has the CUDA semantics the
 // kernel relies on. Include before the kernel header, in a file compiled without nvcc (and with
 // -Wno-unknown-pragmas: the kernel's `#pragma unroll` hints mean nothing to a host compiler).
 #pragma once
@@ -11,6 +11,8 @@
 #endif
 
 #include <cstdint>
+
+#include "host_warp.h"
 
 #define __device__
 #define __global__
@@ -50,6 +52,13 @@ inline std::uint32_t __funnelshift_r(std::uint32_t lo, std::uint32_t hi, unsigne
 inline unsigned __sad(int a, int b, unsigned c) { return c + static_cast<unsigned>(a > b ? a - b : b - a); }
 
 inline void __syncthreads() {}  // the test runs each step for every thread before the next
+
+// A warp's lanes meet: on the host, the lanes of a dpx::test::HostWarp.
+inline void __syncwarp(unsigned = 0xFFFFFFFFu) { dpx::test::HostWarp::sync(); }
+template <typename V>
+inline V __shfl_xor_sync(unsigned, V v, int mask) {
+  return dpx::test::HostWarp::shuffle_xor(v, mask);
+}
 
 template <typename T>
 inline T __ldg(const T* p) {
