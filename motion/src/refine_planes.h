@@ -31,8 +31,8 @@ struct PatchPlanes {
 // HEVC's 4 planes of horizontal phase fx, column x of the patch whose plane sample (0, 0) is the
 // reference at (x0, y0): the column's h + 7 rows filtered once each (phase 0: the samples
 // themselves) into a window of 8 that slides down the column, and every vertical phase from the
-// window — the functor's sums (SubpelFilter::hevc) and shifts, each row filtered once where the
-// functor filters 8 rows a sample.
+// window by the functor's own vertical stage (SubpelFilter::hevc_vertical), each row filtered once
+// where the functor filters 8 rows a sample.
 template <typename At, typename T>
 DPX_HD void hevc_plane_column(const SubpelFilter& f, const At& at, int x0, int y0, int x, int fx, int h,
                               const PatchPlanes<T>& planes) {
@@ -49,18 +49,8 @@ DPX_HD void hevc_plane_column(const SubpelFilter& f, const At& at, int x0, int y
     window[7] = row(y0 + y + 4);
     // The vertical phases unrolled: every tap a constant.
     DPX_UNROLL
-    for (int fy = 0; fy < 4; ++fy) {
-      int v;
-      if (fy == 0) {
-        v = fx != 0 ? f.clip((window[3] + 32) >> 6) : window[3];
-      } else {
-        int sum = 0;
-        DPX_UNROLL
-        for (int i = 0; i < 8; ++i) sum += hevc_tap(fy, i) * (fx != 0 ? window[i] >> f.shift1 : window[i]);
-        v = fx != 0 ? f.clip(((sum >> 6) + (1 << (5 - f.shift1))) >> (6 - f.shift1)) : f.clip((sum + 32) >> 6);
-      }
-      out[fy * phase_step + y * planes.side] = static_cast<T>(v);
-    }
+    for (int fy = 0; fy < 4; ++fy)
+      out[fy * phase_step + y * planes.side] = static_cast<T>(f.hevc_vertical(window, fx != 0, fy));
   }
 }
 

@@ -143,20 +143,24 @@ struct SubpelFilter {
     for (int i = 0; i < 8; ++i) sum += k.tap[i] * at(x - 3 + i, y);
     return sum;
   }
+  // HEVC's vertical stage of phase fy over the rows y - 3 .. y + 4 of a column: the samples
+  // themselves (no horizontal fraction) or the horizontal filter's unshifted sums (`horizontal`);
+  // phase 0 is row y alone. The one place of HEVC's shifts, rounding and clipping: the functor
+  // below and the planes' columns (refine_planes.h, with fy a constant there) both end here.
+  DPX_HD int hevc_vertical(const int (&rows)[8], bool horizontal, int fy) const {
+    if (fy == 0) return horizontal ? clip((rows[3] + 32) >> 6) : rows[3];
+    int sum = 0;
+    DPX_UNROLL
+    for (int i = 0; i < 8; ++i) sum += hevc_tap(fy, i) * (horizontal ? rows[i] >> shift1 : rows[i]);
+    return horizontal ? clip(((sum >> 6) + (1 << (5 - shift1))) >> (6 - shift1)) : clip((sum + 32) >> 6);
+  }
   template <typename At>
   DPX_HD int hevc(const At& at, int x, int y, int fx, int fy) const {
     const HevcTaps h = hevc_taps(fx);
-    if (fy == 0) return clip((hevc_row(at, x, y, h) + 32) >> 6);
-    const HevcTaps v = hevc_taps(fy);
-    int sum = 0;
-    if (fx == 0) {
-      DPX_UNROLL
-      for (int i = 0; i < 8; ++i) sum += v.tap[i] * at(x, y - 3 + i);
-      return clip((sum + 32) >> 6);
-    }
+    int rows[8];
     DPX_UNROLL
-    for (int i = 0; i < 8; ++i) sum += v.tap[i] * (hevc_row(at, x, y - 3 + i, h) >> shift1);
-    return clip(((sum >> 6) + (1 << (5 - shift1))) >> (6 - shift1));
+    for (int i = 0; i < 8; ++i) rows[i] = fx != 0 ? hevc_row(at, x, y - 3 + i, h) : at(x, y - 3 + i);
+    return hevc_vertical(rows, fx != 0, fy);
   }
 };
 
