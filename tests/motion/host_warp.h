@@ -3,10 +3,22 @@
 // thread until it reaches the warp's barrier, then the next lane runs; once lane 31 has arrived,
 // lane 0 goes on. So no lane passes a barrier before every lane has reached it, as on the GPU, and
 // the run is deterministic. The lanes must meet at the same barriers (code that never diverges, as
-// full-mask shuffles require); a lane that finishes while another waits is reported.
+// full-mask shuffles require); a lane that finishes while another waits is reported. Under
+// AddressSanitizer every switch is announced (the fiber interface), so it follows the stacks.
 #pragma once
 
 #include <ucontext.h>
+
+#if defined(__SANITIZE_ADDRESS__)
+#define DPX_HOST_WARP_ASAN
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define DPX_HOST_WARP_ASAN
+#endif
+#endif
+#ifdef DPX_HOST_WARP_ASAN
+#include <sanitizer/common_interface_defs.h>
+#endif
 
 #include <cstdint>
 #include <cstring>
@@ -25,7 +37,7 @@ class HostWarp {
   static bool run(const std::function<void(int)>& lane) {
     HostWarp w(lane);
     current_ = &w;
-    swapcontext(&w.main_, &w.lanes_[0]);
+    w.jump(&w.main_, 0);
     current_ = nullptr;
     return !w.diverged_;
   }
@@ -36,10 +48,10 @@ class HostWarp {
     const int lane = w.lane_, next = (lane + 1) % kLanes;
     if (w.finished_[next]) {  // a lane left while this one waits: end the run
       w.diverged_ = true;
-      setcontext(&w.main_);
+      w.jump(nullptr, kMain);
     }
     w.lane_ = next;
-    swapcontext(&w.lanes_[lane], &w.lanes_[next]);
+    w.jump(&w.lanes_[lane], next);
   }
 
   // v from lane (this lane ^ mask), every lane exchanging at once (__shfl_xor_sync). Shuffles
@@ -71,21 +83,49 @@ class HostWarp {
     }
   }
 
+  static constexpr int kMain = -1;  // the context that called run()
+
+  // Leaves the running context for lane `to` or kMain, keeping the running one's state in `from`
+  // (null: it is done or abandoned, and never resumes).
+  void jump(ucontext_t* from, int to) {
+    ucontext_t* target = to == kMain ? &main_ : &lanes_[to];
+#ifdef DPX_HOST_WARP_ASAN
+    void* fake_stack = nullptr;
+    __sanitizer_start_switch_fiber(from != nullptr ? &fake_stack : nullptr,
+                                   to == kMain ? main_stack_ : stacks_.get() + to * kStackBytes,
+                                   to == kMain ? main_stack_bytes_ : kStackBytes);
+#endif
+    if (from != nullptr)
+      swapcontext(from, target);
+    else
+      setcontext(target);
+#ifdef DPX_HOST_WARP_ASAN
+    __sanitizer_finish_switch_fiber(fake_stack, nullptr, nullptr);
+#endif
+  }
+
   static void entry() {
     HostWarp& w = *current_;
     const int lane = w.lane_, next = (lane + 1) % kLanes;
+#ifdef DPX_HOST_WARP_ASAN
+    // Lane 0 starts from run(): the stack to announce on the way back.
+    const void* from_stack = nullptr;
+    std::size_t from_bytes = 0;
+    __sanitizer_finish_switch_fiber(nullptr, &from_stack, &from_bytes);
+    if (lane == 0) w.main_stack_ = from_stack, w.main_stack_bytes_ = from_bytes;
+#endif
     w.body_(lane);
     w.finished_[lane] = true;
     if (lane == kLanes - 1) {  // the last lane of the last round: every lane must be done
       for (bool done : w.finished_) w.diverged_ = w.diverged_ || !done;
-      setcontext(&w.main_);
+      w.jump(nullptr, kMain);
     }
     if (w.finished_[next]) {
       w.diverged_ = true;
-      setcontext(&w.main_);
+      w.jump(nullptr, kMain);
     }
     w.lane_ = next;
-    setcontext(&w.lanes_[next]);
+    w.jump(nullptr, next);
   }
 
   inline static HostWarp* current_ = nullptr;
@@ -97,6 +137,10 @@ class HostWarp {
   bool finished_[kLanes]{};
   int lane_ = 0;
   bool diverged_ = false;
+#ifdef DPX_HOST_WARP_ASAN
+  const void* main_stack_ = nullptr;
+  std::size_t main_stack_bytes_ = 0;
+#endif
 };
 
 }  // namespace test
