@@ -3,7 +3,9 @@
 // the frame. A block stages its tile and the element's halo in shared memory once, then, from the
 // narrowest bar (the outermost mask rows) to the widest, widens each staged row's running max/min
 // in place to the bar's half-width and adds the mask rows of that width to each output's
-// accumulator (docs/notes/morphology.md has the count).
+// accumulator: a thread's outputs are a run of kShapeRun rows of a chunk (two staged words), whose
+// windows down the column share their middle (window_run), so a tall bar costs few loads an output
+// (docs/notes/morphology.md has the count).
 //
 // A staged word holds two 16-bit lanes: the same position of the tile's top half (low lane) and
 // bottom half (high lane). Every move along a row or down a column is then a whole word, whatever
@@ -13,6 +15,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 #include <vector>
 
 #include "dpx/plane.h"
@@ -28,6 +31,7 @@ namespace morph {
 constexpr int kShapeThreads = 256;
 constexpr int kShapeTileSamples = 128;  // output samples of a block's rows
 constexpr int kShapeHalfRows = 32;      // output rows of each half of a block's tile
+constexpr int kShapeRun = 8;            // output rows a thread takes down a chunk column
 constexpr int kShapeMaxBars = kMorphMaxShapeSize / 2 + 1;
 // Staged words a row at most (the widest element on four channels) and a lane's share of a row.
 constexpr int kShapeMaxRowWords = kShapeTileSamples + 2 * (kMorphMaxShapeSize / 2) * 4;
@@ -44,7 +48,8 @@ struct ShapePassArgs {
   int bars;  // of the element, widest first (mask_bars)
   Bar bar[kShapeMaxBars];
   int radius;        // rows of halo above and below: the element's half-height
-  int reach;         // samples of halo left and right: its half-width * channels
+  int reach;         // samples of halo left and right: its half-width * channels, rounded up to
+                     // even (a chunk of two staged words is 8-byte aligned)
   int staged_rows;   // kShapeHalfRows + 2 * radius: a half tile and its halo
   int staged_words;  // a staged row: kShapeTileSamples + 2 * reach
 };
@@ -67,9 +72,12 @@ __device__ __forceinline__ std::uint32_t staged_lane(const ShapePassArgs& a, int
 template <typename T, bool kMax, int kThreads = kShapeThreads>
 __device__ void shape_pass(const ShapePassArgs& a, std::uint32_t* staged, int bx, int by) {
   using L = U16x2Lanes<ops::Dpx, kMax>;
-  static_assert(kShapeHalfRows * kShapeTileSamples % kThreads == 0 && kThreads % 32 == 0,
-                "every thread owns as many outputs, whole warps");
-  constexpr int kOutputs = kShapeHalfRows * kShapeTileSamples / kThreads;  // words a thread
+  using Chunk = ChunkLanes<std::uint16_t>;  // two staged words: lanes of the same format
+  constexpr int kChunkColumns = kShapeTileSamples / 2;
+  constexpr int kRunsPerThread = kChunkColumns * (kShapeHalfRows / kShapeRun) / kThreads;
+  static_assert(
+      kRunsPerThread * kThreads == kChunkColumns * (kShapeHalfRows / kShapeRun) && kThreads % 32 == 0,
+      "every thread owns as many runs, whole warps");
   const int tid = static_cast<int>(threadIdx.x), threads = kThreads;
   const int lane = tid & 31, warp = tid >> 5, warps = threads >> 5;
   const int x0 = bx * kShapeTileSamples, y0 = by * 2 * kShapeHalfRows;
@@ -81,18 +89,16 @@ __device__ void shape_pass(const ShapePassArgs& a, std::uint32_t* staged, int bx
     staged[i] = staged_lane<T, kMax>(a, y, q) | staged_lane<T, kMax>(a, y + kShapeHalfRows, q) << 16;
   }
 
-  // Output j of a thread: word tid + j * kThreads of the half tile, row-major (both halves: the
-  // two lanes); spelled so that with j unrolled each is the thread's row or column plus a constant.
-  static_assert(kThreads % kShapeTileSamples == 0 || kShapeTileSamples % kThreads == 0, "rows split evenly");
-  constexpr int kPerRow =
-      kThreads >= kShapeTileSamples ? 1 : kShapeTileSamples / kThreads;  // a thread's outputs a row
-  constexpr int kRowStep =
-      kThreads >= kShapeTileSamples ? kThreads / kShapeTileSamples : 1;  // rows between them
-  const auto row_of = [&](int j) { return tid / kShapeTileSamples + j / kPerRow * kRowStep; };
-  const auto column_of = [&](int j) { return tid % kShapeTileSamples + j % kPerRow * kThreads; };
-  std::uint32_t acc[kOutputs];
+  // Run i of a thread: run tid + i * kThreads of the half tile, chunk columns first; its first
+  // row and its chunk column (both halves: the two lanes).
+  const auto run_row = [&](int i) { return (tid + i * kThreads) / kChunkColumns * kShapeRun; };
+  const auto run_column = [&](int i) { return (tid + i * kThreads) % kChunkColumns; };
+  Chunk acc[kRunsPerThread][kShapeRun];
 MORPH_UNROLL
-  for (int j = 0; j < kOutputs; ++j) acc[j] = neutral_word<kMax>();
+  for (int i = 0; i < kRunsPerThread; ++i) {
+MORPH_UNROLL
+    for (int j = 0; j < kShapeRun; ++j) acc[i][j] = neutral_chunk<std::uint16_t, kMax>();
+  }
 
   int width = 0;  // half-width the staged rows' running max/min has reached
   for (int b = a.bars - 1; b >= 0; --b) {
@@ -124,26 +130,63 @@ MORPH_UNROLL
       }
     }
     __syncthreads();
-    // The mask rows of this bar's width: |dy| from the next wider bar's half-height + 1 on.
-    const int first = b == 0 ? 0 : a.bar[b - 1].half_height + 1;
-    const std::uint32_t* centre = staged + a.radius * words + a.reach;
-    for (int dy = first; dy <= bar.half_height; ++dy) {
+    // The mask rows of this bar's width: dy from -half_height to half_height for the widest bar,
+    // else two windows of the rows past the next wider bar's half-height, above and below.
+    const int inner = b == 0 ? -1 : a.bar[b - 1].half_height;
+    const int k = b == 0 ? 2 * bar.half_height + 1 : bar.half_height - inner;
+    for (int window = 0; window < (b == 0 ? 1 : 2); ++window) {
+      const int from = window == 0 ? -bar.half_height : inner + 1;  // the window's first dy
+      // Each run of kShapeRun outputs as runs of M (window_run_length: M <= k), M fixed at compile time.
+      const auto windows = [&](auto run) {
+        constexpr int M = decltype(run)::value;
 MORPH_UNROLL
-      for (int j = 0; j < kOutputs; ++j) {
-        const std::uint32_t* c = centre + row_of(j) * words + column_of(j);
-        acc[j] = L::reduce3(acc[j], c[-dy * words], c[dy * words]);
+        for (int i = 0; i < kRunsPerThread; ++i) {
+          const std::uint32_t* top =
+              staged + (a.radius + run_row(i) + from) * words + a.reach + 2 * run_column(i);
+MORPH_UNROLL
+          for (int s = 0; s < kShapeRun; s += M) {
+            window_run<std::uint16_t, kMax, M>(
+                k, s,
+                [&](int v) {
+                  const uint2 c = *reinterpret_cast<const uint2*>(top + v * words);
+                  return widen_chunk<L>(c.x, c.y);
+                },
+                [&](int j, const Chunk& c) {
+                  acc[i][s + j] = max_or_min<std::uint16_t, kMax>(acc[i][s + j], c);
+                });
+          }
+        }
+      };
+      static_assert(kShapeRun == 8, "the runs below");
+      switch (window_run_length(k, kShapeRun)) {
+        case 1:
+          windows(std::integral_constant<int, 1>{});
+          break;
+        case 2:
+          windows(std::integral_constant<int, 2>{});
+          break;
+        case 4:
+          windows(std::integral_constant<int, 4>{});
+          break;
+        default:
+          windows(std::integral_constant<int, 8>{});
+          break;
       }
     }
   }
 
 MORPH_UNROLL
-  for (int j = 0; j < kOutputs; ++j) {
-    const int x = x0 + column_of(j);
-    for (int half = 0; half < 2; ++half) {
-      const int yy = y0 + row_of(j) + half * kShapeHalfRows;
-      if (x < a.row_samples && yy < a.height) {
-        T* out = reinterpret_cast<T*>(a.dst + static_cast<std::size_t>(yy) * a.dst_pitch);
-        out[x] = static_cast<T>(acc[j] >> (16 * half));
+  for (int i = 0; i < kRunsPerThread; ++i) {
+MORPH_UNROLL
+    for (int j = 0; j < kShapeRun; ++j) {
+      for (int half = 0; half < 2; ++half) {
+        const int y = y0 + run_row(i) + j + half * kShapeHalfRows;
+        if (y >= a.height) continue;
+        T* out = reinterpret_cast<T*>(a.dst + static_cast<std::size_t>(y) * a.dst_pitch);
+        for (int w = 0; w < 2; ++w) {
+          const int x = x0 + 2 * run_column(i) + w;
+          if (x < a.row_samples) out[x] = static_cast<T>(acc[i][j].w[w] >> (16 * half));
+        }
       }
     }
   }
@@ -172,7 +215,7 @@ inline ShapePassArgs shape_pass_args(const PlaneView& in, const MutablePlaneView
   a.bars = static_cast<int>(bars.size());
   for (std::size_t i = 0; i < bars.size(); ++i) a.bar[i] = bars[i];
   a.radius = bars.back().half_height;
-  a.reach = bars.front().half_width * in.channels;
+  a.reach = (bars.front().half_width * in.channels + 1) / 2 * 2;
   a.staged_rows = kShapeHalfRows + 2 * a.radius;
   a.staged_words = kShapeTileSamples + 2 * a.reach;
   *launch = ShapeLaunch{(a.row_samples + kShapeTileSamples - 1) / kShapeTileSamples,

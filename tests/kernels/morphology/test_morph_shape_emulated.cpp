@@ -107,7 +107,8 @@ std::string element_name(const ::testing::TestParamInfo<ElementCase>& i) {
 
 // Both shapes at 1x1 (one bar, nothing to widen), 3x3 and 5x5 (two bars), a line (1 x n: the
 // widest bar is the centre pixel), 15x15 (an ellipse of five bars), wide and tall ones, and 63x63
-// (an ellipse of 19 bars, widening steps that triple, halo wider than a block's tile on 4 channels).
+// (an ellipse of 19 bars, widening steps that triple, halo wider than a block's tile on 4 channels);
+// among them column windows of every run length (1, 2, 4 and 8 rows: windows of 1 to 31 rows).
 INSTANTIATE_TEST_SUITE_P(
     Elements, MorphShapeEmulated,
     ::testing::Values(ElementCase{MorphShape::kCross, 1, 1}, ElementCase{MorphShape::kEllipse, 1, 1},
