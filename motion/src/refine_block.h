@@ -90,6 +90,17 @@ DPX_HD void consider(const RefineJob& j, const Samples& px, const BlockSpan& b, 
   if (precedes(c, *best)) *best = c;
 }
 
+// Ranks into `q` the candidates of a patch (quarter pixels, weight and penalty as
+// filtered_subpel_search ranks them): every position within 1 px of `centre` but itself, one at a
+// time. The GPU's whole blocks rank them 8 at a time instead (refine_patch_ranking.cuh).
+template <typename Patch, typename Sum>
+DPX_HD void rank_patch(const RefineJob& j, const Patch& patch, const BlockSpan& b, const Penalty& quarter_pen,
+                       const Choice& centre, const Sum& sum, std::uint32_t weight, Choice* q) {
+  for (int y = centre.y - 4; y <= centre.y + 4; ++y)
+    for (int x = centre.x - 4; x <= centre.x + 4; ++x)
+      if (x != centre.x || y != centre.y) consider(j, patch, b, quarter_pen, x, y, 4, sum, q, weight);
+}
+
 // The predictive search's starts for block (c, r), in fixed slots: zero, the median predictor, the
 // block's coarse vector, those of the blocks right of it (slot 3) and below it (slot 4), the
 // co-located vector of the last field (slot 5), each clamped into the block's candidate range.
@@ -186,9 +197,7 @@ DPX_HD std::uint32_t filtered_subpel_search(const RefineJob& j, const BlockSpan&
   for (int n = 0; n < kSubpelPatches; ++n) {
     const Choice centre = q;
     if (n > 0) patch = stage.patch(b, j.filter, floor_div_scale(centre.x, 4), floor_div_scale(centre.y, 4));
-    for (int y = centre.y - 4; y <= centre.y + 4; ++y)
-      for (int x = centre.x - 4; x <= centre.x + 4; ++x)
-        if (x != centre.x || y != centre.y) consider(j, patch, b, quarter_pen, x, y, 4, sum, &q, weight);
+    rank_patch(j, patch, b, quarter_pen, centre, sum, weight, &q);
     if (iabs(q.x - centre.x) < 4 && iabs(q.y - centre.y) < 4) break;
   }
   if (j.scale == 2) {

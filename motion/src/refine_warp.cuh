@@ -15,6 +15,7 @@
 #include <cstdint>
 
 #include "refine_block.h"
+#include "refine_patch_ranking.cuh"
 #include "refine_planes.h"
 #include "refine_shared.cuh"
 #include "refine_subpel_registers.cuh"

@@ -56,16 +56,17 @@ struct ScoredChoice {
 
 // Keeps in `best` the first by precedes() of itself and 8 candidates: `part` the lane's parts of
 // their SADs; (vx, vy) (units of 1/s) the candidate lane L scores, (L >> 2) & 7, which counts only
-// when `usable` and inside the frame and range (consider()'s test).
+// when `usable` and inside the frame and range (consider()'s test), ranked as consider() ranks it:
+// weight * SAD + the penalty, in the penalty's units.
 __device__ __forceinline__ void keep_best_of_8(const RefineJob& j, const BlockSpan& b, const Penalty& pen,
                                                const std::uint32_t (&part)[8], int lane, int vx, int vy, int s,
-                                               bool usable, ScoredChoice* best) {
+                                               bool usable, ScoredChoice* best, std::uint32_t weight = 1) {
   const std::uint32_t sad = warp_totals_of_8(part, lane);
   const bool inside = usable && component_inside(vx, s, b.x0, b.bw, j.width, j.range) &&
                       component_inside(vy, s, b.y0, b.bh, j.height, j.range);
-  const int x = vx * (j.scale / s), y = vy * (j.scale / s);
+  const int x = vx * (pen.scale / s), y = vy * (pen.scale / s);
   // A candidate that does not count never wins: the largest cost loses to any real one.
-  Choice c{inside ? sad + pen.units(x, y) : UINT32_MAX, x, y};
+  Choice c{inside ? weight * sad + pen.units(x, y) : UINT32_MAX, x, y};
   std::uint32_t c_sad = sad;
 #pragma unroll
   for (int mask = 4; mask <= 16; mask <<= 1) {
