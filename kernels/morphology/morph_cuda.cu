@@ -40,6 +40,7 @@ class CudaEngine {
         pitch_((frame.row_bytes() + 255) / 256 * 256) {}
 
   void set_fused(bool dilate, PassFn pass) { (dilate ? dilate_ : erode_) = pass; }
+  void set_separable(const SeparableLaunchers& launchers) { separable_ = launchers; }
 
   // One plane each: the iterations' ping-pong, the first stage of a compound operation, the
   // separable passes' rows.
@@ -74,7 +75,7 @@ class CudaEngine {
 
   Status pass(const PlaneView& in, const MutablePlaneView& out, bool dilate) {
     if (element_pass_ != nullptr) return element_pass_(in, out, bars_, dilate, params_.border, stream_);
-    if (!fused_) return separable_pass(in, out, plane(rows_), bars_, dilate, params_.border, stream_);
+    if (!fused_) return separable_pass(in, out, plane(rows_), bars_, dilate, params_.border, stream_, separable_);
     const PassArgs a = pass_args(static_cast<const std::uint8_t*>(in.data), in.pitch,
                                  static_cast<std::uint8_t*>(out.data), out.pitch, frame_, params_.border);
     return (dilate ? dilate_ : erode_)(a, stream_);
@@ -88,6 +89,7 @@ class CudaEngine {
   const std::vector<Bar> bars_;
   const std::size_t pitch_;
   PassFn dilate_ = nullptr, erode_ = nullptr;
+  SeparableLaunchers separable_;
   int planes_ = 0, ping_ = -1, stage_ = -1, rows_ = -1;
   std::uint8_t* base_ = nullptr;
 };
@@ -125,6 +127,7 @@ Status morph_cuda_run(const PlaneView& src, const MutablePlaneView& dst, const M
     }
   }
   CudaEngine engine(src, params, stream, fused, element_pass);
+  engine.set_separable(passes.separable);
   if (fused) {
     for (const MorphOp op : {MorphOp::kDilate, MorphOp::kErode}) {
       p.op = op;

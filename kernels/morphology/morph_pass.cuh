@@ -13,6 +13,7 @@
 #include "morph_bars.h"
 #include "morph_launch.h"
 #include "morph_rows.cuh"
+#include "morph_separable.h"  // SeparableLaunchers
 
 namespace dpx {
 namespace morph {
@@ -91,6 +92,8 @@ struct FusedPasses {
   // Where set, every cross and ellipse takes it (all bars of the element in one pass: the one-pass
   // schedule of the variants, morph_shape.h) instead of the fused or separable passes.
   ElementPassFn element_pass = nullptr;
+  // A variant's passes in place of the separable passes' own.
+  SeparableLaunchers separable = {};
 };
 
 // The DPX passes dpx::morph_cuda runs: the register kernel at DefaultRows, and their block rows.

@@ -94,13 +94,17 @@ Status launch_columns(const PlaneView& in, const MutablePlaneView& out, int radi
 
 template <typename T, bool kMax>
 Status run_bars(const PlaneView& in, const MutablePlaneView& out, const MutablePlaneView& rows,
-                const std::vector<Bar>& bars, BorderMode border, cudaStream_t stream) {
+                const std::vector<Bar>& bars, BorderMode border, cudaStream_t stream, const SeparableLaunchers& launchers) {
   return for_each_bar_pass(
       in, out, rows, bars,
       [&](const MutablePlaneView& dst, int half_width) {
+        if (launchers.rows != nullptr) return launchers.rows(in, dst, half_width, border, kMax, stream);
         return launch_rows<T, kMax>(in, dst, half_width, border, stream);
       },
       [&](const PlaneView& src, int half_height, int half_width, bool merge) {
+        if (half_width == 0 && launchers.columns != nullptr) {
+          return launchers.columns(src, out, half_height, border, merge, kMax, stream);
+        }
         return launch_columns<T, kMax>(src, out, half_height, half_width, border, merge, stream);
       },
       [&]() -> Status {
@@ -113,13 +117,14 @@ Status run_bars(const PlaneView& in, const MutablePlaneView& out, const MutableP
 }  // namespace
 
 Status separable_pass(const PlaneView& in, const MutablePlaneView& out, const MutablePlaneView& rows,
-                      const std::vector<Bar>& bars, bool dilate, BorderMode border, cudaStream_t stream) {
+                      const std::vector<Bar>& bars, bool dilate, BorderMode border, cudaStream_t stream,
+                      const SeparableLaunchers& launchers) {
   if (in.type == SampleType::kU8) {
-    return dilate ? run_bars<std::uint8_t, true>(in, out, rows, bars, border, stream)
-                  : run_bars<std::uint8_t, false>(in, out, rows, bars, border, stream);
+    return dilate ? run_bars<std::uint8_t, true>(in, out, rows, bars, border, stream, launchers)
+                  : run_bars<std::uint8_t, false>(in, out, rows, bars, border, stream, launchers);
   }
-  return dilate ? run_bars<std::uint16_t, true>(in, out, rows, bars, border, stream)
-                : run_bars<std::uint16_t, false>(in, out, rows, bars, border, stream);
+  return dilate ? run_bars<std::uint16_t, true>(in, out, rows, bars, border, stream, launchers)
+                : run_bars<std::uint16_t, false>(in, out, rows, bars, border, stream, launchers);
 }
 
 Status subtract_cuda(const PlaneView& a, const PlaneView& b, const MutablePlaneView& out, cudaStream_t stream) {

@@ -110,20 +110,22 @@ __device__ __forceinline__ uint2 narrow_chunk(const ChunkLanes<typename L::Sampl
   return make_uint2(L::narrow(v.w), L::narrow(v.w + L::kComputePerStorage));
 }
 
-// One run: outputs t0 .. t0 + kRun - 1, output j the max/min of inputs t0 + j .. t0 + j + k - 1.
-// Their windows all hold the k - kRun + 1 inputs from t0 + kRun - 1: that middle first (two inputs
-// an instruction), then the inputs after it, a prefix a window (kept in registers), then walking
-// back over the inputs before it, a suffix a window. k + kRun - 1 loads and about k / 2 + 3 kRun
-// operations a run. in(v) loads input v; out(j, value) takes output j.
-template <typename T, bool kMax, int kRun, class In, class Out>
-__device__ __forceinline__ void window_run(int k, int t0, const In& in, const Out& out) {
-  ChunkLanes<T> middle = in(t0 + kRun - 1);
-  int v = t0 + kRun;
+// `acc` with inputs first .. end - 1, two an instruction.
+template <typename T, bool kMax, class In>
+__device__ __forceinline__ ChunkLanes<T> max_of_inputs(ChunkLanes<T> acc, int first, int end, const In& in) {
+  int v = first;
 #if defined(__CUDACC__)
 #pragma unroll 4
 #endif
-  for (; v + 1 < t0 + k; v += 2) middle = max_or_min3<T, kMax>(middle, in(v), in(v + 1));
-  if (v < t0 + k) middle = max_or_min<T, kMax>(middle, in(v));
+  for (; v + 1 < end; v += 2) acc = max_or_min3<T, kMax>(acc, in(v), in(v + 1));
+  if (v < end) acc = max_or_min<T, kMax>(acc, in(v));
+  return acc;
+}
+
+// The run around its middle (the max/min of inputs t0 + kRun - 1 .. t0 + k - 1, however computed).
+template <typename T, bool kMax, int kRun, class In, class Out>
+__device__ __forceinline__ void window_run_around(int k, int t0, const ChunkLanes<T>& middle, const In& in,
+                                                  const Out& out) {
   ChunkLanes<T> window[kRun];  // window[j]: middle and the inputs after it of output j
   window[0] = middle;
 MORPH_UNROLL
@@ -137,6 +139,16 @@ MORPH_UNROLL
     }
     out(j, window[j]);
   }
+}
+
+// One run: outputs t0 .. t0 + kRun - 1, output j the max/min of inputs t0 + j .. t0 + j + k - 1.
+// Their windows all hold the k - kRun + 1 inputs from t0 + kRun - 1: that middle first (two inputs
+// an instruction), then the inputs after it, a prefix a window (kept in registers), then walking
+// back over the inputs before it, a suffix a window. k + kRun - 1 loads and about k / 2 + 3 kRun
+// operations a run. in(v) loads input v; out(j, value) takes output j.
+template <typename T, bool kMax, int kRun, class In, class Out>
+__device__ __forceinline__ void window_run(int k, int t0, const In& in, const Out& out) {
+  window_run_around<T, kMax, kRun>(k, t0, max_of_inputs<T, kMax>(in(t0 + kRun - 1), t0 + kRun, t0 + k, in), in, out);
 }
 
 constexpr int kMaxRun = 16;
@@ -400,31 +412,53 @@ MORPH_UNROLL
 // A block: tile_pixels output pixels of `groups` row groups. The line of each group (the tile and
 // `lead` samples each side, with the border rule) is loaded a word of each of its rows at a time,
 // transposed into chunks (the group's samples at one position, row j in sample j) and stored in
-// shared memory as they are, eight bytes a position; a thread then computes a run of kRun output
-// pixels of one channel of a group from those chunks, widened to lane words (window_run), into a
-// results array, which is transposed back and stored a word of each row at a time. Rows past the
-// plane's end are neutral and not stored.
-template <typename T, bool kMax, int kRun>
-__device__ void row_pass(const RowPassArgs& a, std::uint32_t* shared) {
-  constexpr int S = samples_per_word<T>();
-  constexpr int R = chunk_rows<T>();
-  constexpr int kBits = 8 * static_cast<int>(sizeof(T));
-  const int c = a.channels, log_c = channel_shift(c);
-  const int k = 2 * a.radius + 1;
-  const int x0 = blockIdx.x * a.tile_pixels;
-  const int y0 = blockIdx.y * a.groups * R;
-  const int groups = min(a.groups, (a.height - y0 + R - 1) / R);  // groups with a row in the plane
-  auto* const lines = reinterpret_cast<uint2*>(shared);
-  uint2* const results = lines + a.groups * a.line_slots;
-  const int first = x0 * c - a.lead;  // sample index of the line's first sample, a multiple of S
-  const T neutral = kMax ? T{0} : static_cast<T>(~T{0});
+// shared memory as they are, eight bytes a position (load_row_lines); a thread then computes a run
+// of kRun output pixels of one channel of a group from those chunks, widened to lane words
+// (window_run), into a results array (row_runs), which is transposed back and stored a word of
+// each row at a time (store_row_results). Rows past the plane's end are neutral and not stored.
+// RowBlock is what the stages share.
+template <typename T>
+struct RowBlock {
+  static constexpr int S = samples_per_word<T>();
+  static constexpr int R = chunk_rows<T>();
+  int c, log_c, x0, y0;
+  int groups;      // with a row in the plane
+  int first;       // sample index of the line's first sample, a multiple of S
+  int out_pixels;  // of the tile inside the row
+  int base;        // input v of a channel's windows is line sample base + v * c + the channel
+  uint2* lines;
+  uint2* results;
 
+  __device__ RowBlock(const RowPassArgs& a, std::uint32_t* shared)
+      : c(a.channels),
+        log_c(channel_shift(a.channels)),
+        x0(static_cast<int>(blockIdx.x) * a.tile_pixels),
+        y0(static_cast<int>(blockIdx.y) * a.groups * R),
+        groups(min(a.groups, (a.height - y0 + R - 1) / R)),
+        first(x0 * c - a.lead),
+        out_pixels(min(a.tile_pixels, a.width - x0)),
+        base(a.lead - a.radius * c),
+        lines(reinterpret_cast<uint2*>(shared)),
+        results(lines + a.groups * a.line_slots) {}
+
+  // Input v of channel ch's windows in group row `row`, in the window lanes.
+  template <bool kMax>
+  __device__ ChunkLanes<T> input(const RowPassArgs& a, int row, int ch, int v) const {
+    const uint2 chunk = lines[row * a.line_slots + spread_slot(base + v * c + ch, a.spread_log)];
+    return widen_chunk<WindowLanes<T, kMax>>(chunk.x, chunk.y);
+  }
+};
+
+template <typename T, bool kMax>
+__device__ void load_row_lines(const RowPassArgs& a, const RowBlock<T>& b) {
+  constexpr int S = RowBlock<T>::S, R = RowBlock<T>::R;
+  const T neutral = kMax ? T{0} : static_cast<T>(~T{0});
   const int words = a.line / S;
   FlatCursor at(threadIdx.x, words);
-  for (int t = threadIdx.x; t < groups * words; t += blockDim.x, at.advance(blockDim.x, words)) {
-    const int q = first + at.item * S, y = y0 + at.row * R;
+  for (int t = threadIdx.x; t < b.groups * words; t += blockDim.x, at.advance(blockDim.x, words)) {
+    const int q = b.first + at.item * S, y = b.y0 + at.row * R;
     std::uint32_t r[R];
-    if (a.src_words && q >= 0 && q + S <= a.width * c && y + R <= a.height) {
+    if (a.src_words && q >= 0 && q + S <= a.width * b.c && y + R <= a.height) {
       const std::uint8_t* p = a.src + static_cast<std::size_t>(y) * a.src_pitch + q * sizeof(T);
 MORPH_UNROLL
       for (int j = 0; j < R; ++j, p += a.src_pitch) r[j] = __ldg(reinterpret_cast<const std::uint32_t*>(p));
@@ -434,40 +468,46 @@ MORPH_UNROLL
     }
     transpose_samples<T>(r);
     transpose_samples<T>(r + S);
-    uint2* l = lines + at.row * a.line_slots;
+    uint2* l = b.lines + at.row * a.line_slots;
 MORPH_UNROLL
     for (int i = 0; i < S; ++i) l[spread_slot(at.item * S + i, a.spread_log)] = make_uint2(r[i], r[S + i]);
   }
-  __syncthreads();
+}
 
-  // Run `run` of channel ch: output pixels run * kRun + j of the tile; input v of its windows is
-  // line sample base + v * c + ch.
-  const int out_pixels = min(a.tile_pixels, a.width - x0);
-  const int per_group = (out_pixels + kRun - 1) / kRun * c;
-  const int base = a.lead - a.radius * c;
+// f(row, ch, t0, in, out) for each run of kRun outputs of the block: run `run` of channel ch is
+// output pixels t0 + j (t0 = run * kRun) of the tile; in(v) is input v of its windows, out(j, value)
+// takes output j into the results.
+template <typename T, bool kMax, int kRun, class F>
+__device__ __forceinline__ void for_each_row_run(const RowPassArgs& a, const RowBlock<T>& b, const F& f) {
+  const int per_group = (b.out_pixels + kRun - 1) / kRun * b.c;
   FlatCursor rt(threadIdx.x, per_group);
-  for (int t = threadIdx.x; t < groups * per_group; t += blockDim.x, rt.advance(blockDim.x, per_group)) {
-    const int t0 = (rt.item >> log_c) * kRun, ch = rt.item & (c - 1);
-    const uint2* l = lines + rt.row * a.line_slots;
-    uint2* o = results + rt.row * a.out_slots;
-    window_run<T, kMax, kRun>(
-        k, t0,
-        [&](int v) {
-          const uint2 chunk = l[spread_slot(base + v * c + ch, a.spread_log)];
-          return widen_chunk<WindowLanes<T, kMax>>(chunk.x, chunk.y);
-        },
-        [&](int j, const ChunkLanes<T>& value) {
-          o[spread_slot((t0 + j) * c + ch, a.spread_log)] = narrow_chunk<WindowLanes<T, kMax>>(value);
-        });
+  for (int t = threadIdx.x; t < b.groups * per_group; t += blockDim.x, rt.advance(blockDim.x, per_group)) {
+    const int t0 = (rt.item >> b.log_c) * kRun, ch = rt.item & (b.c - 1), row = rt.row;
+    uint2* o = b.results + row * a.out_slots;
+    f(row, ch, t0, [&](int v) { return b.template input<kMax>(a, row, ch, v); },
+      [&](int j, const ChunkLanes<T>& value) {
+        o[spread_slot((t0 + j) * b.c + ch, a.spread_log)] = narrow_chunk<WindowLanes<T, kMax>>(value);
+      });
   }
-  __syncthreads();
+}
 
-  const int out = out_pixels * c;
+template <typename T, bool kMax, int kRun>
+__device__ void row_runs(const RowPassArgs& a, const RowBlock<T>& b) {
+  for_each_row_run<T, kMax, kRun>(a, b, [&](int, int, int t0, const auto& in, const auto& out) {
+    window_run<T, kMax, kRun>(2 * a.radius + 1, t0, in, out);
+  });
+}
+
+template <typename T>
+__device__ void store_row_results(const RowPassArgs& a, const RowBlock<T>& b) {
+  constexpr int S = RowBlock<T>::S, R = RowBlock<T>::R;
+  constexpr int kBits = 8 * static_cast<int>(sizeof(T));
+  const int out = b.out_pixels * b.c;
   const int out_words = (out + S - 1) / S;
   FlatCursor ot(threadIdx.x, out_words);
-  for (int t = threadIdx.x; t < groups * out_words; t += blockDim.x, ot.advance(blockDim.x, out_words)) {
-    const int s = ot.item * S, y = y0 + ot.row * R;
-    const uint2* o = results + ot.row * a.out_slots;
+  for (int t = threadIdx.x; t < b.groups * out_words; t += blockDim.x, ot.advance(blockDim.x, out_words)) {
+    const int s = ot.item * S, y = b.y0 + ot.row * R;
+    const uint2* o = b.results + ot.row * a.out_slots;
     std::uint32_t r[R];
 MORPH_UNROLL
     for (int i = 0; i < S; ++i) {
@@ -477,7 +517,8 @@ MORPH_UNROLL
     }
     transpose_samples<T>(r);
     transpose_samples<T>(r + S);
-    std::uint8_t* d = a.dst + static_cast<std::size_t>(y) * a.dst_pitch + (static_cast<std::size_t>(x0) * c + s) * sizeof(T);
+    std::uint8_t* d =
+        a.dst + static_cast<std::size_t>(y) * a.dst_pitch + (static_cast<std::size_t>(b.x0) * b.c + s) * sizeof(T);
     if (a.dst_words && s + S <= out && y + R <= a.height) {
 MORPH_UNROLL
       for (int j = 0; j < R; ++j, d += a.dst_pitch) *reinterpret_cast<std::uint32_t*>(d) = r[j];
@@ -487,6 +528,16 @@ MORPH_UNROLL
       for (int i = 0; i < S && s + i < out; ++i) reinterpret_cast<T*>(d)[i] = static_cast<T>(r[j] >> (kBits * i));
     }
   }
+}
+
+template <typename T, bool kMax, int kRun>
+__device__ void row_pass(const RowPassArgs& a, std::uint32_t* shared) {
+  const RowBlock<T> b(a, shared);
+  load_row_lines<T, kMax>(a, b);
+  __syncthreads();
+  row_runs<T, kMax, kRun>(a, b);
+  __syncthreads();
+  store_row_results<T>(a, b);
 }
 
 // --- the column pass -----------------------------------------------------------------------------
@@ -539,6 +590,17 @@ __device__ __forceinline__ ChunkLanes<typename L::Sample> load_chunk_words(const
                                                                          int readable) {
   const uint2 w = chunk_words<kMax>(row, xb, readable);
   return widen_chunk<L>(w.x, w.y);
+}
+
+// Input row v's chunk at byte xb (vector: one load) in lanes L, with the border rule.
+template <class L, bool kMax>
+__device__ __forceinline__ ChunkLanes<typename L::Sample> column_input(const ColumnPassArgs& a, int v, int xb,
+                                                                      bool vector) {
+  const int sy = resolve(v, a.height, a.border);
+  if (sy < 0 || xb < 0) return neutral_chunk<typename L::Sample, kMax>();
+  const std::uint8_t* row = a.src + static_cast<std::size_t>(sy) * a.src_pitch;
+  if (vector) return load_chunk<L, true>(row + xb);
+  return load_chunk_words<L, kMax>(row, xb, a.readable_bytes);
 }
 
 // Input rows first .. first + rows - 1 of this thread's chunk column into row i - first of `tile`
@@ -669,16 +731,7 @@ __device__ void column_pass(const ColumnPassArgs& a, uint2* tile) {
           k, t0, [&](int v) { return load_chunk<Column, true>(top + static_cast<std::size_t>(v - t0) * a.src_pitch); },
           out);
     } else {
-      window_run<T, kMax, kRun>(
-          k, t0,
-          [&](int v) {
-            const int sy = resolve(v, a.height, a.border);
-            if (sy < 0 || xb < 0) return neutral_chunk<T, kMax>();
-            const std::uint8_t* row = a.src + static_cast<std::size_t>(sy) * a.src_pitch;
-            if (vector) return load_chunk<Column, true>(row + xb);
-            return load_chunk_words<Column, kMax>(row, xb, a.readable_bytes);
-          },
-          out);
+      window_run<T, kMax, kRun>(k, t0, [&](int v) { return column_input<Column, kMax>(a, v, xb, vector); }, out);
     }
     if constexpr (kRowWindow) {
       const int rows = min(kRun, y1 - a.radius - t0);  // the same for the whole warp
@@ -737,12 +790,14 @@ static_assert(RowGroupLayout((kMorphMaxRectSize - 1) / 2, 4).bytes() <= kSeparab
               "a row group of the widest bar on four channels fits a block's shared memory");
 
 // The row pass of `in` into `out` with a run of 2 * radius + 1: up to kRowMaxGroups row groups a
-// block within the shared-memory budget, on a tile of kRowTilePixels.
+// block within the shared-memory budget, on a tile of kRowTilePixels; `extra_group_bytes` more
+// shared memory a group after the lines and results (a variant's).
 template <typename T>
 inline RowPassArgs row_pass_args(const PlaneView& in, const MutablePlaneView& out, int radius, BorderMode border,
-                                 PassShape* shape) {
+                                 PassShape* shape, int extra_group_bytes = 0) {
   const RowGroupLayout g(radius, in.channels);
-  const int groups = std::min(kSeparableSharedBudget / g.bytes(), kRowMaxGroups);
+  const int group_bytes = g.bytes() + extra_group_bytes;
+  const int groups = std::min(kSeparableSharedBudget / group_bytes, kRowMaxGroups);
   const auto words = [](const void* p, std::size_t pitch) {
     return (reinterpret_cast<std::uintptr_t>(p) | pitch) % 4 == 0;
   };
@@ -767,7 +822,7 @@ inline RowPassArgs row_pass_args(const PlaneView& in, const MutablePlaneView& ou
                       words(out.data, out.pitch)};
   const int group_rows = chunk_rows<T>() * groups;
   *shape = PassShape{(in.width + kRowTilePixels - 1) / kRowTilePixels, (in.height + group_rows - 1) / group_rows,
-                     kRowThreads, 1, static_cast<std::size_t>(groups) * g.bytes()};
+                     kRowThreads, 1, static_cast<std::size_t>(groups) * group_bytes};
   return a;
 }
 

@@ -14,6 +14,7 @@
 #include "morph_compound.h"  // is_compound
 #include "morph_lanes.cuh"
 #include "morph_pass.cuh"
+#include "morph_rect.h"
 #include "morph_shape.h"
 #include "morph_variants.h"
 
@@ -178,6 +179,13 @@ Status morph_cuda_shape_tile(const PlaneView& src, const MutablePlaneView& dst, 
   static constexpr morph::FusedPasses kShapeTile{morph::dpx_pass, morph::dpx_block_rows, "register",
                                                  morph::shape_pass};
   return morph::morph_cuda_run(src, dst, params, stream, scratch, kShapeTile);
+}
+
+Status morph_cuda_block_maxima(const PlaneView& src, const MutablePlaneView& dst, const MorphParams& params,
+                               cudaStream_t stream, DeviceBuffer* scratch) {
+  morph::FusedPasses passes = passes_of(MorphKernel::kDpx, morph_default_schedule(src.type, morph_width(params)));
+  passes.separable = {morph::block_maxima_row_pass, morph::block_maxima_column_pass};
+  return morph::morph_cuda_run(src, dst, params, stream, scratch, passes);
 }
 
 }  // namespace variants

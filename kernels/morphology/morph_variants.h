@@ -29,5 +29,11 @@ Status morph_cuda_shape_tile(const PlaneView& src, const MutablePlaneView& dst, 
                              cudaStream_t stream, DeviceBuffer* scratch);
 constexpr const char* kShapeTileName = "shape-tile";
 
+// The library's passes with the separable row and column passes on block maxima (morph_rect.h)
+// instead of its own: the large-rectangle schedule dpx-bench times beside the default.
+Status morph_cuda_block_maxima(const PlaneView& src, const MutablePlaneView& dst, const MorphParams& params,
+                               cudaStream_t stream, DeviceBuffer* scratch);
+constexpr const char* kBlockMaximaName = "separable-blockmax";
+
 }  // namespace variants
 }  // namespace dpx

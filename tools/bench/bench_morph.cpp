@@ -1,6 +1,6 @@
 // dpx-bench morph: dilate/erode of 3840x2160 GRAY8 and GRAY16 frames (3x3 and 5x5 rectangles,
-// plus 5x5 cross and ellipse; lines, 31x31 and 255x255 rectangles and a 15x15 ellipse on the
-// separable passes) and the compound operations (open, close, gradient, top-hat, black-hat; one
+// plus 5x5 cross and ellipse; lines, rectangles from 31x31 to 255x255 and 255x1 / 1x255 bars on
+// the separable passes) and the compound operations (open, close, gradient, top-hat, black-hat; one
 // pass under the default schedule, two passes and a difference under the others), each variant
 // beside its anchors in the same run:
 //   copy      cudaMemcpyAsync device-to-device of the same bytes (the floor a filter can reach);
@@ -12,6 +12,8 @@
 //   separable the separable passes (every element but square 3x3 / 5x5; one variant);
 //   shape-tile           crosses and ellipses: every bar of the element in one pass, one read and one
 //                        write of the frame (morph_shape.h; a variant, not the default);
+//   separable-blockmax   rectangles on the separable passes: their row and column passes on block
+//                        maxima (morph_rect.h; a variant; a bar the box pass takes runs it in both);
 //   npp       NPP's nppi{Dilate,Erode}3x3Border_8u_C1R / nppi{Dilate,Erode}Border_8u_C1R with the
 //             element's mask, when libnppim can be loaded (GRAY8 dilate/erode with square elements
 //             up to 31x31: NPP's general mask costs the element's area per pixel);
@@ -75,9 +77,13 @@ std::vector<MorphCase> morph_cases(bool quick) {
   // The separable passes: lines, a 31x31 box (target <= 2x our 3x3), the largest box.
   cases.push_back({MorphOp::kDilate, MorphShape::kRect, 1, SampleType::kU8, 15});
   cases.push_back({MorphOp::kDilate, MorphShape::kRect, 15, SampleType::kU8, 1});
-  cases.push_back({MorphOp::kDilate, MorphShape::kRect, 31, SampleType::kU8});
-  cases.push_back({MorphOp::kDilate, MorphShape::kRect, 31, SampleType::kU16});
-  cases.push_back({MorphOp::kDilate, MorphShape::kRect, 255, SampleType::kU8});
+  // Rectangles up to the largest, and the widest and tallest bars (target: <= 2x the copy), beside
+  // the separable passes on block maxima.
+  for (SampleType type : {SampleType::kU8, SampleType::kU16}) {
+    for (int size : {31, 63, 127, 255}) cases.push_back({MorphOp::kDilate, MorphShape::kRect, size, type});
+    cases.push_back({MorphOp::kDilate, MorphShape::kRect, 255, type, 1});
+    cases.push_back({MorphOp::kDilate, MorphShape::kRect, 1, type, 255});
+  }
   // Compound operations (target: open/close 3x3 <= 1.3x a single dilate).
   for (MorphOp op : {MorphOp::kOpen, MorphOp::kClose, MorphOp::kGradient, MorphOp::kTopHat, MorphOp::kBlackHat})
     cases.push_back({op, MorphShape::kRect, 3, SampleType::kU8});
@@ -311,13 +317,14 @@ bool gpu_rows(const Options& opts, const MorphCase& c, const MorphParams& params
     variant_row(name, launch,
                 [&, k = k, sched = sched](double us) { return variant_note(c, k, sched, us, gpu); });
   }
-  if (c.shape != MorphShape::kRect) {
+  // The variants beside the library: crosses and ellipses in one pass, the rectangles' separable
+  // passes on block maxima.
+  const bool rect = c.shape == MorphShape::kRect;
+  if (!rect || !c.fused()) {
+    const auto variant = rect ? variants::morph_cuda_block_maxima : variants::morph_cuda_shape_tile;
     variant_row(
-        variants::kShapeTileName,
-        [&](int f) {
-          return status_text(
-              variants::morph_cuda_shape_tile(frames.in(f), frames.out(f), params, stream, nullptr));
-        },
+        rect ? variants::kBlockMaximaName : variants::kShapeTileName,
+        [&](int f) { return status_text(variant(frames.in(f), frames.out(f), params, stream, nullptr)); },
         [](double) { return std::string(" (variant)"); });
   }
   report.add(Row{section, "npp", npp_us, gbps(bytes, npp_us), "GB/s", npp_note});

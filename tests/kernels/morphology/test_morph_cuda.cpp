@@ -1,13 +1,15 @@
 // The CUDA morphology against the CPU one (itself held to the brute-force definition), bit-exact,
 // on every case of the CPU matrix plus 4K frames, for each kernel variant (DPX, plain max/min,
 // byte SIMD) under each schedule built for it (stream, split, tile32, tile64, registers), the
-// one-pass cross / ellipse schedule, and the public entry. Outputs are poisoned before each run;
-// the pitch padding and the bytes before the first row must come back untouched.
+// one-pass cross / ellipse schedule, the separable passes on block maxima, and the public entry.
+// Outputs are poisoned before each run; the pitch padding and the bytes before the first row must
+// come back untouched.
 #include <cuda_runtime_api.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "cuda_check.h"
@@ -319,6 +321,58 @@ TEST(MorphCuda, CompoundOperationsMatchCpu) {
           expect_gpu_matches(want, src, dst, mc.params, MorphKernel::kDpx,
                              variants::morph_default_schedule(mc.type, mc.params.size), nullptr, what);
         }
+      }
+    }
+  }
+}
+
+// The library with the separable row and column passes on block maxima (morph_cuda_block_maxima):
+// the rectangles dpx-bench times and small ones, u8 and u16, every border, dilate and erode, on
+// one pixel, frames smaller than the element, odd widths and padded, misaligned pitches, 4K; and
+// the elements whose column bar merges with a row bar (a cross, an ellipse) through iterations.
+TEST(MorphCuda, BlockMaximaPassesMatchCpu) {
+  DPX_REQUIRE_GPU();
+  std::mt19937_64 rng = seeded_rng();
+  struct Case {
+    MorphOp op;
+    MorphShape shape;
+    int width, height, iterations;
+  };
+  std::vector<Case> cases;
+  for (const auto& [w, h] : std::vector<std::pair<int, int>>{{3, 1}, {1, 3}, {5, 7}, {31, 31}, {63, 63}, {127, 127},
+                                                             {255, 255}, {255, 1}, {1, 255}, {1, 33}, {9, 65}}) {
+    for (MorphOp op : {MorphOp::kDilate, MorphOp::kErode}) cases.push_back({op, MorphShape::kRect, w, h, 1});
+  }
+  cases.push_back({MorphOp::kOpen, MorphShape::kCross, 63, 63, 2});
+  cases.push_back({MorphOp::kGradient, MorphShape::kEllipse, 63, 45, 1});
+  const Geometry frames[] = {{1, 1, 0, 0, false}, {37, 19, 1, 1, false}, {261, 300, 3, 1, false},
+                             {1921, 1083, 13, 1, false}, {3840, 2160, 0, 0, false}};
+  int turn = 0;
+  for (const Case& c : cases) {
+    for (SampleType type : {SampleType::kU8, SampleType::kU16}) {
+      for (const Geometry& g : frames) {
+        MorphCase mc;
+        mc.params.op = c.op;
+        mc.params.shape = c.shape;
+        mc.params.width = c.width;
+        mc.params.height = c.height;
+        mc.params.iterations = c.iterations;
+        mc.params.border = static_cast<BorderMode>(turn % 3);
+        mc.channels = g.width < 1000 ? 1 << (turn % 3) : 1;
+        mc.type = type;
+        ++turn;
+        HostPlane src = make_plane(g, mc.channels, type);
+        fill_random(src, rng);
+        const std::string what = describe(mc) + " " + std::to_string(g.width) + "x" + std::to_string(g.height) +
+                                 " pitch " + std::to_string(src.pitch) + " [" + variants::kBlockMaximaName +
+                                 "]";
+        const MorphParams& p = mc.params;
+        expect_run_matches(
+            cpu_result(src, p), src, other_layout(g, mc.channels, type),
+            [&](const PlaneView& in, const MutablePlaneView& out, cudaStream_t stream) {
+              return variants::morph_cuda_block_maxima(in, out, p, stream, nullptr);
+            },
+            what);
       }
     }
   }

@@ -1,0 +1,202 @@
+// Device side of the separable passes on block maxima (morph_rect.h): the column pass and the row
+// pass of morph_separable.cuh whose runs take their middles from block maxima. A run of m outputs
+// from t0 (a multiple of m from the first input) needs the max/min of inputs t0 + m - 1 ..
+// t0 + k - 1; with k - 1 = q m + s (0 <= s < m) that is input t0 + m - 1, the whole blocks of m
+// inputs 1 .. q - 1 after the run's own, and inputs t0 + q m .. t0 + k - 1. A block's threads
+// first compute the maxima of the blocks their runs share, once each, into shared memory; a run
+// then loads about 3 m inputs instead of k + m - 1, whatever the bar's size
+// (docs/notes/morphology.md). The column pass walks down chunk columns of a strip of rows, the row
+// pass along each row group's line in shared memory.
+#pragma once
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+
+#include "morph_separable.cuh"
+
+namespace dpx {
+namespace morph {
+
+// Warps of a block (each a chunk column of kColumnWarpChunks lanes, stacked down the strip) and
+// runs of a strip: every warp takes two runs, so a block's maxima serve 16 runs.
+constexpr int kRectWarps = 8;
+constexpr int kRectStripRuns = 2 * kRectWarps;
+
+struct RectColumnArgs {
+  ColumnPassArgs column;  // without a row window or a tile; strip_rows a multiple of kRectStripRuns runs
+  int whole_blocks;       // q - 1: whole blocks in a run's middle (<= 0: none, the plain column runs)
+  int maxima;             // block maxima of a strip: its runs + q - 2 (blocks 1 .. of its first run)
+};
+
+// The run of m = kRun outputs from t0 around its middle for a window of k (window_run's), with
+// whole_blocks = q - 1; block(i) is the max/min of the i-th block of m inputs after the run's own.
+template <typename T, bool kMax, int kRun, class In, class Block, class Out>
+__device__ __forceinline__ void block_window_run(int k, int whole_blocks, int t0, const In& in,
+                                                 const Block& block, const Out& out) {
+  ChunkLanes<T> middle = in(t0 + kRun - 1);
+  int i = 1;
+  for (; i + 1 <= whole_blocks; i += 2) middle = max_or_min3<T, kMax>(middle, block(i), block(i + 1));
+  if (i <= whole_blocks) middle = max_or_min<T, kMax>(middle, block(i));
+  middle = max_of_inputs<T, kMax>(middle, t0 + (whole_blocks + 1) * kRun, t0 + k, in);
+  window_run_around<T, kMax, kRun>(k, t0, middle, in, out);
+}
+
+// The maximum (minimum) of block i + 1 of kRun inputs (the first run's own block needs none).
+template <typename T, bool kMax, int kRun, class In>
+__device__ __forceinline__ ChunkLanes<T> block_maximum(int i, const In& in) {
+  const int first = (i + 1) * kRun;
+  return max_of_inputs<T, kMax>(in(first), first + 1, first + kRun, in);
+}
+
+// q - 1 for a window of k in runs of window_run_length(k) (<= 0: no whole block in a middle).
+constexpr int whole_blocks_of(int k) {
+  return (k - 1) / window_run_length(k) - 1;
+}
+
+// The block maxima that runs 0 .. runs - 1 read: blocks 1 .. runs + q - 2.
+__host__ __device__ constexpr int maxima_for_runs(int runs, int whole_blocks) {
+  return whole_blocks > 0 ? runs + whole_blocks - 1 : 0;
+}
+
+// A block: kColumnWarpChunks chunk columns of strip_rows output rows. Its warps compute the maxima
+// (each of kRun rows, narrowed into `maxima`: a row of kColumnWarpChunks chunks a block:
+// store_column_block_maxima), meet, then take the strip's runs, each warp every blockDim.y-th
+// (block_maxima_column_runs). Lanes past the row's end store nothing.
+template <typename T, bool kMax, int kRun>
+struct RectColumnThread {
+  using Column = WindowLanes<T, kMax>;
+  const ColumnPassArgs& a;
+  int lane, xb;
+  bool vector;
+  int y1, s0;  // the strip's end and first input row: runs and blocks start kRun apart from s0
+  int runs;
+
+  __device__ explicit RectColumnThread(const RectColumnArgs& args)
+      : a(args.column), lane(static_cast<int>(threadIdx.x)) {
+    xb = (static_cast<int>(blockIdx.x) * kColumnWarpChunks + lane) * kChunkBytes;
+    vector = a.src_chunks && xb + kChunkBytes <= a.readable_bytes;
+    const int y0 = static_cast<int>(blockIdx.y) * a.strip_rows;
+    y1 = min(y0 + a.strip_rows, a.height);
+    s0 = y0 - a.radius;
+    runs = (y1 - y0 + kRun - 1) / kRun;
+  }
+  __device__ ChunkLanes<T> in(int v) const { return column_input<Column, kMax>(a, v, xb, vector); }
+};
+
+// Block i + 1 (the first run's own block needs no maximum) of input rows s0 + (i + 1) kRun .. into
+// maxima row i.
+template <typename T, bool kMax, int kRun>
+__device__ void store_column_block_maxima(const RectColumnArgs& args, uint2* maxima) {
+  const RectColumnThread<T, kMax, kRun> t(args);
+  const int blocks = maxima_for_runs(t.runs, args.whole_blocks);
+  const auto in = [&](int v) { return t.in(t.s0 + v); };
+  for (int i = threadIdx.y; i < blocks; i += blockDim.y) {
+    maxima[i * kColumnWarpChunks + t.lane] =
+        narrow_chunk<typename decltype(t)::Column>(block_maximum<T, kMax, kRun>(i, in));
+  }
+}
+
+template <typename T, bool kMax, int kRun>
+__device__ void block_maxima_column_runs(const RectColumnArgs& args, const uint2* maxima) {
+  using Column = typename RectColumnThread<T, kMax, kRun>::Column;
+  const RectColumnThread<T, kMax, kRun> t(args);
+  const ColumnPassArgs& a = args.column;
+  const auto in = [&](int v) { return t.in(v); };
+  for (int run = threadIdx.y; run < t.runs; run += blockDim.y) {
+    const int t0 = t.s0 + run * kRun;
+    block_window_run<T, kMax, kRun>(
+        2 * a.radius + 1, args.whole_blocks, t0, in,
+        [&](int i) {
+          const uint2 c = maxima[(run + i - 1) * kColumnWarpChunks + t.lane];
+          return widen_chunk<Column>(c.x, c.y);
+        },
+        [&](int j, const ChunkLanes<T>& v) {
+          const int y = t0 + j + a.radius;
+          if (t.xb < a.row_bytes && y < t.y1) store_chunk<Column, kMax>(a, y, t.xb, v);
+        });
+  }
+}
+
+// The pass of `in` (column_readable) into `out` with a bar of 2 * radius + 1 rows,
+// merged with what `out` holds when `merge`.
+inline RectColumnArgs rect_column_args(const PlaneView& in, const MutablePlaneView& out, int radius,
+                                       BorderMode border, bool merge, PassShape* shape) {
+  RectColumnArgs r{column_pass_args(in, out, radius, 0, border, merge, shape), 0, 0};
+  ColumnPassArgs& a = r.column;
+  const int k = 2 * radius + 1;
+  a.run_rows = window_run_length(k);
+  a.tiled = false;
+  const int unit = a.run_rows * kRectStripRuns;
+  a.strip_rows = unit * std::max(1, (in.height + 65535 * unit - 1) / (65535 * unit));
+  r.whole_blocks = whole_blocks_of(k);
+  r.maxima = maxima_for_runs(a.strip_rows / a.run_rows, r.whole_blocks);
+  shape->blocks_y = (in.height + a.strip_rows - 1) / a.strip_rows;
+  shape->threads_y = kRectWarps;
+  shape->shared_bytes = static_cast<std::size_t>(r.maxima) * kColumnWarpChunks * sizeof(uint2);
+  return r;
+}
+
+// --- the row pass on block maxima -----------------------------------------------------------------
+
+// The row pass (row_pass_args) with each group's block maxima after the results: `blocks` slots a
+// channel (kRowTilePixels / m + q - 2), a chunk each, a group's channels side by side.
+struct RectRowArgs {
+  RowPassArgs row;
+  int whole_blocks;  // q - 1 (<= 0: none, the plain row runs)
+  int blocks;
+};
+
+template <typename T>
+__device__ __forceinline__ uint2* row_block_maxima(const RectRowArgs& r, const RowBlock<T>& b) {
+  return b.results + r.row.groups * r.row.out_slots;
+}
+
+// Between load_row_lines and the runs: the maxima of each group's and channel's blocks, once each.
+template <typename T, bool kMax, int kRun>
+__device__ void store_row_block_maxima(const RectRowArgs& r, const RowBlock<T>& b) {
+  const int per_group = maxima_for_runs((b.out_pixels + kRun - 1) / kRun, r.whole_blocks) * b.c;
+  if (per_group == 0) return;
+  uint2* maxima = row_block_maxima(r, b);
+  FlatCursor at(threadIdx.x, per_group);
+  for (int t = threadIdx.x; t < b.groups * per_group; t += blockDim.x, at.advance(blockDim.x, per_group)) {
+    const int i = at.item >> b.log_c, ch = at.item & (b.c - 1), row = at.row;
+    const auto in = [&](int v) { return b.template input<kMax>(r.row, row, ch, v); };
+    maxima[(row * r.blocks + i) * b.c + ch] =
+        narrow_chunk<WindowLanes<T, kMax>>(block_maximum<T, kMax, kRun>(i, in));
+  }
+}
+
+// row_runs with each run's middle from the block maxima.
+template <typename T, bool kMax, int kRun>
+__device__ void block_maxima_row_runs(const RectRowArgs& r, const RowBlock<T>& b) {
+  const uint2* maxima = row_block_maxima(r, b);
+  for_each_row_run<T, kMax, kRun>(r.row, b, [&](int row, int ch, int t0, const auto& in, const auto& out) {
+    const int run = t0 / kRun;
+    block_window_run<T, kMax, kRun>(
+        2 * r.row.radius + 1, r.whole_blocks, t0, in,
+        [&](int i) {
+          const uint2 c = maxima[(row * r.blocks + run + i - 1) * b.c + ch];
+          return widen_chunk<WindowLanes<T, kMax>>(c.x, c.y);
+        },
+        out);
+  });
+}
+
+// The row pass of `in` into `out` with a bar of 2 * radius + 1 columns.
+template <typename T>
+inline RectRowArgs rect_row_args(const PlaneView& in, const MutablePlaneView& out, int radius,
+                                 BorderMode border, PassShape* shape) {
+  const int whole = whole_blocks_of(2 * radius + 1);
+  const int blocks = maxima_for_runs(kRowTilePixels / window_run_length(2 * radius + 1), whole);
+  return RectRowArgs{row_pass_args<T>(in, out, radius, border, shape, blocks * in.channels * kChunkBytes),
+                     whole, blocks};
+}
+static_assert(RowGroupLayout((kMorphMaxRectSize - 1) / 2, 4).bytes() +
+                      maxima_for_runs(kRowTilePixels / kMaxRun, whole_blocks_of(kMorphMaxRectSize)) * 4 *
+                          kChunkBytes <=
+                  kSeparableSharedBudget,
+              "a row group of the widest bar on four channels and its maxima fit a block's shared memory");
+
+}  // namespace morph
+}  // namespace dpx
