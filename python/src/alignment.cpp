@@ -49,14 +49,14 @@ py::array_t<std::int32_t> sw_scores(py::handle queries_obj, py::handle targets_o
     for (std::size_t q = 0; q < queries.size(); ++q) {
       SequenceBatch one;
       one.add(queries.view(q));
+      std::int32_t* out_row = out + q * targets.size();
       if (aligner != nullptr) {
         throw_if_error(aligner->scores(one, &row_scores));
+        std::memcpy(out_row, row_scores.data(), targets.size() * sizeof(std::int32_t));
       } else {
         throw_if_error(align_cpu(one, targets, Pairing::kOneToMany, matrix, options, &row));
-        row_scores.resize(row.size());
-        for (std::size_t t = 0; t < row.size(); ++t) row_scores[t] = row[t].score;
+        for (std::size_t t = 0; t < targets.size(); ++t) out_row[t] = row[t].score;
       }
-      std::memcpy(out + q * targets.size(), row_scores.data(), targets.size() * sizeof(std::int32_t));
     }
   }
   return scores;

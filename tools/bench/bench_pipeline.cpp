@@ -224,6 +224,9 @@ PipelineTime run_pipeline(const std::string& desc, const GstVideoInfo& info, con
   return r;
 }
 
+// How many distinct frames of `info` to rotate over so that they exceed the GPU's 60 MB L2.
+int frames_past_l2(const GstVideoInfo& info) { return static_cast<int>(64e6 / GST_VIDEO_INFO_SIZE(&info)) + 1; }
+
 std::string caps_string(const GstVideoInfo& info) {
   GstCaps* caps = gst_video_info_to_caps(&info);
   gchar* s = gst_caps_to_string(caps);
@@ -431,7 +434,7 @@ int run_pipeline_bench(const Options& opts, Report& report) {
   GstVideoInfo nv12;
   gst_video_info_set_format(&nv12, GST_VIDEO_FORMAT_NV12, width, height);
   const std::size_t bytes = GST_VIDEO_INFO_SIZE(&nv12);
-  const int rotate = static_cast<int>(64e6 / bytes) + 1;  // > 60 MB of distinct frames
+  const int rotate = frames_past_l2(nv12);
   const std::string section = "NV12 " + std::to_string(width) + "x" + std::to_string(height) + " 3x3 dilate";
   const std::string appsrc = "appsrc name=src ! ";
   const std::string sink = " ! fakesink name=sink sync=false";
@@ -472,7 +475,7 @@ int run_pipeline_bench(const Options& opts, Report& report) {
       for (GstVideoFormat format : {GST_VIDEO_FORMAT_I420, GST_VIDEO_FORMAT_Y444}) {
         GstVideoInfo info;
         gst_video_info_set_format(&info, format, width, height);
-        const int count = static_cast<int>(64e6 / GST_VIDEO_INFO_SIZE(&info)) + 1;
+        const int count = frames_past_l2(info);
         FrameSet other(info, count, true);
         const std::string other_section = std::string(gst_video_format_to_string(format)) + " " +
                                           std::to_string(width) + "x" + std::to_string(height) + " 3x3 dilate";
