@@ -78,6 +78,7 @@ Status resolve_channels(const std::string& what, const RequantParams& params, Me
   table->entries = memory == Memory::kDevice ? ch->device_channels() : ch->host_channels();
   table->count = static_cast<std::uint32_t>(ch->channels());
   table->channel_shifts = ch->has_shifts();
+  table->wide_sums = ch->has_bias() && (ch->has_shifts() ? ch->has_unshifted_bias() : params.shift == 0);
   return Status::ok();
 }
 

@@ -26,6 +26,22 @@ Status resolve_merge3(const std::int16_t* a, const std::int16_t* b, const std::i
 // CPU thread count: 0 (every hardware thread) or more.
 Status check_threads(const char* what, int threads);
 
+// Blocks for the resident-channel kernel near `blocks`: a multiple of C / gcd(C, step), `step` the
+// elements a block passes over in one turn of its grid-stride loop, so that a thread's stride is a
+// whole number of channel periods; 0 when that multiple would exceed `limit` blocks.
+inline int resident_channel_blocks(std::uint32_t channels, std::uint64_t step, int blocks, int limit) {
+  std::uint64_t a = channels, b = step;
+  while (b != 0) {
+    const std::uint64_t r = a % b;
+    a = b;
+    b = r;
+  }
+  const std::uint64_t period = channels / a;
+  if (period > static_cast<std::uint64_t>(limit)) return 0;
+  const std::uint64_t periods = static_cast<std::uint64_t>(blocks) / period;
+  return static_cast<int>((periods > 0 ? periods : 1) * period);
+}
+
 // Bytes of one output element.
 inline std::size_t output_bytes(QuantType type) { return type == QuantType::kInt8 ? 1 : 2; }
 

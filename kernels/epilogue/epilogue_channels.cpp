@@ -9,7 +9,7 @@ namespace dpx {
 
 Status RequantChannels::set(std::size_t channels, const std::int32_t* bias, const std::int32_t* shifts) {
   entries_.clear();
-  has_bias_ = has_shifts_ = uploaded_ = false;
+  has_bias_ = has_shifts_ = has_unshifted_bias_ = uploaded_ = false;
   if (bias == nullptr && shifts == nullptr) {
     return invalid_argument("requant channels: neither a bias nor shifts given");
   }
@@ -28,6 +28,7 @@ Status RequantChannels::set(std::size_t channels, const std::int32_t* bias, cons
   for (std::size_t c = 0; c < channels; ++c) {
     entries_[c].bias = bias != nullptr ? bias[c] : 0;
     entries_[c].shift = shifts != nullptr ? shifts[c] : 0;
+    if (shifts != nullptr && entries_[c].shift == 0 && entries_[c].bias != 0) has_unshifted_bias_ = true;
   }
   has_bias_ = bias != nullptr;
   has_shifts_ = shifts != nullptr;

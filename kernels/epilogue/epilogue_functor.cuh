@@ -26,6 +26,7 @@ struct ChannelTable {
   std::uint32_t count = 1;
   bool channel_shifts = false;  // entries[c].shift, else tensor_shift, for every element
   int tensor_shift = 0;
+  bool wide_sums = false;  // some channel adds a bias with shift 0: acc + bias needs 33 bits
 };
 
 struct RequantArgs {
@@ -53,6 +54,41 @@ DPX_HD std::int32_t rounding_shift32(std::int32_t v, int s) {
   const int below = s > 0 ? s - 1 : 0;
   const std::int32_t any = s > 0 ? 1 : 0;
   return (v >> s) + ((v >> below) & any);
+}
+
+// ---- a channel's constants prepared for 32-bit arithmetic ------------------------------------
+// With B = bias + 2^(s-1) split as high * 2^s + low (0 <= low < 2^s), the rounding shift of
+// acc + bias is (acc >> s) + high + (((acc & (2^s - 1)) + low) >> s). No term needs 64 bits, and
+// for s >= 1 the sum stays within int32: acc >> s and high are at most about 2^(31-s) each (s = 1
+// reaches 2^31 - 1 exactly at the extremes). With s = 0 and a bias the sum is acc + bias, which
+// can leave int32: such a channel keeps the 64-bit form (fits_32_bits).
+struct PreparedChannel {
+  std::int32_t shift = 0;
+  std::uint32_t mask = 0;  // 2^s - 1
+  std::uint32_t low = 0;
+  std::int32_t high = 0;
+};
+
+DPX_HD bool fits_32_bits(std::int32_t bias, int s) {
+  return s > 0 || bias == 0;
+}
+
+DPX_HD PreparedChannel prepare_channel(std::int32_t bias, int s) {
+  const std::int64_t unit = std::int64_t{1} << s;
+  const std::int64_t b = static_cast<std::int64_t>(bias) + unit / 2;
+  const std::int64_t high = b >= 0 ? b / unit : -((-b + unit - 1) / unit);  // floor(b / 2^s)
+  PreparedChannel c;
+  c.shift = s;
+  c.mask = static_cast<std::uint32_t>(unit - 1);
+  c.low = static_cast<std::uint32_t>(b - high * unit);
+  c.high = static_cast<std::int32_t>(high);
+  return c;
+}
+
+// rounding_shift(acc + bias, s) for a channel prepared from (bias, s) with fits_32_bits.
+DPX_HD std::int32_t rounding_shift_prepared(std::int32_t acc, const PreparedChannel& c) {
+  const std::uint32_t carry = ((static_cast<std::uint32_t>(acc) & c.mask) + c.low) >> c.shift;
+  return (acc >> c.shift) + static_cast<std::int32_t>(carry) + c.high;
 }
 
 // max(min(v, hi), lo): two min/max instructions for 32-bit v.
@@ -198,6 +234,51 @@ struct Requantizer {
     k.next();
     PairActivation<Ops>{args.act}(w);
     return ops::lanes::slo(w[0]);
+  }
+};
+
+// The requantisation of a vector whose elements' channels are prepared beforehand (a thread that
+// meets the same channels at every step holds them in registers). Without a residual, saturation
+// and activation are one clamp to [lo, hi], their intersection; with one, [lo, hi] is the int16
+// range and the activation follows the add, as in Requantizer.
+template <typename Ops>
+struct PreparedRequantizer {
+  std::int32_t lo = kInt16Min, hi = kInt16Max;
+  ActivationArgs act;
+
+  static DPX_HD PreparedRequantizer make(const RequantArgs& a, bool residual) {
+    PreparedRequantizer p;
+    p.lo = a.type_min;
+    p.hi = a.type_max;
+    p.act = a.act;
+    if (!residual && a.act.kind == ActivationKind::kRelu) p.lo = 0;
+    if (!residual && a.act.kind == ActivationKind::kClamp) {
+      p.lo = ops::lanes::slo(a.act.lo2);
+      p.hi = ops::lanes::slo(a.act.hi2);
+    }
+    return p;
+  }
+
+  template <int N>
+  DPX_HD void pairs(const std::int32_t (&acc)[N], const PreparedChannel (&ch)[N],
+                    std::uint32_t (&w)[N / 2]) const {
+    DPX_UNROLL
+    for (int j = 0; j < N / 2; ++j) {
+      w[j] = ops::lanes::pack(saturate(rounding_shift_prepared(acc[2 * j], ch[2 * j]), lo, hi),
+                              saturate(rounding_shift_prepared(acc[2 * j + 1], ch[2 * j + 1]), lo, hi));
+    }
+  }
+  template <int N>
+  DPX_HD void pairs_plus(const std::int32_t (&acc)[N], const std::uint32_t (&res)[N / 2],
+                         const PreparedChannel (&ch)[N], std::uint32_t (&w)[N / 2]) const {
+    DPX_UNROLL
+    for (int j = 0; j < N / 2; ++j) {
+      const std::int32_t q0 = saturate(rounding_shift_prepared(acc[2 * j], ch[2 * j]), lo, hi);
+      const std::int32_t q1 = saturate(rounding_shift_prepared(acc[2 * j + 1], ch[2 * j + 1]), lo, hi);
+      w[j] = ops::lanes::pack(saturate(q0 + ops::lanes::slo(res[j]), kInt16Min, kInt16Max),
+                              saturate(q1 + ops::lanes::shi(res[j]), kInt16Min, kInt16Max));
+    }
+    PairActivation<Ops>{act}(w);
   }
 };
 

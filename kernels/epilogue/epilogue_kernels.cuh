@@ -129,13 +129,17 @@ __device__ __forceinline__ void requantize_edges(const Requantizer<Ops>& rq, con
   static_cast<Out*>(L.out)[i] = static_cast<Out>(v);
 }
 
-template <typename Ops, typename K, typename Out, bool kResidual>
-__device__ __forceinline__ void requantize_vectors(const Requantizer<Ops>& rq, const RequantLaunch& L) {
+// The thread's first output vector; its grid-stride loop goes on from there.
+__device__ __forceinline__ std::uint64_t first_vector() {
+  return static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+}
+
+// The grid-stride loop over whole output vectors from vector v; `apply` turns a vector's
+// accumulators (and residual pairs) into its packed output words and steps to the next vector.
+template <typename Out, bool kResidual, typename Apply>
+__device__ __forceinline__ void requantize_vectors(const RequantLaunch& L, std::uint64_t v, Apply& apply) {
   constexpr int kPerVector = kVectorBytes / sizeof(Out);
   const std::uint64_t stride = static_cast<std::uint64_t>(gridDim.x) * blockDim.x;
-  std::uint64_t v = static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (v >= L.split.chunks) return;
-  K k(L.args.channels, L.split.head + v * kPerVector);
   for (; v < L.split.chunks; v += stride) {
     const std::uint64_t e = L.split.head + v * kPerVector;
     std::int32_t acc[kPerVector];
@@ -144,20 +148,86 @@ __device__ __forceinline__ void requantize_vectors(const Requantizer<Ops>& rq, c
     if constexpr (kResidual) {
       std::uint32_t res[kPerVector / 2];
       load_pairs(L.residual + e, L.residual_vec, res);
-      rq.pairs_plus(acc, res, k, w);
+      apply(acc, res, w);
     } else {
-      rq.pairs(acc, k, w);
+      apply(acc, w);
     }
     store_vector(static_cast<Out*>(L.out) + e, w);
-    k.skip(L.channel_step);
   }
 }
+
+// Constants walked element by element (any table): after its vector a thread's walker skips to the
+// element its next vector starts on.
+template <typename Ops, typename K>
+struct WalkedVectors {
+  Requantizer<Ops> rq;
+  K k;
+  std::uint32_t step;
+
+  template <int N>
+  __device__ void operator()(const std::int32_t (&acc)[N], std::uint32_t (&w)[N / 2]) {
+    rq.pairs(acc, k, w);
+    k.skip(step);
+  }
+  template <int N>
+  __device__ void operator()(const std::int32_t (&acc)[N], const std::uint32_t (&res)[N / 2],
+                             std::uint32_t (&w)[N / 2]) {
+    rq.pairs_plus(acc, res, k, w);
+    k.skip(step);
+  }
+};
 
 template <typename Ops, typename K, typename Out, bool kResidual>
 __global__ void __launch_bounds__(kThreads) requantize_kernel(const RequantLaunch L) {
   const Requantizer<Ops> rq{L.args};
   requantize_edges<Ops, K, Out, kResidual>(rq, L);
-  requantize_vectors<Ops, K, Out, kResidual>(rq, L);
+  const std::uint64_t v = first_vector();
+  if (v >= L.split.chunks) return;
+  constexpr std::uint64_t kPerVector = kVectorBytes / sizeof(Out);
+  WalkedVectors<Ops, K> apply{rq, K(L.args.channels, L.split.head + v * kPerVector), L.channel_step};
+  requantize_vectors<Out, kResidual>(L, v, apply);
+}
+
+// ---- requantize with each thread's channels in registers ---------------------------------------
+// int16 output, per-channel constants: the grid is sized so that a thread's stride is a whole
+// number of channel periods (blocks * kThreads * 8 a multiple of C), so every vector a thread
+// takes starts on the same channel. It prepares its 8 channels once and reads no table after.
+
+struct ResidentVectors {
+  static constexpr int kPerVector = kVectorBytes / sizeof(std::int16_t);
+  PreparedRequantizer<ops::Dpx> rq;
+  PreparedChannel ch[kPerVector];
+
+  // The channels of the 8 elements from `first` on.
+  __device__ ResidentVectors(const RequantLaunch& L, std::uint64_t first, bool residual)
+      : rq(PreparedRequantizer<ops::Dpx>::make(L.args, residual)) {
+    const ChannelTable& t = L.args.channels;
+    std::uint32_t c = static_cast<std::uint32_t>(first % t.count);
+    DPX_UNROLL
+    for (int j = 0; j < kPerVector; ++j) {
+      const RequantChannel e = t.entries[c];
+      ch[j] = prepare_channel(e.bias, t.channel_shifts ? e.shift : t.tensor_shift);
+      if (++c == t.count) c = 0;
+    }
+  }
+  __device__ void operator()(const std::int32_t (&acc)[kPerVector],
+                             std::uint32_t (&w)[kPerVector / 2]) const {
+    rq.pairs(acc, ch, w);
+  }
+  __device__ void operator()(const std::int32_t (&acc)[kPerVector],
+                             const std::uint32_t (&res)[kPerVector / 2],
+                             std::uint32_t (&w)[kPerVector / 2]) const {
+    rq.pairs_plus(acc, res, ch, w);
+  }
+};
+
+template <bool kResidual>
+__global__ void __launch_bounds__(kThreads) requantize_resident_kernel(const RequantLaunch L) {
+  requantize_edges<ops::Dpx, ChannelConstants, std::int16_t, kResidual>(Requantizer<ops::Dpx>{L.args}, L);
+  const std::uint64_t v = first_vector();
+  if (v >= L.split.chunks) return;
+  ResidentVectors apply(L, L.split.head + v * ResidentVectors::kPerVector, kResidual);
+  requantize_vectors<std::int16_t, kResidual>(L, v, apply);
 }
 
 // ---- merge3 ----------------------------------------------------------------------------------
@@ -185,8 +255,7 @@ __device__ __forceinline__ void merge3_vectors(const Merger<Ops>& merge, const M
   constexpr int kWords = kVectorBytes / sizeof(std::uint32_t);
   constexpr int kPerVector = kVectorBytes / sizeof(std::int16_t);
   const std::uint64_t stride = static_cast<std::uint64_t>(gridDim.x) * blockDim.x;
-  for (std::uint64_t v = static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x; v < L.split.chunks;
-       v += stride) {
+  for (std::uint64_t v = first_vector(); v < L.split.chunks; v += stride) {
     const std::uint64_t e = L.split.head + v * kPerVector;
     std::uint32_t a[kWords], b[kWords], c[kWords], w[kWords];
     load_pairs(L.a + e, L.a_vec, a);

@@ -49,17 +49,49 @@ Status launch_requantize(const std::int32_t* acc, const std::int16_t* residual, 
   return Status::ok();
 }
 
-template <typename Ops, typename Out, bool kResidual>
+// The resident-channel kernel where the table suits it (every channel's sum fits 32 bits and the
+// grid can be made a whole number of channel periods); *launched says whether it ran.
+template <bool kResidual>
+Status launch_requantize_resident(const std::int32_t* acc, const std::int16_t* residual, void* out,
+                                  std::size_t n, const RequantArgs& args, cudaStream_t stream,
+                                  bool* launched) {
+  *launched = false;
+  if (args.channels.wide_sums) return Status::ok();
+  constexpr auto kernel = requantize_resident_kernel<kResidual>;
+  const Split split = split_output(out, sizeof(std::int16_t), n);
+  int blocks = 0;
+  DPX_RETURN_IF_ERROR(grid_for<kernel>(split.chunks, &blocks));
+  std::int64_t resident = 0;
+  DPX_RETURN_IF_ERROR(runtime::resident_blocks(kernel, kThreads, 0, &resident));
+  constexpr std::uint64_t kStep = std::uint64_t{kThreads} * (kVectorBytes / sizeof(std::int16_t));
+  blocks = resident_channel_blocks(args.channels.count, kStep, blocks, static_cast<int>(4 * resident));
+  if (blocks == 0) return Status::ok();
+  kernel<<<blocks, kThreads, 0, stream>>>(
+      plan_requantize<std::int16_t>(acc, residual, out, split, args, blocks));
+  DPX_CUDA_CHECK_LAUNCH("requantize_resident_kernel");
+  *launched = true;
+  return Status::ok();
+}
+
+// kResident: per-channel int16 requantisation takes the resident-channel kernel where it can.
+template <typename Ops, typename Out, bool kResidual, bool kResident>
 Status dispatch_constants(const std::int32_t* acc, const std::int16_t* residual, void* out, std::size_t n,
                           const RequantArgs& args, cudaStream_t stream) {
   const bool per_channel = args.channels.entries != nullptr;
+  if constexpr (kResident && sizeof(Out) == 2) {
+    bool launched = false;
+    if (per_channel)
+      DPX_RETURN_IF_ERROR(
+          launch_requantize_resident<kResidual>(acc, residual, out, n, args, stream, &launched));
+    if (launched) return Status::ok();
+  }
   return per_channel ? launch_requantize<Ops, ChannelConstants, Out, kResidual>(acc, residual, out, n, args, stream)
                      : launch_requantize<Ops, TensorConstants, Out, kResidual>(acc, residual, out, n, args, stream);
 }
 
-template <typename Ops>
-Status run_requantize(const std::int32_t* acc, const std::int16_t* residual, bool with_residual, std::size_t n,
-                      const RequantParams& params, void* out, cudaStream_t stream) {
+template <typename Ops, bool kResident = false>
+Status run_requantize(const std::int32_t* acc, const std::int16_t* residual, bool with_residual,
+                      std::size_t n, const RequantParams& params, void* out, cudaStream_t stream) {
   const char* what = with_residual ? "requantize_residual" : "requantize";
   RequantArgs args;
   DPX_RETURN_IF_ERROR(resolve_requantize(what, acc, residual, with_residual, n, params, out, Memory::kDevice, &args));
@@ -67,9 +99,12 @@ Status run_requantize(const std::int32_t* acc, const std::int16_t* residual, boo
   DPX_RETURN_IF_ERROR(check_reachable(what, "acc", acc));
   DPX_RETURN_IF_ERROR(check_reachable(what, "out", out));
   if (with_residual) DPX_RETURN_IF_ERROR(check_reachable(what, "residual", residual));
-  if (with_residual) return dispatch_constants<Ops, std::int16_t, true>(acc, residual, out, n, args, stream);
-  if (params.output == QuantType::kInt8) return dispatch_constants<Ops, std::int8_t, false>(acc, nullptr, out, n, args, stream);
-  return dispatch_constants<Ops, std::int16_t, false>(acc, nullptr, out, n, args, stream);
+  if (with_residual)
+    return dispatch_constants<Ops, std::int16_t, true, kResident>(acc, residual, out, n, args, stream);
+  if (params.output == QuantType::kInt8) {
+    return dispatch_constants<Ops, std::int8_t, false, kResident>(acc, nullptr, out, n, args, stream);
+  }
+  return dispatch_constants<Ops, std::int16_t, false, kResident>(acc, nullptr, out, n, args, stream);
 }
 
 template <typename Ops>

@@ -17,6 +17,11 @@ Status requantize_residual_cuda(OpsPolicy policy, const std::int32_t* acc, const
   return epilogue::run_requantize<ops::PlainOps>(acc, residual, true, n, params, out, stream);
 }
 
+Status requantize_resident_cuda(const std::int32_t* acc, const std::int16_t* residual, std::size_t n,
+                                const RequantParams& params, void* out, cudaStream_t stream) {
+  return epilogue::run_requantize<ops::Dpx, true>(acc, residual, residual != nullptr, n, params, out, stream);
+}
+
 Status merge3_cuda(OpsPolicy policy, const std::int16_t* a, const std::int16_t* b, const std::int16_t* c,
                    std::size_t n, const Merge3Params& params, std::int16_t* out, cudaStream_t stream) {
   if (policy == OpsPolicy::kDpx) return dpx::merge3_cuda(a, b, c, n, params, out, stream);

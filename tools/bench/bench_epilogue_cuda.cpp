@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <string>
+#include <vector>
 
 #include "bench_epilogue.h"
 #include "cuda_check.h"
@@ -58,15 +59,37 @@ Status tile(DeviceBuffer* buf, const std::vector<T>& host, std::size_t n, std::s
   return Status::ok();
 }
 
+// What runs a case: the public call (DPX ops), the same kernels on plain ops, or the
+// resident-channel candidate (per-channel int16 requantisation only).
+enum class Runner { kDpx, kPlain, kResident };
+
+const char* runner_name(Runner r) {
+  return r == Runner::kResident ? "resident-channels"
+                                : ops_policy_name(r == Runner::kDpx ? OpsPolicy::kDpx : OpsPolicy::kPlain);
+}
+
+std::vector<Runner> runners_for(const EpilogueCase& c) {
+  std::vector<Runner> runners = {Runner::kDpx, Runner::kPlain};
+  const bool per_channel_int16 =
+      c.kind != EpilogueKind::kMerge3 && c.requant.channels != nullptr && c.output_bytes() == 2;
+  if (per_channel_int16) runners.push_back(Runner::kResident);
+  return runners;
+}
+
 // One case on the device over [offset, offset + count) of set `set`, written to out.
-Status enqueue(OpsPolicy policy, const EpilogueCase& c, const EpilogueGpuBench::State& s, std::size_t set,
+Status enqueue(Runner runner, const EpilogueCase& c, const EpilogueGpuBench::State& s, std::size_t set,
                std::size_t offset, std::size_t count, void* out) {
   const std::int32_t* acc = s.at<std::int32_t>(s.acc, set) + offset;
   const std::int16_t* a = s.at<std::int16_t>(s.a, set) + offset;
+  const OpsPolicy policy = runner == Runner::kPlain ? OpsPolicy::kPlain : OpsPolicy::kDpx;
+  const bool resident = runner == Runner::kResident;
   switch (c.kind) {
     case EpilogueKind::kRequantize:
+      if (resident)
+        return variants::requantize_resident_cuda(acc, nullptr, count, c.requant, out, s.stream.get());
       return variants::requantize_cuda(policy, acc, count, c.requant, out, s.stream.get());
     case EpilogueKind::kResidual:
+      if (resident) return variants::requantize_resident_cuda(acc, a, count, c.requant, out, s.stream.get());
       return variants::requantize_residual_cuda(policy, acc, a, count, c.requant, static_cast<std::int16_t*>(out),
                                                 s.stream.get());
     case EpilogueKind::kMerge3:
@@ -78,13 +101,13 @@ Status enqueue(OpsPolicy policy, const EpilogueCase& c, const EpilogueGpuBench::
 }
 
 // The window [kWindowOffset, + s.window) through the GPU (into a poisoned buffer) and the CPU.
-Status check_window(OpsPolicy policy, const EpilogueCase& c, EpilogueGpuBench::State& s, bool* same) {
+Status check_window(Runner runner, const EpilogueCase& c, EpilogueGpuBench::State& s, bool* same) {
   const std::size_t bytes = s.window * c.output_bytes();
   std::vector<unsigned char> gpu(bytes), cpu(bytes);
   DPX_CUDA_TRY(cudaMemsetAsync(s.window_out.data(), 0xA5, s.window_out.size(), s.stream.get()));
   // One element into the buffer, so the output is 2-byte but not 4-byte aligned.
   unsigned char* out = s.window_out.as<unsigned char>() + c.output_bytes();
-  DPX_RETURN_IF_ERROR(enqueue(policy, c, s, 0, kWindowOffset, s.window, out));
+  DPX_RETURN_IF_ERROR(enqueue(runner, c, s, 0, kWindowOffset, s.window, out));
   DPX_CUDA_TRY(cudaMemcpyAsync(gpu.data(), out, bytes, cudaMemcpyDeviceToHost, s.stream.get()));
   DPX_RETURN_IF_ERROR(s.stream.synchronize());
   DPX_RETURN_IF_ERROR(run_epilogue_cpu(c, *s.block, kWindowOffset, s.window, cpu.data()));
@@ -142,14 +165,14 @@ Status EpilogueGpuBench::setup(const Options& opts, std::size_t n, const Epilogu
 bool EpilogueGpuBench::add_rows(const EpilogueCase& c, const std::string& section, Report& report) {
   State& s = *s_;
   const std::size_t bytes = c.bytes_per_element() * s.n;
-  const OpsPolicy policies[] = {OpsPolicy::kDpx, OpsPolicy::kPlain};
-  for (OpsPolicy policy : policies) {
+  const std::vector<Runner> runners = runners_for(c);
+  for (Runner runner : runners) {
     bool same = false;
-    const Status st = check_window(policy, c, s, &same);
+    const Status st = check_window(runner, c, s, &same);
     if (!st.is_ok() || !same) {
-      std::fprintf(stderr, "epilogue: %s (%s): %s\n", section.c_str(), ops_policy_name(policy),
+      std::fprintf(stderr, "epilogue: %s (%s): %s\n", section.c_str(), runner_name(runner),
                    st.is_ok() ? "GPU and CPU DISAGREE; not timed" : st.message().c_str());
-      report.add(gb_row(section, ops_policy_name(policy), 0, 0, "FAILED the GPU == CPU check"));
+      report.add(gb_row(section, runner_name(runner), 0, 0, "FAILED the GPU == CPU check"));
       return false;
     }
   }
@@ -172,18 +195,21 @@ bool EpilogueGpuBench::add_rows(const EpilogueCase& c, const std::string& sectio
   report.add(gb_row(section, "copy", copy_us, bytes,
                     "memcpy D2D of " + std::to_string(half >> 20) + " MiB (read+write " +
                         std::to_string(bytes >> 20) + " MiB)"));
-  double us[2] = {0, 0};
-  for (int p = 0; p < 2; ++p) {
+  std::vector<double> us(runners.size(), 0);
+  for (std::size_t r = 0; r < runners.size(); ++r) {
     Status st;
-    us[p] = time_cuda_us(s.opts, s.stream.get(), [&](int i) {
-      for (int j = 0; j < kBatch; ++j) {
-        const std::size_t set = static_cast<std::size_t>(i * kBatch + j) % s.sets;
-        const Status e = enqueue(policies[p], c, s, set, 0, s.n, s.out_at(set, c.output_bytes()));
-        if (!e.is_ok() && st.is_ok()) st = e;
-      }
-    }) / kBatch;
-    if (!st.is_ok() || us[p] < 0) {
-      std::fprintf(stderr, "epilogue: %s (%s) failed: %s\n", section.c_str(), ops_policy_name(policies[p]),
+    us[r] = time_cuda_us(s.opts, s.stream.get(),
+                         [&](int i) {
+                           for (int j = 0; j < kBatch; ++j) {
+                             const std::size_t set = static_cast<std::size_t>(i * kBatch + j) % s.sets;
+                             const Status e =
+                                 enqueue(runners[r], c, s, set, 0, s.n, s.out_at(set, c.output_bytes()));
+                             if (!e.is_ok() && st.is_ok()) st = e;
+                           }
+                         }) /
+            kBatch;
+    if (!st.is_ok() || us[r] < 0) {
+      std::fprintf(stderr, "epilogue: %s (%s) failed: %s\n", section.c_str(), runner_name(runners[r]),
                    st.is_ok() ? "timing failed" : st.message().c_str());
       return false;
     }
@@ -191,6 +217,10 @@ bool EpilogueGpuBench::add_rows(const EpilogueCase& c, const std::string& sectio
   report.add(gb_row(section, "dpx", us[0], bytes,
                     percent_of(us[0], copy_us) + " of copy, speed-up over plain " + ratio(us[1], us[0])));
   report.add(gb_row(section, "plain", us[1], bytes, percent_of(us[1], copy_us) + " of copy"));
+  if (runners.size() > 2) {
+    report.add(gb_row(section, runner_name(runners[2]), us[2], bytes,
+                      percent_of(us[2], copy_us) + " of copy, speed-up over dpx " + ratio(us[0], us[2])));
+  }
   return true;
 }
 

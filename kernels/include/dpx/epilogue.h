@@ -78,6 +78,8 @@ class RequantChannels {
   bool has_bias() const { return has_bias_; }
   bool has_shifts() const { return has_shifts_; }
   bool uploaded() const { return uploaded_; }
+  // Whether some channel has its own shift 0 and a bias that is not 0.
+  bool has_unshifted_bias() const { return has_unshifted_bias_; }
 
   // channels() entries on the host; on the device (null until uploaded since the last set()).
   const RequantChannel* host_channels() const { return entries_.empty() ? nullptr : entries_.data(); }
@@ -89,7 +91,7 @@ class RequantChannels {
 
  private:
   std::vector<RequantChannel> entries_;
-  bool has_bias_ = false, has_shifts_ = false;
+  bool has_bias_ = false, has_shifts_ = false, has_unshifted_bias_ = false;
   DeviceBuffer device_;
   bool uploaded_ = false;
 };

@@ -7,10 +7,12 @@
 #include <cstdint>
 #include <cstring>
 #include <limits>
+#include <numeric>
 #include <string>
 #include <vector>
 
 #include "dpx/epilogue.h"
+#include "epilogue_args.h"
 #include "epilogue_functor.cuh"
 #include "epilogue_test_data.h"
 #include "test_util.h"
@@ -206,8 +208,8 @@ TEST(EpilogueCpu, Merge3TakesThePerElementMaxOrMin) {
   EXPECT_EQ(out, (std::vector<std::int16_t>{-7, -3, -8, -8}));
 }
 
-// Without a bias the functors round in 32 bits; that must equal the 64-bit definition everywhere.
-TEST(EpilogueCpu, ThirtyTwoBitRoundingShiftEqualsSixtyFourBitOne) {
+// The int32 extremes and every power of two with its neighbours, both signs.
+std::vector<std::int32_t> int32_edges() {
   std::vector<std::int32_t> v = {kI32Min, kI32Min + 1, kI32Max, kI32Max - 1, 0, 1, -1};
   for (int k = 0; k < 31; ++k) {
     for (std::int64_t d : {-1, 0, 1}) {
@@ -215,6 +217,12 @@ TEST(EpilogueCpu, ThirtyTwoBitRoundingShiftEqualsSixtyFourBitOne) {
       v.push_back(static_cast<std::int32_t>(-(std::int64_t{1} << k) + d));
     }
   }
+  return v;
+}
+
+// Without a bias the functors round in 32 bits; that must equal the 64-bit definition everywhere.
+TEST(EpilogueCpu, ThirtyTwoBitRoundingShiftEqualsSixtyFourBitOne) {
+  std::vector<std::int32_t> v = int32_edges();
   auto rng = dpx::test::seeded_rng();
   for (int i = 0; i < 100000; ++i) v.push_back(static_cast<std::int32_t>(rng()));
   for (int s = 0; s <= 31; ++s) {
@@ -223,6 +231,133 @@ TEST(EpilogueCpu, ThirtyTwoBitRoundingShiftEqualsSixtyFourBitOne) {
       ASSERT_EQ(dpx::epilogue::rounding_shift(x, s), ref::round_shift(x, s)) << "x=" << x << " s=" << s;
     }
   }
+}
+
+// The resident-channel kernel's 32-bit form of a channel against the 64-bit definition, wherever
+// the channel is admitted to it (a shift, or no bias).
+TEST(EpilogueCpu, PreparedChannelRoundsLikeTheDefinition) {
+  using dpx::epilogue::fits_32_bits;
+  using dpx::epilogue::prepare_channel;
+  using dpx::epilogue::rounding_shift_prepared;
+  const std::vector<std::int32_t> edges = int32_edges();
+  auto rng = dpx::test::seeded_rng();
+  std::vector<std::int32_t> acc = edges;
+  for (int i = 0; i < 3000; ++i) acc.push_back(static_cast<std::int32_t>(rng()));
+  std::vector<std::int32_t> bias = edges;
+  for (int i = 0; i < 200; ++i) bias.push_back(static_cast<std::int32_t>(rng()));
+  long long checked = 0;
+  for (int s = 0; s <= 31; ++s) {
+    for (std::int32_t b : bias) {
+      if (!fits_32_bits(b, s)) continue;
+      const dpx::epilogue::PreparedChannel c = prepare_channel(b, s);
+      for (std::int32_t a : acc) {
+        ASSERT_EQ(rounding_shift_prepared(a, c), ref::round_shift(std::int64_t{a} + b, s))
+            << "acc=" << a << " bias=" << b << " s=" << s;
+        ++checked;
+      }
+    }
+  }
+  EXPECT_GT(checked, 1000000);
+  EXPECT_FALSE(fits_32_bits(1, 0));
+  EXPECT_TRUE(fits_32_bits(0, 0));
+  EXPECT_TRUE(fits_32_bits(kI32Min, 1));
+}
+
+// A vector through PreparedRequantizer (saturation and activation folded into one clamp) equals the
+// walked Requantizer the CPU runs, with and without a residual, for every activation.
+TEST(EpilogueCpu, PreparedRequantizerEqualsTheWalkedOne) {
+  using dpx::epilogue::ChannelConstants;
+  using dpx::epilogue::ChannelTable;
+  using dpx::epilogue::PreparedChannel;
+  constexpr int kN = 8;
+  auto rng = dpx::test::seeded_rng();
+  for (std::size_t c : {1u, 3u, 8u, 37u, 64u}) {
+    auto bias = dpx::test::epilogue_bias(rng, c);
+    auto shifts = dpx::test::epilogue_shifts(rng, c);
+    for (std::size_t i = 0; i < c; ++i) {
+      if (shifts[i] == 0 && i % 2 == 0) bias[i] = 0;  // unshifted channels: admitted only without a bias
+      if (shifts[i] == 0 && i % 2 == 1) shifts[i] = 1;
+    }
+    RequantChannels ch;
+    ASSERT_TRUE(ch.set(c, bias.data(), shifts.data()).is_ok());
+    ASSERT_FALSE(ch.has_unshifted_bias());
+    for (const Activation& act : activations_for(QuantType::kInt16)) {
+      RequantParams p;
+      p.channels = &ch;
+      p.activation = act;
+      for (bool residual : {false, true}) {
+        dpx::epilogue::RequantArgs args;
+        const std::int32_t acc_array[1] = {0};
+        const std::int16_t residual_array[1] = {0};
+        ASSERT_TRUE(dpx::epilogue::resolve_requantize("test", acc_array, residual ? residual_array : nullptr,
+                                                      residual, 0, p, nullptr, dpx::epilogue::Memory::kHost,
+                                                      &args)
+                        .is_ok());
+        ASSERT_FALSE(args.channels.wide_sums);
+        const dpx::epilogue::Requantizer<dpx::ops::Dpx> walked{args};
+        const auto prepared = dpx::epilogue::PreparedRequantizer<dpx::ops::Dpx>::make(args, residual);
+        for (std::uint64_t first = 0; first < 3 * c + 9; first += 1 + first / 4) {
+          const auto acc8 = dpx::test::epilogue_accumulators(
+              rng, kN, [&](std::size_t j) { return shifts[(first + j) % c]; });
+          const auto res16 = dpx::test::epilogue_int16(rng, kN);
+          std::int32_t acc[kN];
+          std::uint32_t res[kN / 2];
+          PreparedChannel pc[kN];
+          for (int j = 0; j < kN; ++j) {
+            acc[j] = acc8[j];
+            const dpx::RequantChannel e = ch.host_channels()[(first + j) % c];
+            pc[j] = dpx::epilogue::prepare_channel(e.bias, e.shift);
+          }
+          for (int j = 0; j < kN / 2; ++j) res[j] = dpx::ops::lanes::pack(res16[2 * j], res16[2 * j + 1]);
+          std::uint32_t want[kN / 2], got[kN / 2];
+          ChannelConstants k(args.channels, first);
+          if (residual) {
+            walked.pairs_plus(acc, res, k, want);
+            prepared.pairs_plus(acc, res, pc, got);
+          } else {
+            walked.pairs(acc, k, want);
+            prepared.pairs(acc, pc, got);
+          }
+          for (int j = 0; j < kN / 2; ++j) {
+            ASSERT_EQ(got[j], want[j]) << "C=" << c << " first=" << first << " word " << j << " residual "
+                                       << residual << " activation " << static_cast<int>(act.kind);
+          }
+        }
+      }
+    }
+  }
+}
+
+// The resident-channel grid: a thread's stride (blocks x 256 threads x 8 elements) must be a whole
+// number of channel periods, near the blocks asked for; tables whose period exceeds the limit get 0.
+TEST(EpilogueCpu, ResidentGridIsAWholeNumberOfChannelPeriods) {
+  for (std::uint32_t c = 1; c <= 5000; ++c) {
+    for (int want : {1, 7, 132, 1056}) {
+      const int blocks = dpx::epilogue::resident_channel_blocks(c, 2048, want, 2000);
+      if (blocks == 0) {
+        ASSERT_GT(c / std::gcd<std::uint64_t>(c, 2048), 2000u) << "C=" << c;
+        continue;
+      }
+      ASSERT_EQ(std::uint64_t(blocks) * 2048 % c, 0u) << "C=" << c << " blocks " << blocks;
+      ASSERT_LE(blocks, std::max<std::uint64_t>(want, c / std::gcd<std::uint64_t>(c, 2048))) << "C=" << c;
+      ASSERT_GE(std::uint64_t(blocks) * 2,
+                std::min<std::uint64_t>(want, c / std::gcd<std::uint64_t>(c, 2048)));
+    }
+  }
+  EXPECT_EQ(dpx::epilogue::resident_channel_blocks(64, 2048, 1056, 2000), 1056);
+  EXPECT_EQ(dpx::epilogue::resident_channel_blocks(4099, 2048, 1056, 2000), 0);
+}
+
+TEST(EpilogueCpu, UnshiftedBiasIsFlagged) {
+  const std::int32_t shifts[] = {1, 0, 2};
+  const std::int32_t bias_on_shifted[] = {5, 0, -3}, bias_on_unshifted[] = {0, 7, 0};
+  RequantChannels ch;
+  ASSERT_TRUE(ch.set(3, bias_on_shifted, shifts).is_ok());
+  EXPECT_FALSE(ch.has_unshifted_bias());
+  ASSERT_TRUE(ch.set(3, bias_on_unshifted, shifts).is_ok());
+  EXPECT_TRUE(ch.has_unshifted_bias());
+  ASSERT_TRUE(ch.set(3, nullptr, shifts).is_ok());
+  EXPECT_FALSE(ch.has_unshifted_bias());
 }
 
 // How the CUDA kernels store int8: the low bytes of the lanes of two words, in element order.

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -259,6 +260,78 @@ TEST_F(EpilogueCuda, ResidualMatchesCpuOnEverySizeAndAlignmentAlsoInPlace) {
                                                       p, target.as<std::int16_t>(), stream_.get()),
               stream_.get(), target, cpu, what));
         }
+      }
+    }
+  }
+}
+
+// A per-channel table the resident-channel kernel takes: shifts of 1..31, and unshifted channels
+// only without a bias (with `wide`, channel 0 adds a bias unshifted, which hands the call to the
+// walked kernel).
+::testing::AssertionResult resident_table(std::mt19937_64& rng, std::size_t c, bool wide, cudaStream_t stream,
+                                          RequantChannels* ch) {
+  auto bias = dpx::test::epilogue_bias(rng, c);
+  auto shifts = dpx::test::epilogue_shifts(rng, c);
+  for (std::size_t i = 0; i < c; ++i) {
+    if (shifts[i] == 0 && i % 2 == 0) bias[i] = 0;
+    if (shifts[i] == 0 && i % 2 == 1) shifts[i] = 1;
+  }
+  if (wide) {
+    shifts[0] = 0;
+    bias[0] = 12345;
+  }
+  for (const dpx::Status& s : {ch->set(c, bias.data(), shifts.data()), ch->upload(stream)}) {
+    if (!s.is_ok()) return ::testing::AssertionFailure() << s.message();
+  }
+  if (ch->has_unshifted_bias() != wide) return ::testing::AssertionFailure() << "unexpected table";
+  return ::testing::AssertionSuccess();
+}
+
+// The resident-channel candidate against the CPU, with and without a residual (in place too): tables
+// it takes, tables it hands to the walked kernel (a biased unshifted channel; C = 4099, whose period
+// exceeds its grid), every size and alignment, and a tensor beyond one sweep of the grid.
+TEST_F(EpilogueCuda, ResidentChannelsMatchCpu) {
+  auto rng = dpx::test::seeded_rng();
+  struct Table {
+    std::size_t c;
+    bool wide;
+  };
+  const Table tables[] = {{1, false},  {3, false},    {37, false},   {64, false},
+                          {96, false}, {1000, false}, {4099, false}, {37, true}};
+  const Activation acts[] = {Activation::relu(), Activation::none(), Activation::clamp(-300, 6000)};
+  for (std::size_t ti = 0; ti < std::size(tables); ++ti) {
+    RequantChannels ch;
+    ASSERT_TRUE(resident_table(rng, tables[ti].c, tables[ti].wide, stream_.get(), &ch));
+    std::vector<std::size_t> sizes(std::begin(kSizes), std::end(kSizes));
+    if (ti == 2 || ti == 5) sizes.push_back((std::size_t{1} << 23) + 5);
+    for (std::size_t n : sizes) {
+      const RequantParams p = requant(0, QuantType::kInt16, acts[n % 3], &ch);
+      const auto acc =
+          dpx::test::epilogue_accumulators(rng, n, [&](std::size_t i) { return element_shift(p, i); });
+      const auto res = dpx::test::epilogue_int16(rng, n);
+      std::vector<std::int16_t> cpu(n), cpu_res(n);
+      ASSERT_TRUE(dpx::requantize_cpu(acc.data(), n, p, cpu.data()).is_ok());
+      ASSERT_TRUE(dpx::requantize_residual_cpu(acc.data(), res.data(), n, p, cpu_res.data()).is_ok());
+      const std::size_t offsets = n > 100000 ? 2 : 8;
+      for (std::size_t off = 0; off < offsets; ++off) {
+        const std::string what = "C=" + std::to_string(tables[ti].c) + (tables[ti].wide ? " wide" : "") +
+                                 " n=" + std::to_string(n) + " offset " + std::to_string(off);
+        GuardedBuffer d_acc, d_res, d_out, d_out_res;
+        ASSERT_TRUE(d_acc.init(n, 4, off));
+        ASSERT_TRUE(d_res.init(n, 2, (off * 3 + 2) % 8));
+        ASSERT_TRUE(d_out.init(n, 2, (off * 5 + 1) % 8));
+        ASSERT_TRUE(d_out_res.init(n, 2, (off * 7 + 4) % 8));
+        ASSERT_TRUE(d_acc.upload(acc.data()));
+        ASSERT_TRUE(d_res.upload(res.data()));
+        ASSERT_TRUE(gpu_matches_cpu(dpx::variants::requantize_resident_cuda(
+                                        d_acc.as<std::int32_t>(), nullptr, n, p, d_out.data(), stream_.get()),
+                                    stream_.get(), d_out, cpu, what));
+        const bool in_place = off % 4 == 3;
+        const GuardedBuffer& target = in_place ? d_res : d_out_res;
+        ASSERT_TRUE(gpu_matches_cpu(
+            dpx::variants::requantize_resident_cuda(d_acc.as<std::int32_t>(), d_res.as<std::int16_t>(), n, p,
+                                                    target.data(), stream_.get()),
+            stream_.get(), target, cpu_res, what + " residual" + (in_place ? " in place" : "")));
       }
     }
   }
