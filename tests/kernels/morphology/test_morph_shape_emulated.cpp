@@ -57,10 +57,11 @@ std::string element_text(const ElementCase& e) {
 
 // One pixel; smaller than every element but 1x1 (borders fold and repeat); odd widths whose
 // samples end inside a block, on a 16-byte aligned pitch; two blocks across and down (128 samples,
-// 128 rows a block) with a padded, misaligned pitch.
+// 128 rows a block: the second's top half whole, its bottom half a few rows) with a padded,
+// misaligned pitch.
 const std::vector<Geometry>& shape_geometries() {
   static const std::vector<Geometry> g = {
-      {1, 1, 0, 0, false}, {3, 7, 1, 1, false}, {37, 19, 0, 0, true}, {133, 131, 3, 1, false}};
+      {1, 1, 0, 0, false}, {3, 7, 1, 1, false}, {37, 19, 0, 0, true}, {133, 197, 3, 1, false}};
   return g;
 }
 
