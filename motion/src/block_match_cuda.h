@@ -12,11 +12,6 @@
 
 namespace dpx {
 
-template <typename Ops>
-Status motion_estimate_cuda_with(const PlaneView& current, const PlaneView& reference,
-                                 const MotionParams& params, MotionVector* vectors,
-                                 std::size_t capacity, cudaStream_t stream, const MotionPrevious& previous = {});
-
 namespace motion_detail {
 
 // One exhaustive integer search on checked device planes, ranked by `cost` (params.subpel, search
@@ -28,6 +23,9 @@ Status full_search_cuda(const PlaneView& current, const PlaneView& reference, co
 // The second stage (refine_block.h), one warp per block.
 Status refine_cuda(const RefineJob& job, SampleType type, cudaStream_t stream);
 
+// A launcher of the second stage: refine_cuda, or a variant's (motion_variants.h).
+using RefineLauncher = Status (*)(const RefineJob& job, SampleType type, cudaStream_t stream);
+
 // The 4x box average of `src` into `dst` (its size: ceil(src / 4)).
 Status box_average_cuda(const PlaneView& src, const MutablePlaneView& dst, cudaStream_t stream);
 
@@ -37,4 +35,12 @@ Status draw_motion_launch(const MutablePlaneView& plane, const MotionGrid& grid,
                           cudaStream_t stream);
 
 }  // namespace motion_detail
+
+// The whole search on the stream, the second stage by `refine`.
+template <typename Ops>
+Status motion_estimate_cuda_with(const PlaneView& current, const PlaneView& reference,
+                                 const MotionParams& params, MotionVector* vectors,
+                                 std::size_t capacity, cudaStream_t stream, const MotionPrevious& previous = {},
+                                 motion_detail::RefineLauncher refine = motion_detail::refine_cuda);
+
 }  // namespace dpx

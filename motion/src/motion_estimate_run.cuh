@@ -45,7 +45,8 @@ inline Status make_coarse(const PlaneView& like, const CoarsePlan& plan, runtime
 template <typename Ops>
 Status motion_estimate_cuda_with(const PlaneView& current, const PlaneView& reference,
                                  const MotionParams& params, MotionVector* vectors,
-                                 std::size_t capacity, cudaStream_t stream, const MotionPrevious& previous) {
+                                 std::size_t capacity, cudaStream_t stream, const MotionPrevious& previous,
+                                 motion_detail::RefineLauncher refine) {
   DPX_RETURN_IF_ERROR(motion_validate(current, reference, params, previous));
   const MotionGrid grid = motion_grid(current.width, current.height, params.block_size);
   if (vectors == nullptr) return invalid_argument("motion_estimate_cuda: null output array");
@@ -86,8 +87,7 @@ Status motion_estimate_cuda_with(const PlaneView& current, const PlaneView& refe
     DPX_RETURN_IF_ERROR(md::full_search_cuda<Ops>(current, reference, params, {}, vectors, stream));
   }
   const md::CostModel cost = md::cost_model(params, first, first_columns);
-  return md::refine_cuda(md::refine_job(current, reference, params, cost, previous, vectors, vectors),
-                         current.type, stream);
+  return refine(md::refine_job(current, reference, params, cost, previous, vectors, vectors), current.type, stream);
 }
 
 }  // namespace dpx

@@ -14,6 +14,7 @@
 
 #include "dpx/motion.h"
 #include "dpx_ops.cuh"
+#include "frame_planes.h"
 #include "match_key.h"
 #include "motion_cost.h"
 #include "refine_planes.h"
@@ -41,6 +42,7 @@ struct RefineJob {
   MotionPrevious previous;    // predictive: the co-located starts
   const MotionVector* start;  // full search: the integer vectors (may equal out)
   MotionVector* out;
+  PhasePlanes phases;  // the reference's frame-wide phase planes, for the GPU build that reads them
 };
 
 // Block (c, r) of the job, the lane's share of it.
@@ -70,10 +72,11 @@ struct FrameStage {
   T* planes;
   int block;
   DPX_HD FrameSamples<T> operator()(const BlockSpan&, const Window&) const { return samples; }
-  DPX_HD PatchSamples<FrameSamples<T>, T> patch(const BlockSpan& b, const SubpelFilter& f, int cx, int cy) const {
+  DPX_HD PatchSamples<FrameSamples<T>, PatchPlanes<T>> patch(const BlockSpan& b, const SubpelFilter& f, int cx,
+                                                              int cy) const {
     const PatchPlanes<T> p{planes, block + 2, cx, cy};
     build_patch_planes(samples, f, b, cx, cy, 0, 1, p);
-    return PatchSamples<FrameSamples<T>, T>{samples, p};
+    return PatchSamples<FrameSamples<T>, PatchPlanes<T>>{samples, p};
   }
 };
 

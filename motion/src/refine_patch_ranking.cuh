@@ -22,8 +22,9 @@ namespace motion_detail {
 __device__ __forceinline__ int patch_place(int i) { return i < 40 ? i : i + 1; }
 
 // Blocks cut by the frame's edge (B = 0) keep the generic rank_patch, one candidate at a time.
-template <typename T, int B, typename Sum, typename = std::enable_if_t<(B > 0)>>
-__device__ void rank_patch(const RefineJob& j, const PatchSamples<SharedSamples<T, B>, T>& patch, const BlockSpan& b,
+// Either kind of planes (a patch's own or the frame's): partial_sad picks the reading.
+template <typename T, int B, typename Planes, typename Sum, typename = std::enable_if_t<(B > 0)>>
+__device__ void rank_patch(const RefineJob& j, const PatchSamples<SharedSamples<T, B>, Planes>& patch, const BlockSpan& b,
                            const Penalty& quarter_pen, const Choice& centre, const Sum&, std::uint32_t weight,
                            Choice* q) {
   const int lane = b.y * B + b.x;  // block_span's split of a whole block

@@ -28,21 +28,21 @@ struct PatchPlanes {
   DPX_HD int at(int x, int y, int fx, int fy) const { return data[((fy * 4 + fx) * side + y) * side + x]; }
 };
 
-// HEVC's 4 planes of horizontal phase fx, column x of the patch whose plane sample (0, 0) is the
-// reference at (x0, y0): the column's h + 7 rows filtered once each (phase 0: the samples
-// themselves) into a window of 8 that slides down the column, and every vertical phase from the
-// window by the functor's own vertical stage (SubpelFilter::hevc_vertical), each row filtered once
-// where the functor filters 8 rows a sample.
+// HEVC's 4 phase planes of horizontal phase fx, one column of them: the samples at
+// (x + fx / 4, y + fy / 4) for rows y0 .. y0 + h - 1 of column x, `at`'s coordinates. The column's
+// h + 7 rows are filtered once each (phase 0: the samples themselves) into a window of 8 that
+// slides down the column, and every vertical phase comes from the window by the functor's own
+// vertical stage (SubpelFilter::hevc_vertical), each row filtered once where the functor filters 8
+// rows a sample. Sample (y0 + y, fy) goes to out[fy * phase_step + y * row_step]. A patch's planes
+// (below) and the frame-wide planes (frame_planes.h) are built by it.
 template <typename At, typename T>
-DPX_HD void hevc_plane_column(const SubpelFilter& f, const At& at, int x0, int y0, int x, int fx, int h,
-                              const PatchPlanes<T>& planes) {
+DPX_HD void hevc_phase_column(const SubpelFilter& f, const At& at, int x, int y0, int fx, int h, T* out, int row_step,
+                              int phase_step) {
   const HevcTaps taps = hevc_taps(fx);
-  const auto row = [&](int y) { return fx != 0 ? SubpelFilter::hevc_row(at, x0 + x, y, taps) : at(x0 + x, y); };
+  const auto row = [&](int y) { return fx != 0 ? SubpelFilter::hevc_row(at, x, y, taps) : at(x, y); };
   int window[8];  // window[i]: row y0 + y - 3 + i
   DPX_UNROLL
   for (int i = 1; i < 8; ++i) window[i] = row(y0 - 4 + i);
-  T* out = planes.data + (fx * planes.side) * planes.side + x;  // plane (fx, 0), column x
-  const int phase_step = 4 * planes.side * planes.side;        // to plane (fx, fy + 1)
   for (int y = 0; y < h; ++y) {
     DPX_UNROLL
     for (int i = 0; i < 7; ++i) window[i] = window[i + 1];
@@ -50,21 +50,25 @@ DPX_HD void hevc_plane_column(const SubpelFilter& f, const At& at, int x0, int y
     // The vertical phases unrolled: every tap a constant.
     DPX_UNROLL
     for (int fy = 0; fy < 4; ++fy)
-      out[fy * phase_step + y * planes.side] = static_cast<T>(f.hevc_vertical(window, fx != 0, fy));
+      out[fy * phase_step + y * row_step] = static_cast<T>(f.hevc_vertical(window, fx != 0, fy));
   }
 }
 
 // Fills the planes of the patch around whole pixel (cx, cy), the work split over `lanes` workers.
 // `px` must hold what the filter reads there: every reference sample within kSubpelReach pixels of
 // the block moved by (cx, cy). HEVC's separable filters build a column of 4 planes at a time
-// (hevc_plane_column); H.264's samples come from its filter (SubpelFilter::h264) one by one.
+// (hevc_phase_column); H.264's samples come from its filter (SubpelFilter::h264) one by one.
 template <typename Samples, typename T>
 DPX_HD void build_patch_planes(const Samples& px, const SubpelFilter& f, const BlockSpan& b, int cx, int cy,
                                int lane, int lanes, const PatchPlanes<T>& planes) {
   const int w = b.bw + 2, h = b.bh + 2, x0 = b.x0 + cx - 1, y0 = b.y0 + cy - 1;
   const EdgeSamples<Samples> at{px};
   if (f.mode == MotionInterpolation::kHevc) {
-    for (int i = lane; i < 4 * w; i += lanes) hevc_plane_column(f, at, x0, y0, i % w, i / w, h, planes);
+    const int side = planes.side;
+    for (int i = lane; i < 4 * w; i += lanes) {
+      const int x = i % w, fx = i / w;  // plane (fx, 0), column x
+      hevc_phase_column(f, at, x0 + x, y0, fx, h, planes.data + fx * side * side + x, side, 4 * side * side);
+    }
     return;
   }
   const int per_plane = w * h;
@@ -76,24 +80,26 @@ DPX_HD void build_patch_planes(const Samples& px, const SubpelFilter& f, const B
 }
 
 // A stage's samples with the planes of one patch: the block's own pixels from `px`, the candidates'
-// reference samples from the planes.
-template <typename Samples, typename T>
+// reference samples from the planes — a patch's own (PatchPlanes) or the frame's seen from the
+// patch (FramePatch, frame_planes.h): `Planes` has the patch's centre (cx, cy) and at(x, y, fx, fy)
+// in the patch's coordinates.
+template <typename Samples, typename Planes>
 struct PatchSamples {
   Samples px;
-  PatchPlanes<T> planes;
+  Planes planes;
 };
 
 // Does the candidate v (quarter pixels) read only the patch's planes?
-template <typename Samples, typename T>
-DPX_HD bool in_patch(const PatchSamples<Samples, T>& p, int vx, int vy) {
+template <typename Samples, typename Planes>
+DPX_HD bool in_patch(const PatchSamples<Samples, Planes>& p, int vx, int vy) {
   const int dx = floor_div_scale(vx, 4) - p.planes.cx, dy = floor_div_scale(vy, 4) - p.planes.cy;
   return dx >= -1 && dx <= 1 && dy >= -1 && dy <= 1;
 }
 
 // The lane's part of the SAD of the block against the candidate v (quarter pixels, in_patch): the
 // pixels as partial_sad shares them, the reference from the planes.
-template <typename Samples, typename T>
-DPX_HD std::uint32_t partial_sad(const PatchSamples<Samples, T>& p, const SubpelFilter&, const BlockSpan& b, int vx,
+template <typename Samples, typename Planes>
+DPX_HD std::uint32_t partial_sad(const PatchSamples<Samples, Planes>& p, const SubpelFilter&, const BlockSpan& b, int vx,
                                  int vy, int /*s: always 4*/) {
   const SubpelOffset ox = subpel_offset(vx, 4), oy = subpel_offset(vy, 4);
   const int px0 = ox.whole - p.planes.cx + 1, py0 = oy.whole - p.planes.cy + 1;

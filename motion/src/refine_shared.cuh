@@ -1,7 +1,7 @@
 // The warp's shared-memory view of the second stage on the GPU (refine_cuda.cu): the buffers'
 // layout, the staging of a frame region with the frame's edges replicated, and the lane's part of
 // a candidate's SAD on the staged samples (the overload of refine_block.h's partial_sad that the
-// shared stage's samples select). Device code that a host compiler also builds
+// shared stage's samples select), on a patch's planes or on the frame's (frame_planes.h). Device code that a host compiler also builds
 // (tests/motion/cuda_host_shim.h), so a test runs it lane by lane on the CPU against the CPU's
 // own reading of the frames.
 #pragma once
@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "frame_planes.h"
 #include "refine_block.h"
 #include "subpel_filter.h"
 
@@ -101,10 +102,10 @@ __device__ std::uint32_t partial_sad(const SharedSamples<T, B>& px, const Subpel
 // memory: the planes' partial_sad (refine_planes.h) with a whole block's fixed pixel offsets, as
 // the overload above does for the window.
 template <typename T, int B>
-__device__ std::uint32_t partial_sad(const PatchSamples<SharedSamples<T, B>, T>& p, const SubpelFilter& f,
-                                     const BlockSpan& b, int vx, int vy, int s) {
+__device__ std::uint32_t partial_sad(const PatchSamples<SharedSamples<T, B>, PatchPlanes<T>>& p,
+                                     const SubpelFilter& f, const BlockSpan& b, int vx, int vy, int s) {
   if constexpr (B == 0) {
-    return partial_sad<SharedSamples<T, B>, T>(p, f, b, vx, vy, s);
+    return partial_sad<SharedSamples<T, B>, PatchPlanes<T>>(p, f, b, vx, vy, s);
   } else {
     constexpr int kSide = B + 2;  // PatchPlanes::side of a whole block
     if (B * B < 32 && b.y >= B) return 0;  // 4x4 blocks: lanes 16..31 hold no pixel
@@ -116,6 +117,28 @@ __device__ std::uint32_t partial_sad(const PatchSamples<SharedSamples<T, B>, T>&
 #pragma unroll
     for (int k = 0; k < (B * B + 31) / 32; ++k)
       sum = __sad(static_cast<int>(cur[k * (32 / B) * kPitch]), static_cast<int>(plane[k * (32 / B) * kSide]), sum);
+    return sum;
+  }
+}
+
+// The same from the frame's planes (frame_planes.h): a whole block's pixels at fixed offsets, the
+// candidate's plane rows a run-time pitch apart in global memory.
+template <typename T, int B>
+__device__ std::uint32_t partial_sad(const PatchSamples<SharedSamples<T, B>, FramePatch<T>>& p,
+                                     const SubpelFilter& f, const BlockSpan& b, int vx, int vy, int s) {
+  if constexpr (B == 0) {
+    return partial_sad<SharedSamples<T, B>, FramePatch<T>>(p, f, b, vx, vy, s);
+  } else {
+    if (B * B < 32 && b.y >= B) return 0;  // 4x4 blocks: lanes 16..31 hold no pixel
+    const SubpelOffset ox = subpel_offset(vx, 4), oy = subpel_offset(vy, 4);
+    const T* plane = p.planes.frame.sample(b.x0 + ox.whole + b.x, b.y0 + oy.whole + b.y, ox.quarter, oy.quarter);
+    const T* cur = p.px.cur + b.y * kPitch + b.x;
+    std::uint32_t sum = 0;
+#pragma unroll
+    for (int k = 0; k < (B * B + 31) / 32; ++k) {
+      sum = __sad(static_cast<int>(cur[k * (32 / B) * kPitch]), static_cast<int>(__ldg(plane)), sum);
+      plane += (32 / B) * p.planes.frame.pitch;
+    }
     return sum;
   }
 }

@@ -5,9 +5,10 @@
 // their integer candidates 8 at a time (warp_ranking.cuh), cut blocks running refine_block.h as the
 // CPU does; after a full search, the sub-pel stage alone, on registers for whole 8x8 and 16x16
 // blocks without patch planes (refine_subpel_registers.cuh), on shared memory otherwise
-// (refine_shared.cuh). Each comes in two builds, by `Planes`: with patch planes (the sharp filters'
-// search, refine_planes.h) or without (bilinear, or no sub-pel step), so that neither carries the
-// other's code, registers and shared memory. Device code that a host compiler also builds
+// (refine_shared.cuh). Each comes in builds by `PlaneSource`: without planes (bilinear, or no
+// sub-pel step), with each patch's planes built by the warp (the sharp filters' search,
+// refine_planes.h), or reading the frame-wide planes a kernel built before (frame_planes.h), so
+// that none carries another's code, registers and shared memory. Device code that a host compiler also builds
 // (tests/motion/cuda_host_shim.h), so a test runs whole warps on the CPU.
 #pragma once
 
@@ -24,15 +25,20 @@
 namespace dpx {
 namespace motion_detail {
 
+// Where a build's sharp sub-pel search reads its candidates' samples: nowhere (bilinear, or no
+// sub-pel step), a patch's planes built by the warp into its shared memory, or the frame's planes
+// in global memory.
+enum class PlaneSource { kNone, kWarp, kFrame };
+
 // A warp's part of the CTA's dynamic shared memory: the block, a reference window and, with
-// patch planes, a patch's planes (refine_planes.h). As many warps a CTA as fit 46 KB (no opt-in
-// beyond the default 48 KB), at most 4: 16-bit 32x32 blocks with planes run one warp a CTA (the
-// planes alone take 37 KB).
-template <typename T, int B, bool Planes>
+// planes built by the warp, a patch's planes (refine_planes.h). As many warps a CTA as fit 46 KB
+// (no opt-in beyond the default 48 KB), at most 4: 16-bit 32x32 blocks with planes run one warp a
+// CTA (the planes alone take 37 KB).
+template <typename T, int B, PlaneSource P>
 struct WarpShared {
   static constexpr int kCur = kMaxBlock * kPitch;
   static constexpr int kRef = (kMaxWindow + 1) * kPitch;  // a row to spare: see partial_sad
-  static constexpr int kPlanes = Planes ? patch_plane_samples(B) : 0;
+  static constexpr int kPlanes = P == PlaneSource::kWarp ? patch_plane_samples(B) : 0;
   static constexpr std::size_t kBytes = sizeof(T) * (kCur + kRef + kPlanes);
   static constexpr int kWarps =
       46 * 1024 / kBytes < 1 ? 1 : (46 * 1024 / kBytes > 4 ? 4 : 46 * 1024 / kBytes);
@@ -43,7 +49,7 @@ struct WarpShared {
 
   __device__ static WarpShared of(unsigned char* shared, int warp) {
     T* base = reinterpret_cast<T*>(shared) + warp * (kCur + kRef + kPlanes);
-    return WarpShared{base, base + kCur, Planes ? base + kCur + kRef : nullptr};
+    return WarpShared{base, base + kCur, kPlanes > 0 ? base + kCur + kRef : nullptr};
   }
 };
 
@@ -76,22 +82,41 @@ struct SharedPatchStage : SharedStage<T, B> {
   int block;
 
   // The planes of the patch around whole pixel (cx, cy), built by the warp from the window they read.
-  __device__ PatchSamples<SharedSamples<T, B>, T> patch(const BlockSpan& b, const SubpelFilter& f, int cx,
-                                                        int cy) const {
+  __device__ PatchSamples<SharedSamples<T, B>, PatchPlanes<T>> patch(const BlockSpan& b, const SubpelFilter& f,
+                                                                     int cx, int cy) const {
     const SharedSamples<T, B> px = (*this)(b, window_around(b, cx, cy, kSubpelReach));
     const PatchPlanes<T> p{planes, block + 2, cx, cy};
     build_patch_planes(px, f, b, cx, cy, this->lane, 32, p);
     __syncwarp();
-    return PatchSamples<SharedSamples<T, B>, T>{px, p};
+    return PatchSamples<SharedSamples<T, B>, PatchPlanes<T>>{px, p};
+  }
+};
+
+// The stage of the build that reads the frame's planes: the windows of the integer search as
+// above; a patch is the frame's planes seen from it, nothing to build. The planes' place is read
+// from the job (the kernel's parameter) when a patch starts, not held through the integer search.
+template <typename T, int B>
+struct SharedFramePatchStage : SharedStage<T, B> {
+  static constexpr SubpelPaths kSubpelPaths = SubpelPaths::kPatches;
+  const PhasePlanes& phases;
+
+  __device__ PatchSamples<SharedSamples<T, B>, FramePatch<T>> patch(const BlockSpan& b, const SubpelFilter&, int cx,
+                                                                    int cy) const {
+    __syncwarp();  // the block staged into `cur` (the window stays unread)
+    return PatchSamples<SharedSamples<T, B>, FramePatch<T>>{
+        SharedSamples<T, B>{this->cur, this->ref, 0, 0},
+        FramePatch<T>{FramePlanes<const T>::of(phases), b.x0 + cx - 1, b.y0 + cy - 1, cx, cy}};
   }
 };
 
 // The stage of a build on the warp's buffers (S: the block's side when whole, else 0).
-template <typename T, int S, bool Planes, int B>
-__device__ auto warp_stage(const RefineJob& job, const WarpShared<T, B, Planes>& mem, int lane) {
+template <typename T, int S, PlaneSource P, int B>
+__device__ auto warp_stage(const RefineJob& job, const WarpShared<T, B, P>& mem, int lane) {
   const SharedStage<T, S> windows{job.ref, job.ref_pitch, job.width, job.height, mem.cur, mem.ref, lane};
-  if constexpr (Planes)
+  if constexpr (P == PlaneSource::kWarp)
     return SharedPatchStage<T, S>{windows, mem.planes, job.block};
+  else if constexpr (P == PlaneSource::kFrame)
+    return SharedFramePatchStage<T, S>{windows, job.phases};
   else
     return windows;
 }
@@ -170,44 +195,44 @@ __device__ Choice warp_predictive_search(const RefineJob& j, const BlockSpan& b,
 // shared memory; whole blocks rank their integer candidates 8 at a time, blocks cut by the frame's
 // edge run refine_block. Every lane of the warp calls it with the same block. Inlined into the
 // kernel, as shared_subpel is.
-template <typename T, int B, bool Planes>
+template <typename T, int B, PlaneSource P>
 __device__ __forceinline__ void predictive_refine_warp(const RefineJob& job,
-                                                       const WarpShared<T, B, Planes>& mem, int c, int r,
+                                                       const WarpShared<T, B, P>& mem, int c, int r,
                                                        int lane) {
   const BlockSpan b = block_span(job, c, r, lane, 32);
   // Ordered before any read by the stage's __syncwarp.
   stage_rows(job.cur, job.cur_pitch, job.width, job.height, b.x0, b.y0, b.bw, b.bh, lane, mem.cur);
   if (b.bw == B && b.bh == B) {
-    const auto stage = warp_stage<T, B, Planes>(job, mem, lane);
+    const auto stage = warp_stage<T, B, P>(job, mem, lane);
     const Penalty pen = job.cost.at(c, r, job.columns);
     Choice best = warp_predictive_search<T, B>(job, b, c, r, pen, stage, lane);
     const std::uint32_t sad =
         needs_subpel_stage(job, pen) ? subpel_stage(job, b, pen, stage, WarpSum{}, &best) : 0;
     if (lane == 0) store_choice(job, c, r, pen, best, sad);
   } else {
-    refine_block(job, c, r, lane, 32, warp_stage<T, 0, Planes>(job, mem, lane), WarpSum{});
+    refine_block(job, c, r, lane, 32, warp_stage<T, 0, P>(job, mem, lane), WarpSum{});
   }
 }
 
 // The sub-pel stage of refine_block on shared memory (S: the block's side when whole, else 0).
 // Inlined: as a call it takes the job and the block's state by reference, which puts them on a
 // stack frame in local memory.
-template <typename T, int S, bool Planes, int B>
+template <typename T, int S, PlaneSource P, int B>
 __device__ __forceinline__ std::uint32_t shared_subpel(const RefineJob& job, const BlockSpan& b,
                                                        const Penalty& pen,
-                                                       const WarpShared<T, B, Planes>& mem, int lane,
+                                                       const WarpShared<T, B, P>& mem, int lane,
                                                        Choice* best) {
   // Ordered before any read by the stage's __syncwarp.
   stage_rows(job.cur, job.cur_pitch, job.width, job.height, b.x0, b.y0, b.bw, b.bh, lane, mem.cur);
-  return subpel_stage(job, b, pen, warp_stage<T, S, Planes>(job, mem, lane), WarpSum{}, best);
+  return subpel_stage(job, b, pen, warp_stage<T, S, P>(job, mem, lane), WarpSum{}, best);
 }
 
 // The sub-pel stage of a whole block: on registers for 8x8 and 16x16 blocks without patch planes
 // (the register patch holds the bilinear footprint only), else on shared memory.
-template <typename T, int B, bool Planes>
+template <typename T, int B, PlaneSource P>
 __device__ std::uint32_t whole_block_subpel(const RefineJob& job, const BlockSpan& b, const Penalty& pen,
-                                            const WarpShared<T, B, Planes>& mem, int lane, Choice* best) {
-  if constexpr (!Planes && kRegisterSubpel<B>)
+                                            const WarpShared<T, B, P>& mem, int lane, Choice* best) {
+  if constexpr (P == PlaneSource::kNone && kRegisterSubpel<B>)
     return register_subpel<T, B>(job, b, pen, lane, best);
   else
     return shared_subpel<T, B>(job, b, pen, mem, lane, best);
@@ -215,9 +240,9 @@ __device__ std::uint32_t whole_block_subpel(const RefineJob& job, const BlockSpa
 
 // Block (c, r) of a job after a full search (no integer search here): the sub-pel stage alone.
 // Every lane of the warp calls it with the same block. Inlined into the kernel, as shared_subpel is.
-template <typename T, int B, bool Planes>
+template <typename T, int B, PlaneSource P>
 __device__ __forceinline__ void full_search_subpel_warp(const RefineJob& job,
-                                                        const WarpShared<T, B, Planes>& mem, int c, int r,
+                                                        const WarpShared<T, B, P>& mem, int c, int r,
                                                         int lane) {
   const BlockSpan b = block_span(job, c, r, lane, 32);
   const Penalty pen = job.cost.at(c, r, job.columns);

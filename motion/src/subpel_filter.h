@@ -104,28 +104,37 @@ struct SubpelFilter {
     return h264_centre(at, x, y);
   }
 
-  // Quarter positions average the two nearest integer/half samples: in half-pixel units
-  // (2 fx', 2 fy') = (fx, fy), the two are at (floor, ceil) of fx / 2 on the odd axis — the pair
-  // H.264 names (G,b), (b,H), (G,h), (h,M), (b,j), (j,s), (h,j), (j,m) — and on the diagonals
-  // (e, g, p, r) the two half samples nearest to the point, across the pixel's diagonal that
-  // does not hold an integer sample: b with h, b with m, h with s, m with s.
+  // Quarter positions average the two nearest integer/half samples (h264_quarter), here from the
+  // frame itself.
   template <typename At>
   DPX_HD int h264(const At& at, int x, int y, int fx, int fy) const {
+    return h264_quarter([&](int qx, int qy) { return h264_half_at(at, x, y, qx, qy); }, fx, fy);
+  }
+  // H.264's sample at quarter offsets (fx, fy) from the integer and half samples around it:
+  // half(qx, qy) the one at quarter offsets (qx, qy), both even, 0..4 (h264_half_at). Quarter
+  // positions average the two nearest: in half-pixel units (2 fx', 2 fy') = (fx, fy), the two are
+  // at (floor, ceil) of fx / 2 on the odd axis — the pair H.264 names (G,b), (b,H), (G,h), (h,M),
+  // (b,j), (j,s), (h,j), (j,m) — and on the diagonals (e, g, p, r) the two half samples nearest to
+  // the point, across the pixel's diagonal that does not hold an integer sample: b with h, b with
+  // m, h with s, m with s. The one place of the rule: the functor above and the frame-wide planes
+  // (frame_planes.h, the integer and half samples around a pixel computed once) both end here.
+  template <typename Half>
+  DPX_HD static int h264_quarter(const Half& half, int fx, int fy) {
     const bool odd_x = fx & 1, odd_y = fy & 1;
-    if (!odd_x && !odd_y) return h264_half(at, x, y, fx >> 1, fy >> 1);
+    if (!odd_x && !odd_y) return half(fx, fy);
     int a, b;
     if (odd_x && odd_y) {
       // e (1,1): b, h   g (3,1): b, m   p (1,3): h, s   r (3,3): m, s   (b = (1/2, 0), h = (0, 1/2),
-      // m = (1, 1/2), s = (1/2, 1) in pixels from (x, y))
-      a = fy == 1 ? h264_half(at, x, y, 1, 0) : h264_half(at, x, y + 1, 1, 0);  // b or s
-      b = fx == 1 ? h264_half(at, x, y, 0, 1) : h264_half(at, x + 1, y, 0, 1);  // h or m
+      // m = (1, 1/2), s = (1/2, 1) in pixels)
+      a = half(2, fy == 1 ? 0 : 4);  // b or s
+      b = half(fx == 1 ? 0 : 4, 2);  // h or m
     } else if (odd_x) {
       // Between half columns fx - 1 and fx + 1 (in quarters) on half row fy.
-      a = h264_half_at(at, x, y, fx - 1, fy);
-      b = h264_half_at(at, x, y, fx + 1, fy);
+      a = half(fx - 1, fy);
+      b = half(fx + 1, fy);
     } else {
-      a = h264_half_at(at, x, y, fx, fy - 1);
-      b = h264_half_at(at, x, y, fx, fy + 1);
+      a = half(fx, fy - 1);
+      b = half(fx, fy + 1);
     }
     return (a + b + 1) >> 1;
   }

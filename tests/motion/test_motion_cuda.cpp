@@ -12,8 +12,10 @@
 
 #include "dpx/device.h"
 #include "dpx/motion.h"
+#include "frame_planes_on_host.h"
 #include "motion_test_util.h"
 #include "motion_variants.h"
+#include "refine_frame_planes.h"
 #include "test_util.h"
 
 namespace {
@@ -46,9 +48,13 @@ struct DevicePlane {
   }
 };
 
-// Runs the CUDA matcher with `policy` on a poisoned output on its own stream.
-MotionField run_cuda(dpx::OpsPolicy policy, const dpx::PlaneView& cur, const dpx::PlaneView& ref, const MotionParams& p,
-                     const dpx::MotionPrevious& previous = {}) {
+// A CUDA matcher: the library's or a variant's (motion_variants.h).
+using CudaMatcher = dpx::Status (*)(const dpx::PlaneView&, const dpx::PlaneView&, const MotionParams&, MotionVector*,
+                                    std::size_t, cudaStream_t, const dpx::MotionPrevious&);
+
+// Runs `matcher` on a poisoned output on its own stream.
+MotionField run_matcher(CudaMatcher matcher, const dpx::PlaneView& cur, const dpx::PlaneView& ref,
+                        const MotionParams& p, const dpx::MotionPrevious& previous = {}) {
   MotionField f;
   f.resize(dpx::motion_grid(cur.width, cur.height, p.block_size));
   f.grid.scale = dpx::motion_scale(p);
@@ -59,12 +65,24 @@ MotionField run_cuda(dpx::OpsPolicy policy, const dpx::PlaneView& cur, const dpx
   // On the matcher's stream: a plain cudaMemset runs on the legacy stream, which the non-blocking
   // stream does not wait for, and could land after the kernels.
   EXPECT_EQ(cudaMemsetAsync(out.data(), dpx::test::kPoisonByte, out.size(), stream.get()), cudaSuccess);
-  const dpx::Status s = dpx::variants::motion_estimate_cuda(policy, cur, ref, p, out.as<MotionVector>(),
-                                                            f.vectors.size(), stream.get(), previous);
+  const dpx::Status s = matcher(cur, ref, p, out.as<MotionVector>(), f.vectors.size(), stream.get(), previous);
   EXPECT_TRUE(s.is_ok()) << s.message();
   EXPECT_TRUE(stream.synchronize().is_ok());
   EXPECT_EQ(cudaMemcpy(f.vectors.data(), out.data(), out.size(), cudaMemcpyDeviceToHost), cudaSuccess);
   return f;
+}
+
+dpx::Status plain_ops_matcher(const dpx::PlaneView& cur, const dpx::PlaneView& ref, const MotionParams& p,
+                              MotionVector* vectors, std::size_t capacity, cudaStream_t stream,
+                              const dpx::MotionPrevious& previous) {
+  return dpx::variants::motion_estimate_cuda(dpx::OpsPolicy::kPlain, cur, ref, p, vectors, capacity, stream, previous);
+}
+
+// Runs the CUDA matcher with `policy`.
+MotionField run_cuda(dpx::OpsPolicy policy, const dpx::PlaneView& cur, const dpx::PlaneView& ref, const MotionParams& p,
+                     const dpx::MotionPrevious& previous = {}) {
+  const CudaMatcher matcher = policy == dpx::OpsPolicy::kDpx ? CudaMatcher{dpx::motion_estimate_cuda} : plain_ops_matcher;
+  return run_matcher(matcher, cur, ref, p, previous);
 }
 
 TEST(MotionCuda, MatchesCpuOnEveryComparisonCase) {
@@ -82,7 +100,8 @@ TEST(MotionCuda, MatchesCpuOnEveryComparisonCase) {
 }
 
 // Sub-pel, lambda and predictive settings (mode_variants) on a subset of the comparison cases:
-// every type, block size, edge and tiny frame.
+// every type, block size, edge and tiny frame. Also the variant whose sharp sub-pel search reads
+// frame-wide phase planes (motion_variants.h; in the other modes it runs the library's stage).
 TEST(MotionCuda, EveryModeMatchesCpu) {
   DPX_REQUIRE_GPU();
   auto rng = dpx::test::seeded_rng();
@@ -98,8 +117,46 @@ TEST(MotionCuda, EveryModeMatchesCpu) {
       EXPECT_EQ(dpx::test::first_difference(want, run_cuda(dpx::OpsPolicy::kDpx, cur.view, ref.view, p)), "") << "dpx";
       EXPECT_EQ(dpx::test::first_difference(want, run_cuda(dpx::OpsPolicy::kPlain, cur.view, ref.view, p)), "")
           << "plain";
+      EXPECT_EQ(dpx::test::first_difference(
+                    want, run_matcher(dpx::variants::motion_estimate_cuda_frame_planes, cur.view, ref.view, p)),
+                "")
+          << dpx::variants::kFramePlanesName;
     }
   }
+}
+
+// The plane builder on the device against the filter, sample by sample (as
+// MotionFramePlanes.EverySampleMatchesTheFilter on the host): odd sizes, several tiles, padded
+// and misaligned rows, both types and filters, into a poisoned buffer.
+TEST(MotionCuda, FramePlanesMatchTheFilter) {
+  DPX_REQUIRE_GPU();
+  auto rng = dpx::test::seeded_rng();
+  struct Size {
+    int w, h, pad;
+  };
+  const Size sizes[] = {{1, 1, 0}, {17, 9, 3}, {63, 33, 5}, {130, 67, 2}, {641, 359, 7}};
+  dpx::Stream stream;
+  ASSERT_TRUE(stream.create().is_ok());
+  for (SampleType type : {SampleType::kU8, SampleType::kU16})
+    for (const Size& s : sizes) {
+      const int top = type == SampleType::kU8 ? 255 : 65535, bytes = type == SampleType::kU8 ? 1 : 2;
+      const TestPlane ref = dpx::test::random_plane(rng, s.w, s.h, type, top, s.pad * bytes);
+      const DevicePlane dref = DevicePlane::upload(ref, static_cast<std::size_t>(s.pad));
+      for (dpx::MotionInterpolation mode : {dpx::MotionInterpolation::kHevc, dpx::MotionInterpolation::kH264}) {
+        SCOPED_TRACE(std::to_string(s.w) + "x" + std::to_string(s.h) + (bytes == 1 ? " u8 " : " u16 ") +
+                     (mode == dpx::MotionInterpolation::kHevc ? "hevc" : "h264"));
+        dpx::test::HostFramePlanes host(s.w, s.h, bytes);
+        dpx::DeviceBuffer planes;
+        ASSERT_TRUE(planes.allocate(host.bytes.size()).is_ok());
+        ASSERT_EQ(cudaMemsetAsync(planes.data(), dpx::test::kPoisonByte, planes.size(), stream.get()), cudaSuccess);
+        dpx::motion_detail::PhasePlanes device = host.planes;
+        device.data = planes.as<unsigned char>();
+        ASSERT_TRUE(dpx::motion_detail::build_frame_planes_cuda(dref.view, mode, device, stream.get()).is_ok());
+        ASSERT_TRUE(stream.synchronize().is_ok());
+        ASSERT_EQ(cudaMemcpy(host.bytes.data(), planes.data(), planes.size(), cudaMemcpyDeviceToHost), cudaSuccess);
+        EXPECT_EQ(dpx::test::first_plane_difference(ref, mode, host.bytes, host.planes.layout), "");
+      }
+    }
 }
 
 // The previous field as a device array gives the predictive search the same start as on the CPU.

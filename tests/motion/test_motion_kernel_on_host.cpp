@@ -162,7 +162,7 @@ void check_shared_window(std::mt19937_64& rng, int w, int h) {
             // The filters' patch planes around (cx, cy), built lane by lane from the staged window
             // into a poisoned buffer.
             std::vector<T> plane_buf(md::patch_plane_samples(B), T(0x5A5A & top));
-            const md::PatchSamples<md::SharedSamples<T, 0>, T> patch{shared, {plane_buf.data(), B + 2, cx, cy}};
+            const md::PatchSamples<md::SharedSamples<T, 0>, md::PatchPlanes<T>> patch{shared, {plane_buf.data(), B + 2, cx, cy}};
             if (mode != dpx::MotionInterpolation::kBilinear)
               for (int lane = 0; lane < 32; ++lane)
                 md::build_patch_planes(shared, j.filter, whole, cx, cy, lane, 32, patch.planes);

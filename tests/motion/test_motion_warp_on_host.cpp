@@ -3,8 +3,9 @@
 // 32 lanes meeting at shuffles and __syncwarp (host_warp.h), the build the launcher picks (with or
 // without patch planes), a shared-memory buffer of stale samples — against motion_estimate_cpu,
 // bit for bit: every interpolation and setting of mode_variants, 8- and 16-bit samples, every block
-// size, whole blocks and blocks cut by the frame's edge. The GPU runs the same code
-// (MotionCuda.EveryModeMatchesCpu).
+// size, whole blocks and blocks cut by the frame's edge. The same for the variant whose sharp
+// sub-pel search reads frame-wide phase planes (refine_frame_planes.h), the planes built by the
+// kernel's own steps first. The GPU runs the same code (MotionCuda.EveryModeMatchesCpu).
 #include "cuda_host_shim.h"  // first: the CUDA vocabulary for the kernel header
 
 #include <gtest/gtest.h>
@@ -14,6 +15,7 @@
 #include <vector>
 
 #include "dpx/motion.h"
+#include "frame_planes_on_host.h"
 #include "motion_estimate_host.h"
 #include "motion_test_util.h"
 #include "refine_warp.cuh"
@@ -27,10 +29,10 @@ using dpx::SampleType;
 using dpx::test::TestPlane;
 namespace md = dpx::motion_detail;
 
-// Every block of the job, one warp after another, on the build with or without planes.
-template <typename T, int B, bool Planes>
+// Every block of the job, one warp after another, on the build P.
+template <typename T, int B, md::PlaneSource P>
 bool run_warps(const md::RefineJob& job) {
-  using Shared = md::WarpShared<T, B, Planes>;
+  using Shared = md::WarpShared<T, B, P>;
   std::vector<unsigned char> buffer(Shared::kBytes);
   const Shared mem = Shared::of(buffer.data(), 0);
   for (int r = 0; r < job.rows; ++r)
@@ -47,35 +49,51 @@ bool run_warps(const md::RefineJob& job) {
   return true;
 }
 
-// The launcher's choice of build (refine_cuda.cu), for blocks of side B.
-template <typename T, int B>
-dpx::Status refine_on_host_warps(const md::RefineJob& job) {
-  const bool met = md::uses_patch_planes(job) ? run_warps<T, B, true>(job) : run_warps<T, B, false>(job);
+// The build P for the job's block size (refine_launch.cuh, launch_for_block).
+template <typename T, md::PlaneSource P>
+dpx::Status run_build(const md::RefineJob& job) {
+  bool met = false;
+  switch (job.block) {
+    case 4: met = run_warps<T, 4, P>(job); break;
+    case 8: met = run_warps<T, 8, P>(job); break;
+    case 16: met = run_warps<T, 16, P>(job); break;
+    default: met = run_warps<T, 32, P>(job); break;
+  }
   return met ? dpx::Status::ok() : dpx::invalid_argument("the warp's lanes diverged");
 }
 
+// The library's choice of build (refine_cuda.cu).
 template <typename T>
 dpx::Status refine_on_host_warps(const md::RefineJob& job) {
-  switch (job.block) {
-    case 4:
-      return refine_on_host_warps<T, 4>(job);
-    case 8:
-      return refine_on_host_warps<T, 8>(job);
-    case 16:
-      return refine_on_host_warps<T, 16>(job);
-    default:
-      return refine_on_host_warps<T, 32>(job);
-  }
+  return md::uses_patch_planes(job) ? run_build<T, md::PlaneSource::kWarp>(job)
+                                    : run_build<T, md::PlaneSource::kNone>(job);
 }
 
-MotionField run_warps_on_host(const TestPlane& cur, const TestPlane& ref, const MotionParams& p) {
+// The frame-planes variant's (refine_frame_planes.cu): the reference's planes built first, by the
+// kernel's steps, for the jobs that search patch planes.
+template <typename T>
+dpx::Status refine_on_host_warps_frame_planes(const md::RefineJob& job) {
+  if (!md::uses_patch_planes(job)) return refine_on_host_warps<T>(job);
+  dpx::test::HostFramePlanes planes(job.width, job.height, sizeof(T));
+  dpx::test::build_frame_planes_on_host<T>(job.ref, job.ref_pitch, job.width, job.height, job.filter.mode,
+                                           planes.planes);
+  md::RefineJob j = job;
+  j.phases = planes.planes;
+  return run_build<T, md::PlaneSource::kFrame>(j);
+}
+
+MotionField run_warps_on_host(const TestPlane& cur, const TestPlane& ref, const MotionParams& p,
+                              bool frame_planes = false) {
   MotionField f;
   const dpx::Status s = md::motion_estimate_host(
-      cur.view(), ref.view(), p, &f, 1, {}, [](const md::RefineJob& job, SampleType type) {
+      cur.view(), ref.view(), p, &f, 1, {}, [frame_planes](const md::RefineJob& job, SampleType type) {
         // Poisoned first where the warps do not read it (a full search's vectors are their start): a
         // block the warps skip shows.
         if (job.predictive)
           for (int i = 0; i < job.columns * job.rows; ++i) job.out[i].sad = 0xA5A5A5A5u;
+        if (frame_planes)
+          return type == SampleType::kU8 ? refine_on_host_warps_frame_planes<std::uint8_t>(job)
+                                         : refine_on_host_warps_frame_planes<std::uint16_t>(job);
         return type == SampleType::kU8 ? refine_on_host_warps<std::uint8_t>(job)
                                        : refine_on_host_warps<std::uint16_t>(job);
       });
@@ -104,6 +122,13 @@ TEST(MotionWarpOnHost, EveryModeMatchesCpu) {
         SCOPED_TRACE(describe(p, type));
         const MotionField want = dpx::test::run_motion_cpu(cur, ref, p);
         EXPECT_EQ(dpx::test::first_difference(want, run_warps_on_host(cur, ref, p)), "");
+        // The frame-planes variant where it differs from the library: a sharp filter's sub-pel search
+        // (16-bit samples on two block sizes, to keep the suite's time: their planes' sample type is
+        // what differs, and MotionFramePlanes checks those planes whole).
+        const bool sharp = p.subpel != dpx::MotionSubpel::kNone && p.interpolation != dpx::MotionInterpolation::kBilinear;
+        if (sharp && (type == SampleType::kU8 || block == 8 || block == 32)) {
+          EXPECT_EQ(dpx::test::first_difference(want, run_warps_on_host(cur, ref, p, true)), "") << "frame planes";
+        }
       }
     }
 }

@@ -1,10 +1,12 @@
 // dpx-bench motion, device side: frames uploaded once (pitched, rotated per rep), the kernel timed
-// with CUDA events for both op policies after a bit-exact check against the CPU, and a device copy
-// of one frame as the memory anchor.
+// with CUDA events for both op policies (and, on the sharp filters' sub-pel rows, the frame-planes
+// variant) after a bit-exact check against the CPU, and a device copy of one frame as the memory
+// anchor.
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
 #include <cstdio>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -42,18 +44,34 @@ struct DeviceFrames {
   PlaneView frame(int i) const { return PlaneView{frame_data(i), width, height, pitch, 1, SampleType::kU8}; }
 };
 
-// Both policies on check frames 0 -> 1 against the CPU field; a description of the first
+// A CUDA search of `cur` against `ref` into `out`: a policy of the library's kernels or a variant.
+using Matcher = std::function<Status(const PlaneView& cur, const PlaneView& ref, const MotionParams& params,
+                                     MotionVector* out, std::size_t count, cudaStream_t stream)>;
+
+Matcher policy_matcher(OpsPolicy policy) {
+  return [policy](const PlaneView& cur, const PlaneView& ref, const MotionParams& params, MotionVector* out,
+                  std::size_t count, cudaStream_t stream) {
+    return variants::motion_estimate_cuda(policy, cur, ref, params, out, count, stream);
+  };
+}
+
+// The sharp filters' sub-pel search on frame-wide phase planes (motion_variants.h).
+Status frame_planes_matcher(const PlaneView& cur, const PlaneView& ref, const MotionParams& params, MotionVector* out,
+                            std::size_t count, cudaStream_t stream) {
+  return variants::motion_estimate_cuda_frame_planes(cur, ref, params, out, count, stream);
+}
+
+// A matcher on check frames 0 -> 1 against the CPU field; a description of the first
 // difference, or "" when every vector and SAD agrees.
-std::string check_policy(OpsPolicy policy, const MotionCase& c, const DeviceFrames& d, const MotionField& want,
-                         cudaStream_t stream) {
+std::string check_matcher(const std::string& name, const Matcher& run, const MotionCase& c, const DeviceFrames& d,
+                          const MotionField& want, cudaStream_t stream) {
   DeviceBuffer out;
   const std::size_t count = want.vectors.size();
   // Poisoned on the matcher's stream (the legacy stream's cudaMemset could land after its kernels).
   if (!out.allocate(count * sizeof(MotionVector)).is_ok() ||
       cudaMemsetAsync(out.data(), 0xA5, out.size(), stream) != cudaSuccess)
     return "cannot allocate the check output";
-  const Status s =
-      variants::motion_estimate_cuda(policy, d.frame(1), d.frame(0), c.params(), out.as<MotionVector>(), count, stream);
+  const Status s = run(d.frame(1), d.frame(0), c.params(), out.as<MotionVector>(), count, stream);
   if (!s.is_ok()) return s.message();
   std::vector<MotionVector> got(count);
   if (cudaStreamSynchronize(stream) != cudaSuccess ||
@@ -62,17 +80,17 @@ std::string check_policy(OpsPolicy policy, const MotionCase& c, const DeviceFram
   for (std::size_t i = 0; i < count; ++i) {
     const MotionVector &a = got[i], &b = want.vectors[i];
     if (a.dx != b.dx || a.dy != b.dy || a.sad != b.sad)
-      return std::string(ops_policy_name(policy)) + " block " + std::to_string(i) + ": gpu (" + std::to_string(a.dx) +
+      return name + " block " + std::to_string(i) + ": gpu (" + std::to_string(a.dx) +
              "," + std::to_string(a.dy) + ") sad " + std::to_string(a.sad) + ", cpu (" + std::to_string(b.dx) + "," +
              std::to_string(b.dy) + ") sad " + std::to_string(b.sad);
   }
   return "";
 }
 
-double time_policy(OpsPolicy policy, const Options& opts, const MotionCase& c, const DeviceFrames& d, MotionVector* out,
-                   std::size_t count, cudaStream_t stream, Status* status) {
+double time_matcher(const Matcher& run, const Options& opts, const MotionCase& c, const DeviceFrames& d,
+                    MotionVector* out, std::size_t count, cudaStream_t stream, Status* status) {
   return time_cuda_us(opts, stream, [&](int i) {
-    const Status s = variants::motion_estimate_cuda(policy, d.frame(i + 1), d.frame(i), c.params(), out, count, stream);
+    const Status s = run(d.frame(i + 1), d.frame(i), c.params(), out, count, stream);
     if (!s.is_ok()) *status = s;
   });
 }
@@ -93,8 +111,17 @@ int run_motion_gpu(const Options& opts, const MotionCase& c, const MotionFrames&
   MotionCase cc = c;
   cc.width = check_frames.width;
   cc.height = check_frames.height;
-  for (const std::string& diff : {check_policy(OpsPolicy::kDpx, cc, check, check_field, stream.get()),
-                                  check_policy(OpsPolicy::kPlain, cc, check, check_field, stream.get())}) {
+  // The sharp filters' sub-pel search also on frame-wide phase planes (a variant beside the library).
+  const bool frame_planes = c.subpel != MotionSubpel::kNone && c.interpolation != MotionInterpolation::kBilinear;
+  std::vector<std::string> diffs = {
+      check_matcher(ops_policy_name(OpsPolicy::kDpx), policy_matcher(OpsPolicy::kDpx), cc, check, check_field,
+                    stream.get()),
+      check_matcher(ops_policy_name(OpsPolicy::kPlain), policy_matcher(OpsPolicy::kPlain), cc, check, check_field,
+                    stream.get())};
+  if (frame_planes)
+    diffs.push_back(
+        check_matcher(variants::kFramePlanesName, frame_planes_matcher, cc, check, check_field, stream.get()));
+  for (const std::string& diff : diffs) {
     if (!diff.empty()) {
       std::fprintf(stderr, "motion: GPU differs from CPU on %s: %s\n", cc.section().c_str(), diff.c_str());
       return 1;
@@ -105,14 +132,17 @@ int run_motion_gpu(const Options& opts, const MotionCase& c, const MotionFrames&
   DeviceBuffer out, copy;
   if (!out.allocate(count * sizeof(MotionVector)).is_ok() || !copy.allocate(d.pitch * d.height).is_ok()) return 1;
   Status run_status;
-  const double dpx_us =
-      time_policy(OpsPolicy::kDpx, opts, c, d, out.as<MotionVector>(), count, stream.get(), &run_status);
-  const double plain_us =
-      time_policy(OpsPolicy::kPlain, opts, c, d, out.as<MotionVector>(), count, stream.get(), &run_status);
+  const double dpx_us = time_matcher(policy_matcher(OpsPolicy::kDpx), opts, c, d, out.as<MotionVector>(), count,
+                                     stream.get(), &run_status);
+  const double plain_us = time_matcher(policy_matcher(OpsPolicy::kPlain), opts, c, d, out.as<MotionVector>(), count,
+                                       stream.get(), &run_status);
+  const double planes_us = frame_planes ? time_matcher(frame_planes_matcher, opts, c, d, out.as<MotionVector>(), count,
+                                                       stream.get(), &run_status)
+                                        : 0;
   const double copy_us = time_cuda_us(opts, stream.get(), [&](int i) {
     cudaMemcpyAsync(copy.data(), d.frame_data(i), d.pitch * d.height, cudaMemcpyDeviceToDevice, stream.get());
   });
-  if (!run_status.is_ok() || dpx_us < 0 || plain_us < 0 || copy_us < 0) {
+  if (!run_status.is_ok() || dpx_us < 0 || plain_us < 0 || planes_us < 0 || copy_us < 0) {
     std::fprintf(stderr, "motion: timed run failed on %s: %s\n", c.section().c_str(),
                  run_status.is_ok() ? "CUDA error" : run_status.message().c_str());
     return 1;
@@ -122,16 +152,21 @@ int run_motion_gpu(const Options& opts, const MotionCase& c, const MotionFrames&
   std::snprintf(note, sizeof note, "%.3f ms/frame, %zu frames rotated (%.0f MB), checked = cpu", dpx_us / 1e3,
                 static_cast<std::size_t>(d.count), d.pitch * d.height * d.count / 1e6);
   // Beyond the default search, the anchor is the full search of the same size (range up to 64).
-  std::string anchor;
+  std::string anchor, planes_anchor;
   if (c.params().search != MotionSearch::kFull || c.subpel != MotionSubpel::kNone || c.lambda > 0) {
     const MotionCase full{c.width, c.height, c.block, std::min(c.range, kMotionMaxRange)};
     const double full_us = report.median_of(full.section(), "dpx");
     anchor = "; " + (full_us > 0 ? ratio(dpx_us, full_us) + " the time of " + full.section() : "no full-search row") +
              "; throughput counts the full search's work";
+    if (full_us > 0) planes_anchor = ", " + ratio(planes_us, full_us) + " the time of " + full.section();
   }
   report.add(Row{c.section(), "dpx", dpx_us, work / (dpx_us * 1e3), "G SAD px/s", note + anchor});
   report.add(Row{c.section(), "plain", plain_us, work / (plain_us * 1e3), "G SAD px/s",
                  "dpx is " + ratio(plain_us, dpx_us) + " faster"});
+  if (frame_planes)
+    report.add(Row{c.section(), variants::kFramePlanesName, planes_us, work / (planes_us * 1e3), "G SAD px/s",
+                   "variant: the reference's 16 phase planes built once, read by every block; " +
+                       ratio(planes_us, dpx_us) + " the time of dpx" + planes_anchor});
   report.add(Row{c.section(), "copy", copy_us, 2.0 * d.pitch * d.height / (copy_us * 1e3), "GB/s",
                  "anchor: D2D copy of one frame; dpx = " + ratio(dpx_us, copy_us) + " of it"});
   return 0;
