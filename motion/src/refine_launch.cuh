@@ -26,8 +26,14 @@ __device__ __forceinline__ void refine_cta_warp(const RefineJob& job) {
     full_search_subpel_warp(job, mem, block % job.columns, block / job.columns, threadIdx.x % 32);
 }
 
+// The CTAs an SM must hold at once, as refine_kernel tells ptxas (0: nothing, ptxas's own choice
+// of registers). Left to itself, ptxas holds the predictive build on frame planes to 56 registers
+// for 4x4 and 8x8 blocks and spills; 6 CTAs allow it 80 (ptxas -v).
+template <PlaneSource P, int B>
+constexpr int kRefineMinCtas = P == PlaneSource::kFrame && B < 16 ? 6 : 0;
+
 template <typename T, int B, PlaneSource P>
-__global__ void __launch_bounds__(4 * 32) refine_kernel(RefineJob job) {
+__global__ void __launch_bounds__(4 * 32, (kRefineMinCtas<P, B>)) refine_kernel(RefineJob job) {
   refine_cta_warp<T, B, P, true>(job);
 }
 

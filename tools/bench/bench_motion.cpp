@@ -1,8 +1,8 @@
 // dpx-bench motion: block matching, 16x16 blocks — full search +-16..+-64, quarter-pel, lambda,
 // predictive +-64 and +-128 — on 1920x1080 and 3840x2160 GRAY8 frames of a moving texture held in device memory (rotated over more than the
 // 60 MB L2). Rows: the kernel with __vibmin_u32 (dpx) and with a plain compare-and-select (plain),
-// on the h264/hevc sub-pel rows the variant on frame-wide phase planes (frame-planes), a device
-// copy of the frame, and the CPU implementation (1080p +-16, few reps). Throughput is SAD
+// on the h264/hevc sub-pel rows the variant on frame-wide phase planes (frame-planes, and its
+// plane builder alone), a device copy of the frame, and the CPU implementation (1080p +-16, few reps). Throughput is SAD
 // work: candidates searched x block pixels per second.
 #include <algorithm>
 #include <cmath>
