@@ -145,8 +145,18 @@ DPX_HD void build_plane_tile(const SubpelFilter& f, const FramePlanes<T>& planes
   if (x >= columns) return;
   const TileSamples<T> at{tile};
   if (f.mode == MotionInterpolation::kHevc) {
-    hevc_phase_column(f, at, Tile::kBefore + x, Tile::kBefore, part, rows, planes.sample(x0 + x, y0, part, 0),
-                      planes.pitch, 4 * static_cast<int>(planes.plane));
+    const auto column = [&](int fx) {
+      hevc_phase_column(f, at, Tile::kBefore + x, Tile::kBefore, fx, rows, planes.sample(x0 + x, y0, fx, 0),
+                        planes.pitch, 4 * static_cast<int>(planes.plane));
+    };
+    // The phase a constant in each call (all inlined): its taps are immediates and nothing
+    // branches on it row by row.
+    switch (part) {
+      case 0: column(0); break;
+      case 1: column(1); break;
+      case 2: column(2); break;
+      default: column(3); break;
+    }
     return;
   }
   constexpr int kRowsEach = Tile::kRows * Tile::kColumns / Tile::kThreads;
