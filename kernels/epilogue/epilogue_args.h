@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <numeric>
 
 #include "dpx/epilogue.h"
 #include "epilogue_functor.cuh"
@@ -30,13 +31,7 @@ Status check_threads(const char* what, int threads);
 // elements a block passes over in one turn of its grid-stride loop, so that a thread's stride is a
 // whole number of channel periods; 0 when that multiple would exceed `limit` blocks.
 inline int resident_channel_blocks(std::uint32_t channels, std::uint64_t step, int blocks, int limit) {
-  std::uint64_t a = channels, b = step;
-  while (b != 0) {
-    const std::uint64_t r = a % b;
-    a = b;
-    b = r;
-  }
-  const std::uint64_t period = channels / a;
+  const std::uint64_t period = channels / std::gcd(std::uint64_t{channels}, step);
   if (period > static_cast<std::uint64_t>(limit)) return 0;
   const std::uint64_t periods = static_cast<std::uint64_t>(blocks) / period;
   return static_cast<int>((periods > 0 ? periods : 1) * period);

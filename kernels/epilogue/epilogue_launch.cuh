@@ -22,11 +22,13 @@
 namespace dpx {
 namespace epilogue {
 
-// Blocks for `vectors` work items: no more than the GPU holds at once (SMs x resident blocks).
+// Blocks for `vectors` work items: no more than the GPU holds at once (SMs x resident blocks, which
+// *resident_out receives when given).
 template <auto kKernel>
-Status grid_for(std::uint64_t vectors, int* blocks) {
+Status grid_for(std::uint64_t vectors, int* blocks, std::int64_t* resident_out = nullptr) {
   std::int64_t resident = 0;
   DPX_RETURN_IF_ERROR(runtime::resident_blocks(kKernel, kThreads, 0, &resident));
+  if (resident_out != nullptr) *resident_out = resident;
   const std::uint64_t needed = (vectors + kThreads - 1) / kThreads;
   *blocks = static_cast<int>(std::max<std::uint64_t>(1, std::min(needed, static_cast<std::uint64_t>(resident))));
   return Status::ok();
@@ -60,9 +62,8 @@ Status launch_requantize_resident(const std::int32_t* acc, const std::int16_t* r
   constexpr auto kernel = requantize_resident_kernel<kResidual>;
   const Split split = split_output(out, sizeof(std::int16_t), n);
   int blocks = 0;
-  DPX_RETURN_IF_ERROR(grid_for<kernel>(split.chunks, &blocks));
   std::int64_t resident = 0;
-  DPX_RETURN_IF_ERROR(runtime::resident_blocks(kernel, kThreads, 0, &resident));
+  DPX_RETURN_IF_ERROR(grid_for<kernel>(split.chunks, &blocks, &resident));
   constexpr std::uint64_t kStep = std::uint64_t{kThreads} * (kVectorBytes / sizeof(std::int16_t));
   blocks = resident_channel_blocks(args.channels.count, kStep, blocks, static_cast<int>(4 * resident));
   if (blocks == 0) return Status::ok();
