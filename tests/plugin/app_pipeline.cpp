@@ -77,6 +77,7 @@ AppRun AppPipeline::play(const std::vector<Frame>& frames, Watch* watch) {
        m = gst_bus_pop_filtered(bus, ends)) {
     if (GST_MESSAGE_TYPE(m) == GST_MESSAGE_EOS) {
       run.eos = true;
+      run.eos_before_error = run.errors.empty();
     } else {
       GError* err = nullptr;
       gchar* debug = nullptr;

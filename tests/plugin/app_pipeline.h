@@ -26,6 +26,9 @@ struct AppRun {
   };
   std::vector<Error> errors;
   bool eos = false;
+  // EOS came before any error. A source whose downstream failed posts its own error and then sends
+  // EOS (GstBaseSrc does), so a failed run may still reach EOS, but only after the error.
+  bool eos_before_error = false;
   // "source: text" of the first error, "" when none.
   std::string first_error() const { return errors.empty() ? "" : errors[0].source + ": " + errors[0].text; }
 };

@@ -171,7 +171,10 @@ TEST_P(ElementFaults, EachFailureIsAnElementErrorAndTheElementRecovers) {
         EXPECT_TRUE(failed.eos && failed.errors.empty()) << failed.first_error();
         EXPECT_EQ(failed.out.size(), frames.size());
       } else {
-        EXPECT_FALSE(failed.eos) << "EOS after a failed CUDA call";
+        EXPECT_FALSE(failed.eos_before_error) << "EOS before the error of a failed CUDA call";
+        ASSERT_FALSE(failed.errors.empty()) << "no error after a failed CUDA call";
+        EXPECT_EQ(failed.errors[0].source, "el")
+            << "the first error is not the element's: " << failed.first_error();
         bool from_element = false;
         for (const AppRun::Error& e : failed.errors) {
           if (e.source != "el") continue;
