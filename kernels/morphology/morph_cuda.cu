@@ -1,7 +1,8 @@
 // CUDA morphology: the launcher (iterations, operations, intermediate planes, stream) and the DPX
 // passes dpx::morph_cuda runs. The fused kernel and its dispatch are in morph_pass.cuh, its device
 // code in morph_rows.cuh / morph_tile.cuh (square 3x3 and 5x5), the one-pass compound operations
-// in morph_compound_cuda.cu, and morph_separable.cuh covers every other element.
+// in morph_compound_cuda.cu; morph_separable.h covers every other element, but the large ellipses
+// the one-pass schedule takes (morph_shape.h; the choice is in morph_launch.h).
 #include <cuda_runtime.h>
 
 #include <climits>
@@ -15,6 +16,7 @@
 #include "morph_pass.cuh"
 #include "morph_compound.h"
 #include "morph_separable.h"
+#include "morph_shape.h"
 
 namespace dpx {
 namespace morph {
@@ -115,7 +117,10 @@ Status morph_cuda_run(const PlaneView& src, const MutablePlaneView& dst, const M
   const int side = morph_width(params);
   const int block_rows = passes.block_rows(src.type, side);
   if ((src.height + block_rows - 1) / block_rows > 65535) return Status(StatusCode::kUnsupported, too_large);
-  const ElementPassFn element_pass = params.shape != MorphShape::kRect ? passes.element_pass : nullptr;
+  const ElementPassFn element_pass = params.shape == MorphShape::kRect            ? nullptr
+                                     : passes.element_pass != nullptr              ? passes.element_pass
+                                     : detail::morph_one_pass_shape(src.type, params) ? shape_pass
+                                                                                      : nullptr;
   const bool fused = element_pass == nullptr && side == morph_height(params) && (side == 3 || side == 5);
   MorphParams p = params;
   p.size = side;

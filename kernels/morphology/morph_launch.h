@@ -1,8 +1,10 @@
 // The CUDA morphology launcher behind dpx::morph_cuda() (DPX lanes, the register kernel at the
-// default rows a lane); the variants (other lanes, other schedules) are in morph_variants.h. The
-// launcher is built only with CUDA; the rows a lane are plain C++ (the host emulation tests use
-// them too).
+// default rows a lane) and the choices of its passes; the variants (other lanes, other schedules)
+// are in morph_variants.h. The launcher is built only with CUDA; the choices are plain C++ (the
+// host tests use them too).
 #pragma once
+
+#include <algorithm>
 
 #include "dpx/morphology.h"
 
@@ -17,6 +19,31 @@ namespace detail {
 // place this is decided: dpx::morph_cuda() and the multi-plane path of the elements
 // (morph_planes.cu) both run it.
 constexpr int morph_default_rows(SampleType type, int size) { return type == SampleType::kU16 || size == 5 ? 2 : 4; }
+
+// The passes of elements other than square 3x3 / 5x5. The one place this is decided: morph_cuda()
+// runs it, and the multi-plane path hands such elements to the same launcher. dpx-bench morph
+// times every path beside the others; the measurements are in docs/notes/morphology.md.
+//
+// A row or column window of the separable passes longer than this many samples runs on block
+// maxima (morph_rect.h): there it was measured faster than the running max/min of the separable
+// passes, and at 127 samples and below it was not (it lost at 127).
+constexpr int kMorphBlockMaximaMinWindow = 129;
+constexpr bool morph_block_maxima_window(int radius) {
+  return 2 * radius + 1 >= kMorphBlockMaximaMinWindow;
+}
+
+// Ellipses at least this wide or tall (either side) run in one pass, every bar of the element in
+// one kernel (morph_shape.h), instead of a separable pass a bar: measured faster from these sizes
+// on (on u16 planes the separable passes cost more and the one pass about the same, so it wins
+// sooner there); below them, and for every cross, the separable passes (or the fused 3x3 / 5x5
+// kernel) won.
+constexpr int morph_one_pass_ellipse_min_side(SampleType type) {
+  return type == SampleType::kU16 ? 15 : 31;
+}
+inline bool morph_one_pass_shape(SampleType type, const MorphParams& p) {
+  return p.shape == MorphShape::kEllipse &&
+         std::max(morph_width(p), morph_height(p)) >= morph_one_pass_ellipse_min_side(type);
+}
 
 // Runs all iterations on `stream` with the DPX kernels at morph_default_rows(). Arguments must
 // already have passed morph_validate().

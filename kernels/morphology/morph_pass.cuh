@@ -79,8 +79,8 @@ using ElementPassFn = Status (*)(const PlaneView& in, const MutablePlaneView& ou
                                  const std::vector<Bar>& bars, bool dilate, BorderMode border,
                                  cudaStream_t stream);
 
-// The passes one call runs: the fused ones on a square 3x3 or 5x5 element, and the one for crosses
-// and ellipses where a variant has one.
+// The passes one call runs: the fused ones on a square 3x3 or 5x5 element, and a variant's for
+// crosses and ellipses and for the separable passes where it has them.
 struct FusedPasses {
   // The pass of `p` (p.op dilate or erode, or a compound operation of one iteration done in one
   // pass) for a plane of `type` and `channels`; nullptr where none is built.
@@ -89,10 +89,10 @@ struct FusedPasses {
   // would have more than 65,535 blocks down.
   int (*block_rows)(SampleType type, int size);
   const char* schedule;  // named in the error where pass_for has nothing
-  // Where set, every cross and ellipse takes it (all bars of the element in one pass: the one-pass
-  // schedule of the variants, morph_shape.h) instead of the fused or separable passes.
+  // Where set, every cross and ellipse takes it (a variant's: all bars of the element in one pass,
+  // morph_shape.h) instead of the passes the library chooses (morph_launch.h).
   ElementPassFn element_pass = nullptr;
-  // A variant's passes in place of the separable passes' own.
+  // A variant's passes in place of the ones the separable passes choose.
   SeparableLaunchers separable = {};
 };
 

@@ -1,7 +1,8 @@
 // Every plane of a frame in one launch: the blocks of all planes form one grid, each block finds
 // its plane and runs the device code of dpx::morph_cuda's register kernel (morph_rows.cuh) at the
 // same rows a lane (detail::morph_default_rows()), with the plane's channel count chosen at run
-// time. Iterations ping-pong through per-plane intermediates, one launch per iteration.
+// time. Iterations ping-pong through per-plane intermediates, one launch per iteration. Other
+// elements and the compound operations run plane by plane through morph_cuda's launcher.
 #include <cuda_runtime.h>
 
 #include <climits>
@@ -103,9 +104,11 @@ namespace detail {
 Status morph_cuda_planes_launch(const MorphPlane* planes, int count, const MorphParams& params, cudaStream_t stream,
                                 DeviceBuffer* scratch) {
   const morph::LaunchFn launch = morph::planes_launch(planes[0].src.type, params);
-  if (launch == nullptr) {
-    return Status(StatusCode::kUnsupported, "morphology: no multi-plane CUDA kernel for size " +
-                                                std::to_string(params.size) + " (run morph_cuda per plane)");
+  if (launch == nullptr) {  // plane by plane through morph_cuda's launcher: the passes it chooses
+    for (int i = 0; i < count; ++i) {
+      DPX_RETURN_IF_ERROR(morph_cuda_launch(planes[i].src, planes[i].dst, params, stream, scratch));
+    }
+    return Status::ok();
   }
   const int rows_per_thread = morph_default_rows(planes[0].src.type, params.size);
   morph::PlanesArgs args{};

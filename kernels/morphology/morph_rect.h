@@ -1,7 +1,6 @@
-// The separable row and column passes on block maxima (morph_rect.cuh) as launchers the separable
-// passes take in place of their own (SeparableLaunchers): a variant in the internal dpx_variants
-// library (CUDA builds only) that dpx-bench times beside the library's passes
-// (variants::morph_cuda_block_maxima).
+// The separable row and column passes on block maxima (morph_rect.cuh): the separable passes run
+// them for the long windows (detail::morph_block_maxima_window, morph_launch.h), the variant
+// variants::morph_cuda_block_maxima for every window (as SeparableLaunchers). CUDA builds only.
 #pragma once
 
 #include <cuda_runtime_api.h>

@@ -6,7 +6,9 @@
 #include <cstdint>
 
 #include "cuda_check.h"
-#include "morph_lanes.cuh"  // subtract_saturated
+#include "morph_lanes.cuh"   // subtract_saturated
+#include "morph_launch.h"    // morph_block_maxima_window
+#include "morph_rect.h"
 #include "morph_separable.cuh"
 #include "morph_separable.h"
 #include "morph_tile.cuh"  // vector_ok
@@ -99,11 +101,17 @@ Status run_bars(const PlaneView& in, const MutablePlaneView& out, const MutableP
       in, out, rows, bars,
       [&](const MutablePlaneView& dst, int half_width) {
         if (launchers.rows != nullptr) return launchers.rows(in, dst, half_width, border, kMax, stream);
+        if (detail::morph_block_maxima_window(half_width)) {
+          return block_maxima_row_pass(in, dst, half_width, border, kMax, stream);
+        }
         return launch_rows<T, kMax>(in, dst, half_width, border, stream);
       },
       [&](const PlaneView& src, int half_height, int half_width, bool merge) {
         if (half_width == 0 && launchers.columns != nullptr) {
           return launchers.columns(src, out, half_height, border, merge, kMax, stream);
+        }
+        if (half_width == 0 && detail::morph_block_maxima_window(half_height)) {
+          return block_maxima_column_pass(src, out, half_height, border, merge, kMax, stream);
         }
         return launch_columns<T, kMax>(src, out, half_height, half_width, border, merge, stream);
       },

@@ -1,8 +1,9 @@
 // The CUDA morphology for every element the fused 3x3 / 5x5 tile kernels do not cover: per bar of
 // the element (morph_bars.h) a running max/min along the rows into an intermediate plane, then
 // along the columns into the output (or both in one box pass where the bar's row window fits a
-// warp), merged there with what earlier bars left; and the saturating difference of the compound
-// operations. Only built with the CUDA backend.
+// warp), merged there with what earlier bars left, a long window on block maxima (morph_rect.h,
+// detail::morph_block_maxima_window); and the saturating difference of the compound operations.
+// Only built with the CUDA backend.
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -15,7 +16,7 @@
 namespace dpx {
 namespace morph {
 
-// Launchers a variant runs in place of the separable passes' own (nullptr: the library's): the
+// Launchers a variant runs in place of the separable passes' choice (nullptr: the library's): the
 // row pass of `in` into `out` with a bar of 2 * radius + 1 columns, and the column pass without a
 // row window with a bar of 2 * radius + 1 rows, merged with what `out` holds when `merge`.
 using RowPassLaunch = Status (*)(const PlaneView& in, const MutablePlaneView& out, int radius, BorderMode border,

@@ -24,13 +24,15 @@ Status morph_cuda(MorphKernel kernel, MorphSchedule schedule, const PlaneView& s
 
 // What morph_cuda(kDpx, the default schedule) runs, except that every cross and ellipse takes the
 // one-pass schedule (morph_shape.h: all its bars in one kernel, one read and one write of the frame
-// a dilation or erosion) where the library runs the fused or separable passes. Named in dpx-bench.
+// a dilation or erosion), where the library runs it for the large ellipses only
+// (detail::morph_one_pass_shape). Named in dpx-bench; the name of that path in the library too.
 Status morph_cuda_shape_tile(const PlaneView& src, const MutablePlaneView& dst, const MorphParams& params,
                              cudaStream_t stream, DeviceBuffer* scratch);
 constexpr const char* kShapeTileName = "shape-tile";
 
-// The library's passes with the separable row and column passes on block maxima (morph_rect.h)
-// instead of its own: the large-rectangle schedule dpx-bench times beside the default.
+// The library's passes with every separable row and column pass on block maxima (morph_rect.h),
+// where the library runs them for the long windows only (detail::morph_block_maxima_window): what
+// dpx-bench times beside the default on the shorter ones. The name of that path in the library too.
 Status morph_cuda_block_maxima(const PlaneView& src, const MutablePlaneView& dst, const MorphParams& params,
                                cudaStream_t stream, DeviceBuffer* scratch);
 constexpr const char* kBlockMaximaName = "separable-blockmax";

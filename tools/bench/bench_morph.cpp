@@ -9,11 +9,14 @@
 //                        (tile64, the first schedule, for rect windows only);
 //   plain-<default>      the same kernel with two-operand max/min, default schedule;
 //   bytesimd-<default>   GRAY8 only: four samples per word, __vmaxu4/__vminu4, default schedule;
-//   separable the separable passes (every element but square 3x3 / 5x5; one variant);
-//   shape-tile           crosses and ellipses: every bar of the element in one pass, one read and one
-//                        write of the frame (morph_shape.h; a variant, not the default);
-//   separable-blockmax   rectangles on the separable passes: their row and column passes on block
-//                        maxima (morph_rect.h; a variant; a bar the box pass takes runs it in both);
+//   the default of every element but square 3x3 / 5x5 (morph_launch.h), named after its path:
+//     separable          the separable passes, a window longer than 127 samples on block maxima;
+//     separable-blockmax where every pass of the rectangle is such a window;
+//     shape-tile         the large ellipses: every bar of the element in one pass (morph_shape.h);
+//   and beside it, where it differs from the default:
+//     shape-tile         crosses and the smaller ellipses in one pass (a variant);
+//     separable-blockmax rectangles with every row and column pass on block maxima (morph_rect.h;
+//                        a variant; a bar the box pass takes runs it in both);
 //   npp       NPP's nppi{Dilate,Erode}3x3Border_8u_C1R / nppi{Dilate,Erode}Border_8u_C1R with the
 //             element's mask, when libnppim can be loaded (GRAY8 dilate/erode with square elements
 //             up to 31x31: NPP's general mask costs the element's area per pixel);
@@ -306,10 +309,19 @@ bool gpu_rows(const Options& opts, const MorphCase& c, const MorphParams& params
                    ratio(us, copy_us) + " copy, " + ratio(us, npp_us) + " NPP" + note(us)});
   };
   const auto status_text = [](const Status& s) { return s.is_ok() ? std::string() : s.message(); };
+  // The default's path where the element is not fused (detail::morph_one_pass_shape and
+  // morph_block_maxima_window decide it), and whether the variant of that path repeats it.
+  const bool rect = c.shape == MorphShape::kRect;
+  const bool one_pass = detail::morph_one_pass_shape(c.type, params);
+  const auto long_window = [](int side) { return side == 1 || detail::morph_block_maxima_window(side / 2); };
+  const bool all_block_maxima = rect && long_window(c.w()) && long_window(c.h());
+  const std::string separable_name = one_pass           ? variants::kShapeTileName
+                                     : all_block_maxima ? variants::kBlockMaximaName
+                                                        : "separable";
   for (const auto& [k, sched] : runs) {
     const std::string name =
         c.fused() ? std::string(variants::morph_kernel_name(k)) + "-" + variants::morph_schedule_name(sched)
-                  : std::string("separable");
+                  : separable_name;
     const auto launch = [&, k = k, sched = sched](int f) {
       return status_text(
           variants::morph_cuda(k, sched, frames.in(f), frames.out(f), params, stream, nullptr));
@@ -317,10 +329,9 @@ bool gpu_rows(const Options& opts, const MorphCase& c, const MorphParams& params
     variant_row(name, launch,
                 [&, k = k, sched = sched](double us) { return variant_note(c, k, sched, us, gpu); });
   }
-  // The variants beside the library: crosses and ellipses in one pass, the rectangles' separable
-  // passes on block maxima.
-  const bool rect = c.shape == MorphShape::kRect;
-  if (!rect || !c.fused()) {
+  // The variants beside the library where they differ from it: crosses and ellipses in one pass,
+  // the rectangles' separable passes on block maxima.
+  if ((!rect && !one_pass) || (rect && !c.fused() && !all_block_maxima)) {
     const auto variant = rect ? variants::morph_cuda_block_maxima : variants::morph_cuda_shape_tile;
     variant_row(
         rect ? variants::kBlockMaximaName : variants::kShapeTileName,

@@ -29,11 +29,11 @@ Status morph_planes_validate(const MorphPlane* planes, int count, const MorphPar
 // CPU: morph_cpu on each plane. `threads` = 0 uses every hardware thread.
 Status morph_cpu_planes(const MorphPlane* planes, int count, const MorphParams& params, int threads = 0);
 
-// CUDA: every plane in one kernel launch per iteration, asynchronous on `stream`. With
-// iterations > 1 the intermediate planes live in `scratch` (grown as needed; growing
-// synchronises) or, with nullptr, in stream-ordered memory allocated and freed on `stream`.
-// Returns kUnsupported for structuring elements the multi-plane kernel is not built for; the
-// caller then runs morph_cuda per plane.
+// CUDA, asynchronous on `stream`: every plane in one kernel launch per iteration for square 3x3 /
+// 5x5 dilations and erosions; other elements and the compound operations run morph_cuda's passes
+// plane by plane, one plane after the other on `stream`. Intermediate planes live in `scratch`
+// (grown as needed; growing synchronises) or, with nullptr, in stream-ordered memory allocated
+// and freed on `stream`.
 Status morph_cuda_planes(const MorphPlane* planes, int count, const MorphParams& params, cudaStream_t stream,
                          DeviceBuffer* scratch = nullptr);
 

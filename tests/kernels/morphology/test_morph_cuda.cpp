@@ -1,7 +1,8 @@
 // The CUDA morphology against the CPU one (itself held to the brute-force definition), bit-exact,
 // on every case of the CPU matrix plus 4K frames, for each kernel variant (DPX, plain max/min,
 // byte SIMD) under each schedule built for it (stream, split, tile32, tile64, registers), the
-// one-pass cross / ellipse schedule, the separable passes on block maxima, and the public entry.
+// one-pass cross / ellipse schedule, the separable passes on block maxima, and the public entry
+// (with the default's paths for the large elements).
 // Outputs are poisoned before each run; the pitch padding and the bytes before the first row must
 // come back untouched.
 #include <cuda_runtime_api.h>
@@ -373,6 +374,61 @@ TEST(MorphCuda, BlockMaximaPassesMatchCpu) {
               return variants::morph_cuda_block_maxima(in, out, p, stream, nullptr);
             },
             what);
+      }
+    }
+  }
+}
+
+// The public entry on the elements whose default takes block maxima (windows longer than 127
+// samples) or the one-pass schedule (the large ellipses), and those just below the thresholds
+// (morph_launch.h): u8 and u16, every border, dilate and erode, odd frame sizes from one pixel to
+// larger than the element with padded, misaligned pitches; every channel count, iterations and a
+// compound operation on some.
+TEST(MorphCuda, DefaultPathsOfLargeElementsMatchCpu) {
+  DPX_REQUIRE_GPU();
+  DeviceBuffer scratch;  // every other call: the rest take stream-ordered memory
+  std::mt19937_64 rng = seeded_rng();
+  struct Element {
+    MorphShape shape;
+    int width, height;
+  };
+  const Element elements[] = {{MorphShape::kRect, 255, 255},   {MorphShape::kRect, 255, 1},
+                              {MorphShape::kRect, 1, 255},     {MorphShape::kRect, 127, 127},
+                              {MorphShape::kRect, 127, 255},   {MorphShape::kEllipse, 31, 31},
+                              {MorphShape::kEllipse, 63, 63},  {MorphShape::kEllipse, 29, 29},
+                              {MorphShape::kEllipse, 15, 15},  {MorphShape::kEllipse, 13, 13},
+                              {MorphShape::kEllipse, 63, 31}};
+  const Geometry frames[] = {{1, 1, 0, 0, false}, {37, 19, 1, 1, false}, {301, 287, 3, 1, false},
+                             {1001, 517, 0, 0, true}};
+  int turn = 0;
+  for (const Element& e : elements) {
+    for (SampleType type : {SampleType::kU8, SampleType::kU16}) {
+      for (BorderMode border : {BorderMode::kReplicate, BorderMode::kReflect101, BorderMode::kNeutral}) {
+        for (MorphOp op : {MorphOp::kDilate, MorphOp::kErode}) {
+          for (const Geometry& g : frames) {
+            MorphCase mc;
+            mc.params.op = turn % 7 == 6 ? MorphOp::kGradient : op;
+            mc.params.shape = e.shape;
+            mc.params.width = e.width;
+            mc.params.height = e.height;
+            mc.params.border = border;
+            mc.params.iterations = turn % 5 == 4 ? 2 : 1;
+            mc.channels = 1 << (turn % 3);
+            mc.type = type;
+            ++turn;
+            HostPlane src = make_plane(g, mc.channels, type);
+            fill_random(src, rng);
+            const std::string what = describe(mc) + " " + std::to_string(g.width) + "x" +
+                                     std::to_string(g.height) + " pitch " + std::to_string(src.pitch) + " [default]";
+            const MorphParams& p = mc.params;
+            expect_run_matches(
+                cpu_result(src, p), src, other_layout(g, mc.channels, type),
+                [&](const PlaneView& in, const MutablePlaneView& out, cudaStream_t s) {
+                  return morph_cuda(in, out, p, s, turn % 2 == 0 ? &scratch : nullptr);
+                },
+                what);
+          }
+        }
       }
     }
   }

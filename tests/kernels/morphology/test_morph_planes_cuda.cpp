@@ -1,7 +1,8 @@
 // dpx::morph_cuda_planes against morph_cpu per plane, bit for bit: the plane sets of real formats
 // (NV12/P010: luma + interleaved chroma, I420: three planes, RGBA: one four-channel plane), odd
-// sizes, every shape, both sizes, iterations with and without scratch. Outputs are poisoned; the
-// pitch padding must come back untouched.
+// sizes, every shape, both sizes, iterations with and without scratch; and the large elements,
+// which run plane by plane on the passes morph_cuda chooses. Outputs are poisoned; the pitch
+// padding must come back untouched.
 #include <cuda_runtime_api.h>
 #include <gtest/gtest.h>
 
@@ -64,12 +65,30 @@ Status run(Frame& f, const MorphParams& p, cudaStream_t stream, DeviceBuffer* sc
   return Status::ok();
 }
 
-TEST(MorphPlanesCuda, FramesMatchCpuPerPlane) {
-  DPX_REQUIRE_GPU();
-  std::mt19937_64 rng = seeded_rng();
+// Each plane of `f` against morph_cpu on its source; the pitch padding untouched.
+void expect_planes_match_cpu(const Frame& f, const MorphParams& p, const std::string& what) {
+  for (std::size_t i = 0; i < f.src.size(); ++i) {
+    const HostPlane& src = f.src[i];
+    HostPlane want = make_plane(src.width, src.height, src.channels, src.type);
+    ASSERT_TRUE(morph_cpu(src.view(), want.mutable_view(), p).is_ok());
+    EXPECT_EQ(first_difference(want, f.got[i]), "") << what << " plane " << i;
+    EXPECT_TRUE(padding_untouched(f.got[i])) << what << " plane " << i;
+  }
+}
+
+// A stream and scratch for the calls; skips without a device.
+class MorphPlanesCuda : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    DPX_REQUIRE_GPU();
+    ASSERT_TRUE(stream.create().is_ok());
+  }
   Stream stream;
-  ASSERT_TRUE(stream.create().is_ok());
   DeviceBuffer scratch;
+};
+
+TEST_F(MorphPlanesCuda, FramesMatchCpuPerPlane) {
+  std::mt19937_64 rng = seeded_rng();
   const std::vector<std::pair<std::string, std::vector<PlaneSpec>>> formats = {
       {"NV12 641x361", {{641, 361, 1}, {321, 181, 2}}},
       {"I420 333x211", {{333, 211, 1}, {167, 106, 1}, {167, 106, 1}}},
@@ -94,14 +113,50 @@ TEST(MorphPlanesCuda, FramesMatchCpuPerPlane) {
                                      std::to_string(size) + " shape " + std::to_string(static_cast<int>(shape)) +
                                      " iterations " + std::to_string(iterations);
             ASSERT_TRUE(s.is_ok()) << what << ": " << s.message();
-            for (std::size_t i = 0; i < specs.size(); ++i) {
-              HostPlane want = make_plane(specs[i].width, specs[i].height, specs[i].channels, type);
-              ASSERT_TRUE(morph_cpu(f.src[i].view(), want.mutable_view(), p).is_ok());
-              EXPECT_EQ(first_difference(want, f.got[i]), "") << what << " plane " << i;
-              EXPECT_TRUE(padding_untouched(f.got[i])) << what << " plane " << i;
-            }
+            expect_planes_match_cpu(f, p, what);
           }
         }
+      }
+    }
+  }
+}
+
+// The elements whose default takes block maxima or the one-pass schedule (morph_launch.h), plane
+// by plane: u8 and u16, every border, odd sizes, interleaved chroma, iterations and a compound
+// operation.
+TEST_F(MorphPlanesCuda, LargeElementsMatchCpuPerPlane) {
+  std::mt19937_64 rng = seeded_rng();
+  const std::vector<PlaneSpec> nv12 = {{641, 361, 1}, {321, 181, 2}};
+  struct Element {
+    MorphShape shape;
+    int width, height;
+  };
+  const Element elements[] = {{MorphShape::kRect, 255, 255},
+                              {MorphShape::kRect, 255, 1},
+                              {MorphShape::kRect, 1, 255},
+                              {MorphShape::kEllipse, 31, 31},
+                              {MorphShape::kEllipse, 63, 63}};
+  int turn = 0;
+  for (const Element& e : elements) {
+    for (SampleType type : {SampleType::kU8, SampleType::kU16}) {
+      for (BorderMode border : {BorderMode::kReplicate, BorderMode::kReflect101, BorderMode::kNeutral}) {
+        MorphParams p;
+        p.op = turn % 4 == 3 ? MorphOp::kClose : turn % 2 == 0 ? MorphOp::kDilate : MorphOp::kErode;
+        p.shape = e.shape;
+        p.width = e.width;
+        p.height = e.height;
+        p.border = border;
+        p.iterations = turn % 3 == 2 ? 2 : 1;
+        Frame f = make_frame(nv12, type, rng);
+        const Status s = run(f, p, stream.get(), turn % 2 == 0 ? &scratch : nullptr);
+        ++turn;
+        const std::string what = "NV12 641x361" + std::string(type == SampleType::kU8 ? " u8 " : " u16 ") +
+                                 std::to_string(static_cast<int>(e.shape)) + " " + std::to_string(e.width) + "x" +
+                                 std::to_string(e.height) + " border " + std::to_string(static_cast<int>(border)) +
+                                 " op " + std::to_string(static_cast<int>(p.op)) + " iterations " +
+                                 std::to_string(p.iterations);
+        ASSERT_TRUE(s.is_ok()) << what << ": " << s.message();
+        expect_planes_match_cpu(f, p, what);
       }
     }
   }
