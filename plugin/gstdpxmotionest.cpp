@@ -11,6 +11,9 @@
  * vectors close to their neighbours' (H.264's median predictor) for coherent fields. Runs on CUDA
  * (the running best kept with the DPX instruction __vibmin_u32 on Hopper GPUs) when a device is
  * usable and on the CPU otherwise, with bit-identical vectors; frames in CUDA memory stay on the GPU.
+ * On CUDA, `subpel` with the `hevc` or `h264` filters builds the reference's 16 quarter-pel phase
+ * planes once a frame in temporary device memory: 16 times the luma plane (about 35 MB at 1080p,
+ * 137 MB at 4K for 8-bit luma), besides the element's own reference copy and vectors.
  *
  * The video passes through unchanged, unless `draw` is on. Each frame that has a reference
  * carries a GstDpxMotionMeta (gstdpxmotionmeta.h) with one vector and SAD per block; the vectors

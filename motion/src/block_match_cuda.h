@@ -20,11 +20,9 @@ template <typename Ops>
 Status full_search_cuda(const PlaneView& current, const PlaneView& reference, const MotionParams& params,
                         const CostModel& cost, MotionVector* vectors, cudaStream_t stream);
 
-// The second stage (refine_block.h), one warp per block.
+// The second stage (refine_block.h), one warp per block; a job that uses_patch_planes carries
+// the device memory of its reference's phase planes in `phases` (refine_frame_planes.h).
 Status refine_cuda(const RefineJob& job, SampleType type, cudaStream_t stream);
-
-// A launcher of the second stage: refine_cuda, or a variant's (motion_variants.h).
-using RefineLauncher = Status (*)(const RefineJob& job, SampleType type, cudaStream_t stream);
 
 // The 4x box average of `src` into `dst` (its size: ceil(src / 4)).
 Status box_average_cuda(const PlaneView& src, const MutablePlaneView& dst, cudaStream_t stream);
@@ -36,11 +34,10 @@ Status draw_motion_launch(const MutablePlaneView& plane, const MotionGrid& grid,
 
 }  // namespace motion_detail
 
-// The whole search on the stream, the second stage by `refine`.
+// The whole search on the stream.
 template <typename Ops>
 Status motion_estimate_cuda_with(const PlaneView& current, const PlaneView& reference,
                                  const MotionParams& params, MotionVector* vectors,
-                                 std::size_t capacity, cudaStream_t stream, const MotionPrevious& previous = {},
-                                 motion_detail::RefineLauncher refine = motion_detail::refine_cuda);
+                                 std::size_t capacity, cudaStream_t stream, const MotionPrevious& previous = {});
 
 }  // namespace dpx

@@ -1,7 +1,7 @@
 // The 16 quarter-pel phase planes of a whole reference frame, built once for all its blocks' sharp
-// sub-pel searches (refine_block.h, filtered_subpel_search), where a patch's planes
-// (refine_planes.h) are built again for every patch of every block and neighbouring blocks filter
-// the same samples. Plane (fx, fy) sample (x, y) is the reference at (x + fx / 4, y + fy / 4) by
+// sub-pel searches on the GPU (refine_block.h, filtered_subpel_search), where the CPU builds a
+// patch's planes (refine_planes.h) for every patch of every block, neighbouring blocks filtering
+// the same samples again. Plane (fx, fy) sample (x, y) is the reference at (x + fx / 4, y + fy / 4) by
 // the job's filter (SubpelFilter, the frame's edges replicated), so it is the sample the functor
 // gives a candidate directly. The planes reach one sample past the frame on every side: a patch
 // around an admissible centre reads no further (its candidates' whole parts lie within 1 px of the

@@ -6,7 +6,6 @@
 namespace dpx {
 
 template Status motion_estimate_cuda_with<ops::Dpx>(const PlaneView&, const PlaneView&, const MotionParams&,
-                                                    MotionVector*, std::size_t, cudaStream_t, const MotionPrevious&,
-                                                    motion_detail::RefineLauncher);
+                                                    MotionVector*, std::size_t, cudaStream_t, const MotionPrevious&);
 
 }  // namespace dpx

@@ -1,7 +1,9 @@
 // motion_estimate_cuda_with<Ops>: checks, then the passes of motion_pipeline.h on the stream. The
 // default search is one launch into the caller's array; the other modes take their first pass and
-// coarse planes from the scratch lease (stream-ordered memory from libdpx's pool), freed on the
-// stream after the last launch that reads them, so nothing synchronises. Included by the one file
+// coarse planes, and the sharp filters' sub-pel search the reference's 16 phase planes, from
+// scratch leases (stream-ordered memory from libdpx's pool), freed on the stream after the last
+// launch that reads them, so nothing synchronises. Both are taken before the first launch: a
+// search that cannot have them fails with nothing written. Included by the one file
 // that instantiates each policy: motion_estimate_cuda.cu (Dpx, libdpxmotion) and
 // motion_variants.cu (PlainOps).
 #pragma once
@@ -40,13 +42,27 @@ inline Status make_coarse(const PlaneView& like, const CoarsePlan& plan, runtime
   return Status::ok();
 }
 
+// The device memory of the reference's phase planes for a job that uses_patch_planes (others
+// need none): 16 planes of the frame and a sample's margin, into job->phases.
+inline Status make_phase_planes(SampleType type, runtime::ScratchLease* scratch, RefineJob* job) {
+  if (!uses_patch_planes(*job)) return Status::ok();
+  job->phases.layout = frame_planes_layout(job->width, job->height, type == SampleType::kU8 ? 1 : 2);
+  if (!frame_planes_fit(job->phases.layout)) {
+    return Status(StatusCode::kUnsupported,
+                  "motion_estimate_cuda: the 16 phase planes of h264/hevc sub-pel for a " +
+                      std::to_string(job->width) + "x" + std::to_string(job->height) + " frame take " +
+                      std::to_string(job->phases.layout.total_bytes() >> 20) +
+                      " MiB, past their 2 GiB limit (bilinear interpolation or motion_estimate_cpu take it)");
+  }
+  return scratch->acquire_array(job->phases.layout.total_bytes(), &job->phases.data);
+}
+
 }  // namespace motion_detail
 
 template <typename Ops>
 Status motion_estimate_cuda_with(const PlaneView& current, const PlaneView& reference,
                                  const MotionParams& params, MotionVector* vectors,
-                                 std::size_t capacity, cudaStream_t stream, const MotionPrevious& previous,
-                                 motion_detail::RefineLauncher refine) {
+                                 std::size_t capacity, cudaStream_t stream, const MotionPrevious& previous) {
   DPX_RETURN_IF_ERROR(motion_validate(current, reference, params, previous));
   const MotionGrid grid = motion_grid(current.width, current.height, params.block_size);
   if (vectors == nullptr) return invalid_argument("motion_estimate_cuda: null output array");
@@ -63,7 +79,9 @@ Status motion_estimate_cuda_with(const PlaneView& current, const PlaneView& refe
   namespace md = motion_detail;
   if (!md::needs_refine(params)) return md::full_search_cuda<Ops>(current, reference, params, {}, vectors, stream);
 
-  runtime::ScratchLease scratch(nullptr, stream);
+  md::RefineJob job = md::refine_job(current, reference, params, {}, previous, vectors, vectors);
+  runtime::ScratchLease scratch(nullptr, stream), planes_scratch(nullptr, stream);
+  DPX_RETURN_IF_ERROR(md::make_phase_planes(current.type, &planes_scratch, &job));
   const MotionVector* first = vectors;
   int first_columns = grid.columns;
   if (params.search == MotionSearch::kPredictive) {
@@ -86,8 +104,8 @@ Status motion_estimate_cuda_with(const PlaneView& current, const PlaneView& refe
   } else {
     DPX_RETURN_IF_ERROR(md::full_search_cuda<Ops>(current, reference, params, {}, vectors, stream));
   }
-  const md::CostModel cost = md::cost_model(params, first, first_columns);
-  return refine(md::refine_job(current, reference, params, cost, previous, vectors, vectors), current.type, stream);
+  job.cost = md::cost_model(params, first, first_columns);
+  return md::refine_cuda(job, current.type, stream);
 }
 
 }  // namespace dpx

@@ -1,9 +1,7 @@
-// The motion variants: kDpx runs the public call, kPlain the same pipeline on PlainOps; the
-// frame-planes schedule the pipeline on the DPX ops with its own second stage.
+// The motion variants: kDpx runs the public call, kPlain the same pipeline on PlainOps.
 #include "dpx_ops.cuh"
 #include "motion_estimate_run.cuh"
 #include "motion_variants.h"
-#include "refine_frame_planes.h"
 
 namespace dpx {
 namespace variants {
@@ -14,13 +12,6 @@ Status motion_estimate_cuda(OpsPolicy policy, const PlaneView& current, const Pl
   if (policy == OpsPolicy::kDpx)
     return dpx::motion_estimate_cuda(current, reference, params, vectors, capacity, stream, previous);
   return motion_estimate_cuda_with<ops::PlainOps>(current, reference, params, vectors, capacity, stream, previous);
-}
-
-Status motion_estimate_cuda_frame_planes(const PlaneView& current, const PlaneView& reference,
-                                         const MotionParams& params, MotionVector* vectors, std::size_t capacity,
-                                         cudaStream_t stream, const MotionPrevious& previous) {
-  return motion_estimate_cuda_with<ops::Dpx>(current, reference, params, vectors, capacity, stream, previous,
-                                             motion_detail::refine_cuda_frame_planes);
 }
 
 }  // namespace variants

@@ -1,8 +1,7 @@
 // CUDA motion estimation with its ops policy chosen at run time, for dpx-bench and the tests (the
 // internal dpxmotion_variants library, CUDA builds only): kDpx is the public call, kPlain the same
 // kernels with a plain compare-and-select in place of __vibmin_u32 (dpx::ops::PlainOps), to show
-// what the DPX instructions themselves bring. Same checks, same results. And the other schedules
-// dpx-bench times beside the library's.
+// what the DPX instructions themselves bring. Same checks, same results.
 #pragma once
 
 #include <cstddef>
@@ -16,14 +15,6 @@ namespace variants {
 Status motion_estimate_cuda(OpsPolicy policy, const PlaneView& current, const PlaneView& reference,
                             const MotionParams& params, MotionVector* vectors, std::size_t capacity,
                             cudaStream_t stream, const MotionPrevious& previous = {});
-
-// The public call (DPX ops) with the sharp filters' sub-pel search on frame-wide phase planes
-// (refine_frame_planes.h): the planes of the reference built once, where the library builds a
-// patch's planes for every patch. Same checks, same results.
-Status motion_estimate_cuda_frame_planes(const PlaneView& current, const PlaneView& reference,
-                                         const MotionParams& params, MotionVector* vectors, std::size_t capacity,
-                                         cudaStream_t stream, const MotionPrevious& previous = {});
-constexpr const char* kFramePlanesName = "frame-planes";
 
 }  // namespace variants
 }  // namespace dpx

@@ -75,7 +75,7 @@ struct FrameStage {
   DPX_HD PatchSamples<FrameSamples<T>, PatchPlanes<T>> patch(const BlockSpan& b, const SubpelFilter& f, int cx,
                                                               int cy) const {
     const PatchPlanes<T> p{planes, block + 2, cx, cy};
-    build_patch_planes(samples, f, b, cx, cy, 0, 1, p);
+    build_patch_planes(samples, f, b, cx, cy, p);
     return PatchSamples<FrameSamples<T>, PatchPlanes<T>>{samples, p};
   }
 };

@@ -1,7 +1,7 @@
-// The second stage's launches: a warp per block (refine_launch.cuh), built with patch planes for
-// the jobs whose sub-pel stage searches them (the sharp filters) and without for the others, each
-// build with the shared memory and the registers of its own path; and the 4x box average of the
-// predictive search, one thread per coarse pixel.
+// The second stage's launches: a warp per block (refine_launch.cuh), the jobs whose sub-pel stage
+// searches patches (the sharp filters) on the frame's phase planes (refine_frame_planes.cu), the
+// others built without planes, each build with the registers of its own path; and the 4x box
+// average of the predictive search, one thread per coarse pixel.
 #include <cuda_runtime.h>
 
 #include <cstddef>
@@ -9,6 +9,7 @@
 
 #include "block_match_cuda.h"
 #include "cuda_check.h"
+#include "refine_frame_planes.h"
 #include "refine_launch.cuh"
 
 namespace dpx {
@@ -18,10 +19,7 @@ namespace {
 
 template <typename T>
 Status launch_refine(const RefineJob& job, cudaStream_t stream) {
-  if (uses_patch_planes(job))
-    launch_for_block<T, PlaneSource::kWarp>(job, stream);
-  else
-    launch_for_block<T, PlaneSource::kNone>(job, stream);
+  launch_for_block<T, PlaneSource::kNone>(job, stream);
   DPX_CUDA_CHECK_LAUNCH("refine_kernel");
   return Status::ok();
 }
@@ -37,6 +35,7 @@ __global__ void box_average_kernel(PlaneView src, MutablePlaneView dst) {
 }  // namespace
 
 Status refine_cuda(const RefineJob& job, SampleType type, cudaStream_t stream) {
+  if (uses_patch_planes(job)) return refine_on_frame_planes(job, type, stream);
   return type == SampleType::kU8 ? launch_refine<std::uint8_t>(job, stream) : launch_refine<std::uint16_t>(job, stream);
 }
 

@@ -1,5 +1,6 @@
 // The frame-wide phase planes on the GPU: the builder kernel, a CTA a tile of every plane
-// (frame_planes.h), and the second stage's build that reads them (refine_launch.cuh).
+// (frame_planes.h), and the second stage's build that reads them (refine_launch.cuh), compiled
+// apart from the build without planes (refine_cuda.cu).
 #include "refine_frame_planes.h"
 
 #include <cuda_runtime.h>
@@ -9,7 +10,6 @@
 #include "block_match_cuda.h"
 #include "cuda_check.h"
 #include "refine_launch.cuh"
-#include "scratch.h"
 
 namespace dpx {
 namespace motion_detail {
@@ -49,20 +49,15 @@ Status build_frame_planes_cuda(const PlaneView& reference, MotionInterpolation m
   return Status::ok();
 }
 
-Status refine_cuda_frame_planes(const RefineJob& job, SampleType type, cudaStream_t stream) {
-  RefineJob j = job;
-  j.phases.layout = frame_planes_layout(job.width, job.height, type == SampleType::kU8 ? 1 : 2);
-  if (!uses_patch_planes(job) || !frame_planes_fit(j.phases.layout)) return refine_cuda(job, type, stream);
-  runtime::ScratchLease scratch(nullptr, stream);
-  DPX_RETURN_IF_ERROR(scratch.acquire_array(j.phases.layout.total_bytes(), &j.phases.data));
+Status refine_on_frame_planes(const RefineJob& job, SampleType type, cudaStream_t stream) {
   const PlaneView reference{job.ref, job.width, job.height, job.ref_pitch, 1, type};
-  DPX_RETURN_IF_ERROR(build_frame_planes_cuda(reference, job.filter.mode, j.phases, stream));
+  DPX_RETURN_IF_ERROR(build_frame_planes_cuda(reference, job.filter.mode, job.phases, stream));
   if (type == SampleType::kU8)
-    launch_for_block<std::uint8_t, PlaneSource::kFrame>(j, stream);
+    launch_for_block<std::uint8_t, PlaneSource::kFrame>(job, stream);
   else
-    launch_for_block<std::uint16_t, PlaneSource::kFrame>(j, stream);
+    launch_for_block<std::uint16_t, PlaneSource::kFrame>(job, stream);
   DPX_CUDA_CHECK_LAUNCH("refine_kernel");
-  return scratch.release();  // stream-ordered: after the launch that reads the planes
+  return Status::ok();
 }
 
 }  // namespace motion_detail

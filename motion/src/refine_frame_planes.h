@@ -1,8 +1,7 @@
-// The second stage with the sharp filters' sub-pel search on frame-wide phase planes
+// The second stage of the sharp filters' sub-pel search on frame-wide phase planes
 // (frame_planes.h): the planes of the reference built once by one kernel, then the warps read
-// their candidates' samples there instead of building a patch's planes each (refine_launch.cuh,
-// PlaneSource::kFrame). The same vectors and SADs as refine_cuda. A variant for dpx-bench and the
-// tests (motion_variants.h), in the internal variants library. CUDA builds only.
+// their candidates' samples there (refine_launch.cuh, PlaneSource::kFrame). refine_cuda runs it
+// for the jobs that search patches (uses_patch_planes). CUDA builds only.
 #pragma once
 
 #include "dpx/motion.h"
@@ -17,10 +16,9 @@ namespace motion_detail {
 Status build_frame_planes_cuda(const PlaneView& reference, MotionInterpolation mode,
                                const PhasePlanes& planes, cudaStream_t stream);
 
-// refine_cuda with the jobs that search patch planes reading the reference's frame planes, built
-// into stream-ordered scratch (scratch.h) first; other jobs, and frames whose planes do not
-// frame_planes_fit, go to refine_cuda itself.
-Status refine_cuda_frame_planes(const RefineJob& job, SampleType type, cudaStream_t stream);
+// A job that uses_patch_planes, its `phases` device memory of frame_planes_layout(width, height,
+// sample size): the planes of its reference built there, then the second stage reading them.
+Status refine_on_frame_planes(const RefineJob& job, SampleType type, cudaStream_t stream);
 
 }  // namespace motion_detail
 }  // namespace dpx

@@ -1,6 +1,6 @@
 // The second stage's kernels, a warp per block (refine_warp.cuh), and the launch of one build:
-// refine_cuda.cu launches the library's builds (without planes, with planes built by the warp),
-// refine_frame_planes.cu the build that reads the frame's planes. CUDA only.
+// refine_cuda.cu launches the build without planes, refine_frame_planes.cu the build that reads
+// the frame's phase planes. CUDA only.
 #pragma once
 
 #include <cuda_runtime.h>

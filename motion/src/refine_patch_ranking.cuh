@@ -1,9 +1,9 @@
 // The candidates of a sub-pel patch ranked 8 at a time on the GPU: the overload of rank_patch
-// (refine_block.h) that a whole block's patch planes in shared memory select. The 80 positions
-// within 1 px of the centre but itself go in 10 groups of 8, row by row; each lane adds its pixels
-// of all 8 candidates' SADs (its block pixels read once for the 8), and warp_ranking.cuh totals,
-// scores and ranks the group at once, where one at a time costs a reduction and a scoring a
-// candidate. precedes() is a total order, so the winner is the one rank_patch finds. Device code
+// (refine_block.h) that a whole block's patch on the frame's phase planes (frame_planes.h)
+// selects. The 80 positions within 1 px of the centre but itself go in 10 groups of 8, row by
+// row; each lane adds its pixels of all 8 candidates' SADs (its block pixels read once for the 8),
+// and warp_ranking.cuh totals, scores and ranks the group at once, where one at a time costs a
+// reduction and a scoring a candidate. precedes() is a total order, so the winner is the one rank_patch finds. Device code
 // that a host compiler also builds (the warps on the host, tests/motion/test_motion_warp_on_host.cpp).
 #pragma once
 
@@ -22,9 +22,9 @@ namespace motion_detail {
 __device__ __forceinline__ int patch_place(int i) { return i < 40 ? i : i + 1; }
 
 // Blocks cut by the frame's edge (B = 0) keep the generic rank_patch, one candidate at a time.
-// Either kind of planes (a patch's own or the frame's): partial_sad picks the reading.
-template <typename T, int B, typename Planes, typename Sum, typename = std::enable_if_t<(B > 0)>>
-__device__ void rank_patch(const RefineJob& j, const PatchSamples<SharedSamples<T, B>, Planes>& patch, const BlockSpan& b,
+template <typename T, int B, typename Sum, typename = std::enable_if_t<(B > 0)>>
+__device__ void rank_patch(const RefineJob& j, const PatchSamples<SharedSamples<T, B>, FramePatch<T>>& patch,
+                           const BlockSpan& b,
                            const Penalty& quarter_pen, const Choice& centre, const Sum&, std::uint32_t weight,
                            Choice* q) {
   const int lane = b.y * B + b.x;  // block_span's split of a whole block

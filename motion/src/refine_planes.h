@@ -3,8 +3,9 @@
 // read only 16 phases of (bw + 2) x (bh + 2) reference samples. Each sample is interpolated once
 // into its plane, and a candidate's SAD then reads one plane sample a pixel, where it would run
 // the filter per pixel and candidate. The filter functor computes every plane sample, so the samples
-// are the ones the functor gives a candidate directly. Host and device code: the CPU builds the
-// planes on one worker, a warp's lanes share the building on the GPU (refine_cuda.cu).
+// are the ones the functor gives a candidate directly. The CPU's search builds them
+// (refine_block.h, FrameStage); the GPU's reads the frame's planes instead (frame_planes.h), built
+// once for every block by hevc_phase_column below and the H.264 filter's own steps.
 #pragma once
 
 #include <cstdint>
@@ -54,25 +55,24 @@ DPX_HD void hevc_phase_column(const SubpelFilter& f, const At& at, int x, int y0
   }
 }
 
-// Fills the planes of the patch around whole pixel (cx, cy), the work split over `lanes` workers.
+// Fills the planes of the patch around whole pixel (cx, cy).
 // `px` must hold what the filter reads there: every reference sample within kSubpelReach pixels of
 // the block moved by (cx, cy). HEVC's separable filters build a column of 4 planes at a time
 // (hevc_phase_column); H.264's samples come from its filter (SubpelFilter::h264) one by one.
 template <typename Samples, typename T>
 DPX_HD void build_patch_planes(const Samples& px, const SubpelFilter& f, const BlockSpan& b, int cx, int cy,
-                               int lane, int lanes, const PatchPlanes<T>& planes) {
+                               const PatchPlanes<T>& planes) {
   const int w = b.bw + 2, h = b.bh + 2, x0 = b.x0 + cx - 1, y0 = b.y0 + cy - 1;
   const EdgeSamples<Samples> at{px};
   if (f.mode == MotionInterpolation::kHevc) {
     const int side = planes.side;
-    for (int i = lane; i < 4 * w; i += lanes) {
-      const int x = i % w, fx = i / w;  // plane (fx, 0), column x
-      hevc_phase_column(f, at, x0 + x, y0, fx, h, planes.data + fx * side * side + x, side, 4 * side * side);
-    }
+    for (int fx = 0; fx < 4; ++fx)
+      for (int x = 0; x < w; ++x)  // column x of the planes (fx, 0..3)
+        hevc_phase_column(f, at, x0 + x, y0, fx, h, planes.data + fx * side * side + x, side, 4 * side * side);
     return;
   }
   const int per_plane = w * h;
-  for (int i = lane; i < 16 * per_plane; i += lanes) {
+  for (int i = 0; i < 16 * per_plane; ++i) {
     const int phase = i / per_plane, rest = i - phase * per_plane, y = rest / w, x = rest - y * w;
     const int fx = phase & 3, fy = phase >> 2;
     planes.data[(phase * planes.side + y) * planes.side + x] = static_cast<T>(f.h264(at, x0 + x, y0 + y, fx, fy));

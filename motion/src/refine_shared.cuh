@@ -1,9 +1,9 @@
 // The warp's shared-memory view of the second stage on the GPU (refine_cuda.cu): the buffers'
 // layout, the staging of a frame region with the frame's edges replicated, and the lane's part of
 // a candidate's SAD on the staged samples (the overload of refine_block.h's partial_sad that the
-// shared stage's samples select), on a patch's planes or on the frame's (frame_planes.h). Device code that a host compiler also builds
-// (tests/motion/cuda_host_shim.h), so a test runs it lane by lane on the CPU against the CPU's
-// own reading of the frames.
+// shared stage's samples select), or on the frame's phase planes (frame_planes.h). Device code
+// that a host compiler also builds (tests/motion/cuda_host_shim.h), so a test runs it lane by lane
+// on the CPU against the CPU's own reading of the frames.
 #pragma once
 
 #include <cstddef>
@@ -76,7 +76,7 @@ __device__ std::uint32_t add_pixel(const T* cur, const T* ref, int off, const We
 // generic partial_sad (refine_block.h), with the addressing and the bilinear weights hoisted out of
 // the pixel loop. A weight of 0 multiplies a sample the generic code does not read; it lies in the
 // buffer (sub-pel candidates have a whole part of cx - 1 or cx) and adds nothing. Whole offsets and
-// bilinear samples only: the sharper filters' candidates read patch planes (the overload below).
+// bilinear samples only: the sharper filters' candidates read phase planes (the overload below).
 template <typename T, int B>
 __device__ std::uint32_t partial_sad(const SharedSamples<T, B>& px, const SubpelFilter&, const BlockSpan& b,
                                      int vx, int vy, int s) {
@@ -98,31 +98,10 @@ __device__ std::uint32_t partial_sad(const SharedSamples<T, B>& px, const Subpel
   return sum;
 }
 
-// The lane's part of a sub-pel candidate's SAD (v in quarter pixels) from a patch's planes in shared
-// memory: the planes' partial_sad (refine_planes.h) with a whole block's fixed pixel offsets, as
-// the overload above does for the window.
-template <typename T, int B>
-__device__ std::uint32_t partial_sad(const PatchSamples<SharedSamples<T, B>, PatchPlanes<T>>& p,
-                                     const SubpelFilter& f, const BlockSpan& b, int vx, int vy, int s) {
-  if constexpr (B == 0) {
-    return partial_sad<SharedSamples<T, B>, PatchPlanes<T>>(p, f, b, vx, vy, s);
-  } else {
-    constexpr int kSide = B + 2;  // PatchPlanes::side of a whole block
-    if (B * B < 32 && b.y >= B) return 0;  // 4x4 blocks: lanes 16..31 hold no pixel
-    const SubpelOffset ox = subpel_offset(vx, 4), oy = subpel_offset(vy, 4);
-    const T* plane = p.planes.data + ((oy.quarter * 4 + ox.quarter) * kSide + oy.whole - p.planes.cy + 1) * kSide +
-                     (ox.whole - p.planes.cx + 1) + b.y * kSide + b.x;
-    const T* cur = p.px.cur + b.y * kPitch + b.x;
-    std::uint32_t sum = 0;
-#pragma unroll
-    for (int k = 0; k < (B * B + 31) / 32; ++k)
-      sum = __sad(static_cast<int>(cur[k * (32 / B) * kPitch]), static_cast<int>(plane[k * (32 / B) * kSide]), sum);
-    return sum;
-  }
-}
-
-// The same from the frame's planes (frame_planes.h): a whole block's pixels at fixed offsets, the
-// candidate's plane rows a run-time pitch apart in global memory.
+// The lane's part of a sub-pel candidate's SAD (v in quarter pixels) from the frame's phase planes
+// (frame_planes.h, the sharp filters): the planes' partial_sad (refine_planes.h) with a whole
+// block's fixed pixel offsets, as the overload above does for the window, the candidate's plane
+// rows a run-time pitch apart in global memory.
 template <typename T, int B>
 __device__ std::uint32_t partial_sad(const PatchSamples<SharedSamples<T, B>, FramePatch<T>>& p,
                                      const SubpelFilter& f, const BlockSpan& b, int vx, int vy, int s) {

@@ -4,12 +4,11 @@
 // warp's shared memory first (a candidate's SAD then costs no global access), whole blocks ranking
 // their integer candidates 8 at a time (warp_ranking.cuh), cut blocks running refine_block.h as the
 // CPU does; after a full search, the sub-pel stage alone, on registers for whole 8x8 and 16x16
-// blocks without patch planes (refine_subpel_registers.cuh), on shared memory otherwise
-// (refine_shared.cuh). Each comes in builds by `PlaneSource`: without planes (bilinear, or no
-// sub-pel step), with each patch's planes built by the warp (the sharp filters' search,
-// refine_planes.h), or reading the frame-wide planes a kernel built before (frame_planes.h), so
-// that none carries another's code, registers and shared memory. Device code that a host compiler also builds
-// (tests/motion/cuda_host_shim.h), so a test runs whole warps on the CPU.
+// blocks without phase planes (refine_subpel_registers.cuh), on shared memory otherwise
+// (refine_shared.cuh). Each comes in two builds by `PlaneSource`: without planes (bilinear, or no
+// sub-pel step), or reading the frame-wide phase planes a kernel built before (frame_planes.h, the
+// sharp filters' search), so that neither carries the other's code and registers. Device code that
+// a host compiler also builds (tests/motion/cuda_host_shim.h), so a test runs whole warps on the CPU.
 #pragma once
 
 #include <cstddef>
@@ -26,30 +25,25 @@ namespace dpx {
 namespace motion_detail {
 
 // Where a build's sharp sub-pel search reads its candidates' samples: nowhere (bilinear, or no
-// sub-pel step), a patch's planes built by the warp into its shared memory, or the frame's planes
-// in global memory.
-enum class PlaneSource { kNone, kWarp, kFrame };
+// sub-pel step), or the frame's phase planes in global memory.
+enum class PlaneSource { kNone, kFrame };
 
-// A warp's part of the CTA's dynamic shared memory: the block, a reference window and, with
-// planes built by the warp, a patch's planes (refine_planes.h). As many warps a CTA as fit 46 KB
-// (no opt-in beyond the default 48 KB), at most 4: 16-bit 32x32 blocks with planes run one warp a
-// CTA (the planes alone take 37 KB).
+// A warp's part of the CTA's dynamic shared memory: the block and a reference window. As many
+// warps a CTA as fit 46 KB (no opt-in beyond the default 48 KB), at most 4.
 template <typename T, int B, PlaneSource P>
 struct WarpShared {
   static constexpr int kCur = kMaxBlock * kPitch;
   static constexpr int kRef = (kMaxWindow + 1) * kPitch;  // a row to spare: see partial_sad
-  static constexpr int kPlanes = P == PlaneSource::kWarp ? patch_plane_samples(B) : 0;
-  static constexpr std::size_t kBytes = sizeof(T) * (kCur + kRef + kPlanes);
+  static constexpr std::size_t kBytes = sizeof(T) * (kCur + kRef);
   static constexpr int kWarps =
       46 * 1024 / kBytes < 1 ? 1 : (46 * 1024 / kBytes > 4 ? 4 : 46 * 1024 / kBytes);
 
   T* cur;
   T* ref;
-  T* planes;  // null without planes
 
   __device__ static WarpShared of(unsigned char* shared, int warp) {
-    T* base = reinterpret_cast<T*>(shared) + warp * (kCur + kRef + kPlanes);
-    return WarpShared{base, base + kCur, kPlanes > 0 ? base + kCur + kRef : nullptr};
+    T* base = reinterpret_cast<T*>(shared) + warp * (kCur + kRef);
+    return WarpShared{base, base + kCur};
   }
 };
 
@@ -67,28 +61,10 @@ struct SharedStage {
   int lane;
 
   __device__ SharedSamples<T, B> operator()(const BlockSpan&, const Window& w) const {
-    __syncwarp();  // every lane is done with the previous window and planes
+    __syncwarp();  // every lane is done with the previous window
     stage_rows(frame, pitch, width, height, w.rx, w.ry, w.rw, w.rh, lane, ref);
     __syncwarp();
     return SharedSamples<T, B>{cur, ref, w.rx, w.ry};
-  }
-};
-
-// The stage of the build with patch planes: the windows as above, and the planes of each patch.
-template <typename T, int B>
-struct SharedPatchStage : SharedStage<T, B> {
-  static constexpr SubpelPaths kSubpelPaths = SubpelPaths::kPatches;
-  T* planes;  // patch_plane_samples(block)
-  int block;
-
-  // The planes of the patch around whole pixel (cx, cy), built by the warp from the window they read.
-  __device__ PatchSamples<SharedSamples<T, B>, PatchPlanes<T>> patch(const BlockSpan& b, const SubpelFilter& f,
-                                                                     int cx, int cy) const {
-    const SharedSamples<T, B> px = (*this)(b, window_around(b, cx, cy, kSubpelReach));
-    const PatchPlanes<T> p{planes, block + 2, cx, cy};
-    build_patch_planes(px, f, b, cx, cy, this->lane, 32, p);
-    __syncwarp();
-    return PatchSamples<SharedSamples<T, B>, PatchPlanes<T>>{px, p};
   }
 };
 
@@ -113,9 +89,7 @@ struct SharedFramePatchStage : SharedStage<T, B> {
 template <typename T, int S, PlaneSource P, int B>
 __device__ auto warp_stage(const RefineJob& job, const WarpShared<T, B, P>& mem, int lane) {
   const SharedStage<T, S> windows{job.ref, job.ref_pitch, job.width, job.height, mem.cur, mem.ref, lane};
-  if constexpr (P == PlaneSource::kWarp)
-    return SharedPatchStage<T, S>{windows, mem.planes, job.block};
-  else if constexpr (P == PlaneSource::kFrame)
+  if constexpr (P == PlaneSource::kFrame)
     return SharedFramePatchStage<T, S>{windows, job.phases};
   else
     return windows;
@@ -227,7 +201,7 @@ __device__ __forceinline__ std::uint32_t shared_subpel(const RefineJob& job, con
   return subpel_stage(job, b, pen, warp_stage<T, S, P>(job, mem, lane), WarpSum{}, best);
 }
 
-// The sub-pel stage of a whole block: on registers for 8x8 and 16x16 blocks without patch planes
+// The sub-pel stage of a whole block: on registers for 8x8 and 16x16 blocks without phase planes
 // (the register patch holds the bilinear footprint only), else on shared memory.
 template <typename T, int B, PlaneSource P>
 __device__ std::uint32_t whole_block_subpel(const RefineJob& job, const BlockSpan& b, const Penalty& pen,

@@ -99,9 +99,9 @@ TEST(MotionCuda, MatchesCpuOnEveryComparisonCase) {
   }
 }
 
-// Sub-pel, lambda and predictive settings (mode_variants) on a subset of the comparison cases:
-// every type, block size, edge and tiny frame. Also the variant whose sharp sub-pel search reads
-// frame-wide phase planes (motion_variants.h; in the other modes it runs the library's stage).
+// Sub-pel, lambda and predictive settings (mode_variants) with every interpolation on a subset of
+// the comparison cases: every type, block size, edge and tiny frame (the sharp filters' sub-pel
+// search on the reference's phase planes, the others without).
 TEST(MotionCuda, EveryModeMatchesCpu) {
   DPX_REQUIRE_GPU();
   auto rng = dpx::test::seeded_rng();
@@ -117,12 +117,70 @@ TEST(MotionCuda, EveryModeMatchesCpu) {
       EXPECT_EQ(dpx::test::first_difference(want, run_cuda(dpx::OpsPolicy::kDpx, cur.view, ref.view, p)), "") << "dpx";
       EXPECT_EQ(dpx::test::first_difference(want, run_cuda(dpx::OpsPolicy::kPlain, cur.view, ref.view, p)), "")
           << "plain";
-      EXPECT_EQ(dpx::test::first_difference(
-                    want, run_matcher(dpx::variants::motion_estimate_cuda_frame_planes, cur.view, ref.view, p)),
-                "")
-          << dpx::variants::kFramePlanesName;
     }
   }
+}
+
+// The sharp filters' sub-pel search (phase planes of the whole reference) at the frame's edges:
+// frames smaller than a block, odd sizes of a few blocks, 8-bit rows at odd addresses and 16-bit
+// rows at even ones, every h264/hevc setting of mode_variants, both op policies.
+TEST(MotionCuda, SharpSubpelMatchesCpuOnEdgeFrames) {
+  DPX_REQUIRE_GPU();
+  auto rng = dpx::test::seeded_rng();
+  struct Size {
+    int w, h;
+  };
+  for (SampleType type : {SampleType::kU8, SampleType::kU16})
+    for (int block : {4, 16, 32})
+      for (const Size s : {Size{1, 1}, Size{block - 1, block / 2 + 1}, Size{2 * block + 3, block + 5}, Size{67, 3}}) {
+        const int margin = 8, bytes = type == SampleType::kU8 ? 1 : 2;
+        const dpx::test::Texture tex(rng, s.w + 2 * margin, s.h + 2 * margin, type);
+        const TestPlane ref = tex.frame(s.w, s.h, margin, margin, 2), cur = tex.frame(s.w, s.h, margin + 2, margin - 1, 2);
+        const std::size_t offset = type == SampleType::kU8 ? 3 : 2 * bytes;
+        const DevicePlane dcur = DevicePlane::upload(cur, offset), dref = DevicePlane::upload(ref, offset);
+        for (const MotionParams& p : dpx::test::mode_variants(block, 5)) {
+          if (p.subpel == dpx::MotionSubpel::kNone || p.interpolation == dpx::MotionInterpolation::kBilinear) continue;
+          SCOPED_TRACE(std::to_string(s.w) + "x" + std::to_string(s.h) + (bytes == 1 ? " u8" : " u16") + " block " +
+                       std::to_string(block) + " scale " + std::to_string(dpx::motion_scale(p)) + " lambda " +
+                       std::to_string(p.lambda) + (p.search == dpx::MotionSearch::kPredictive ? " predictive" : " full") +
+                       " interpolation " + std::to_string(static_cast<int>(p.interpolation)));
+          const MotionField want = dpx::test::run_motion_cpu(cur, ref, p);
+          EXPECT_EQ(dpx::test::first_difference(want, run_cuda(dpx::OpsPolicy::kDpx, dcur.view, dref.view, p)), "")
+              << "dpx";
+          EXPECT_EQ(dpx::test::first_difference(want, run_cuda(dpx::OpsPolicy::kPlain, dcur.view, dref.view, p)), "")
+              << "plain";
+        }
+      }
+}
+
+// A frame whose 16 phase planes would pass 2 GiB: the sharp filters' sub-pel search says so
+// before any launch (the output keeps its poison); bilinear searches the same frame.
+TEST(MotionCuda, SharpSubpelPastThePlanesLimitFailsCleanly) {
+  DPX_REQUIRE_GPU();
+  const int w = 16382, h = 8191;  // planes of 16384 x 8193 bytes: 16 of them just past 2 GiB
+  dpx::DeviceBuffer frame, out;
+  ASSERT_TRUE(frame.allocate(static_cast<std::size_t>(w) * h).is_ok());
+  ASSERT_EQ(cudaMemset(frame.data(), 0x40, frame.size()), cudaSuccess);
+  const dpx::PlaneView view{frame.data(), w, h, static_cast<std::size_t>(w), 1, SampleType::kU8};
+  MotionParams p = motion_params(16, 4);
+  p.subpel = dpx::MotionSubpel::kQuarter;
+  const std::size_t count = dpx::motion_grid(w, h, 16).count();
+  ASSERT_TRUE(out.allocate(count * sizeof(MotionVector)).is_ok());
+  ASSERT_EQ(cudaMemset(out.data(), dpx::test::kPoisonByte, out.size()), cudaSuccess);
+  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  for (dpx::MotionInterpolation mode : {dpx::MotionInterpolation::kH264, dpx::MotionInterpolation::kHevc}) {
+    p.interpolation = mode;
+    const dpx::Status s = dpx::motion_estimate_cuda(view, view, p, out.as<MotionVector>(), count, nullptr);
+    EXPECT_EQ(s.code(), dpx::StatusCode::kUnsupported) << s.message();
+    EXPECT_NE(s.message().find("2 GiB"), std::string::npos) << s.message();
+  }
+  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  std::vector<unsigned char> bytes(out.size());
+  ASSERT_EQ(cudaMemcpy(bytes.data(), out.data(), out.size(), cudaMemcpyDeviceToHost), cudaSuccess);
+  EXPECT_TRUE(std::all_of(bytes.begin(), bytes.end(), [](unsigned char b) { return b == dpx::test::kPoisonByte; }));
+  p.interpolation = dpx::MotionInterpolation::kBilinear;
+  EXPECT_TRUE(dpx::motion_estimate_cuda(view, view, p, out.as<MotionVector>(), count, nullptr).is_ok());
+  EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
 }
 
 // The plane builder on the device against the filter, sample by sample (as

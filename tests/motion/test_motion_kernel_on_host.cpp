@@ -124,10 +124,10 @@ TEST(MotionKernelOnHost, RanksCostsLikeTheCpuWithLambda) {
 // The sub-pel stage's shared window on the host: the window staged as the kernel stages it (32
 // lanes, the frame's edges replicated, into a buffer of stale samples), each lane's part of a
 // candidate's SAD summed over the warp — the kernel's partial_sad on the shared samples (bilinear
-// and whole offsets), with the whole-block addressing (B) where the block is whole, and on the
-// sharp filters' patch planes built lane by lane — against the CPU's partial_sad on the frames:
-// every interpolation, 8- and 16-bit, every sub-pel offset around integer vectors that put the
-// taps past every edge.
+// and whole offsets), with the whole-block addressing (B) where the block is whole — against the
+// CPU's partial_sad on the frames: every interpolation, 8- and 16-bit, every sub-pel offset around
+// integer vectors that put the taps past every edge. (The sharp filters' sub-pel candidates read
+// the frame's phase planes: MotionFramePlanes, MotionWarpOnHost.)
 template <typename T, int B>
 void check_shared_window(std::mt19937_64& rng, int w, int h) {
   const int block = B;
@@ -159,34 +159,17 @@ void check_shared_window(std::mt19937_64& rng, int w, int h) {
             const md::SharedSamples<T, 0> shared{cur_buf.data(), ref_buf.data(), win.rx, win.ry};
             const md::SharedSamples<T, B> fixed{cur_buf.data(), ref_buf.data(), win.rx, win.ry};
             const bool is_whole = whole.bw == B && whole.bh == B;
-            // The filters' patch planes around (cx, cy), built lane by lane from the staged window
-            // into a poisoned buffer.
-            std::vector<T> plane_buf(md::patch_plane_samples(B), T(0x5A5A & top));
-            const md::PatchSamples<md::SharedSamples<T, 0>, md::PatchPlanes<T>> patch{shared, {plane_buf.data(), B + 2, cx, cy}};
-            if (mode != dpx::MotionInterpolation::kBilinear)
-              for (int lane = 0; lane < 32; ++lane)
-                md::build_patch_planes(shared, j.filter, whole, cx, cy, lane, 32, patch.planes);
-            // Bilinear: the neighbours of (cx, cy) within 3/4 px. The filters: every candidate within
-            // 1 px of a patch centre at (4 cx + f, 4 cy + f), f = 0 or 3, the farthest the filtered
-            // search reads from the staged window's whole pixel.
+            // Bilinear: the neighbours of (cx, cy) within 3/4 px. The filters: the whole offsets
+            // within 1 px of (cx, cy).
             const bool bilinear = mode == dpx::MotionInterpolation::kBilinear;
             const int spread = bilinear ? 3 : 4;
-            for (int f = 0; f <= (bilinear ? 0 : 3); f += 3)
-            for (int vy = 4 * cy + f - spread; vy <= 4 * cy + f + spread; ++vy)
-              for (int vx = 4 * cx + f - spread; vx <= 4 * cx + f + spread; ++vx) {
+            for (int vy = 4 * cy - spread; vy <= 4 * cy + spread; ++vy)
+              for (int vx = 4 * cx - spread; vx <= 4 * cx + spread; ++vx) {
                 const md::SubpelOffset ox = md::subpel_offset(vx, 4), oy = md::subpel_offset(vy, 4);
                 // Only candidates the search admits (their bilinear footprint inside the frame).
                 if (!md::component_inside(vx, 4, whole.x0, whole.bw, w, 4) ||
                     !md::component_inside(vy, 4, whole.y0, whole.bh, h, 4))
                   continue;
-                if (mode != dpx::MotionInterpolation::kBilinear) {
-                  ASSERT_TRUE(md::in_patch(patch, vx, vy));
-                  std::uint32_t from_planes = 0;
-                  for (int lane = 0; lane < 32; ++lane)
-                    from_planes += md::partial_sad(patch, j.filter, md::block_span(j, c, r, lane, 32), vx, vy, 4);
-                  ASSERT_EQ(from_planes, md::partial_sad(frames, j.filter, whole, vx, vy, 4))
-                      << "patch planes, v (" << vx << ", " << vy << ")";
-                }
                 // The window's own samples: bilinear's, and whole offsets for every filter.
                 if (!bilinear && (ox.quarter | oy.quarter) != 0) continue;
                 std::uint32_t generic = 0, at_offsets = 0;

@@ -1,11 +1,12 @@
 // The second stage's warps (refine_warp.cuh) run whole on the host: the CPU's own passes
 // (motion_estimate_host) up to the second stage, then every block's warp as the kernels run it —
-// 32 lanes meeting at shuffles and __syncwarp (host_warp.h), the build the launcher picks (with or
-// without patch planes), a shared-memory buffer of stale samples — against motion_estimate_cpu,
-// bit for bit: every interpolation and setting of mode_variants, 8- and 16-bit samples, every block
-// size, whole blocks and blocks cut by the frame's edge. The same for the variant whose sharp
-// sub-pel search reads frame-wide phase planes (refine_frame_planes.h), the planes built by the
-// kernel's own steps first. The GPU runs the same code (MotionCuda.EveryModeMatchesCpu).
+// 32 lanes meeting at shuffles and __syncwarp (host_warp.h), the build the launcher picks (without
+// planes, or for the sharp filters' sub-pel search on the frame-wide phase planes, built first by
+// the plane kernel's own steps: refine_frame_planes.h), a shared-memory buffer of stale samples —
+// against motion_estimate_cpu, bit for bit: every interpolation and setting of mode_variants, 8-
+// and 16-bit samples, every block size, whole blocks and blocks cut by the frame's edge, frames
+// smaller than a block. The GPU runs the same code (MotionCuda.EveryModeMatchesCpu,
+// MotionCuda.SharpSubpelMatchesCpuOnEdgeFrames).
 #include "cuda_host_shim.h"  // first: the CUDA vocabulary for the kernel header
 
 #include <gtest/gtest.h>
@@ -62,18 +63,12 @@ dpx::Status run_build(const md::RefineJob& job) {
   return met ? dpx::Status::ok() : dpx::invalid_argument("the warp's lanes diverged");
 }
 
-// The library's choice of build (refine_cuda.cu).
+// The library's choice of build (refine_cuda.cu): the jobs that search patches on the reference's
+// phase planes, built first by the plane kernel's steps (refine_frame_planes.cu), the others
+// without planes.
 template <typename T>
 dpx::Status refine_on_host_warps(const md::RefineJob& job) {
-  return md::uses_patch_planes(job) ? run_build<T, md::PlaneSource::kWarp>(job)
-                                    : run_build<T, md::PlaneSource::kNone>(job);
-}
-
-// The frame-planes variant's (refine_frame_planes.cu): the reference's planes built first, by the
-// kernel's steps, for the jobs that search patch planes.
-template <typename T>
-dpx::Status refine_on_host_warps_frame_planes(const md::RefineJob& job) {
-  if (!md::uses_patch_planes(job)) return refine_on_host_warps<T>(job);
+  if (!md::uses_patch_planes(job)) return run_build<T, md::PlaneSource::kNone>(job);
   dpx::test::HostFramePlanes planes(job.width, job.height, sizeof(T));
   dpx::test::build_frame_planes_on_host<T>(job.ref, job.ref_pitch, job.width, job.height, job.filter.mode,
                                            planes.planes);
@@ -82,18 +77,14 @@ dpx::Status refine_on_host_warps_frame_planes(const md::RefineJob& job) {
   return run_build<T, md::PlaneSource::kFrame>(j);
 }
 
-MotionField run_warps_on_host(const TestPlane& cur, const TestPlane& ref, const MotionParams& p,
-                              bool frame_planes = false) {
+MotionField run_warps_on_host(const TestPlane& cur, const TestPlane& ref, const MotionParams& p) {
   MotionField f;
   const dpx::Status s = md::motion_estimate_host(
-      cur.view(), ref.view(), p, &f, 1, {}, [frame_planes](const md::RefineJob& job, SampleType type) {
+      cur.view(), ref.view(), p, &f, 1, {}, [](const md::RefineJob& job, SampleType type) {
         // Poisoned first where the warps do not read it (a full search's vectors are their start): a
         // block the warps skip shows.
         if (job.predictive)
           for (int i = 0; i < job.columns * job.rows; ++i) job.out[i].sad = 0xA5A5A5A5u;
-        if (frame_planes)
-          return type == SampleType::kU8 ? refine_on_host_warps_frame_planes<std::uint8_t>(job)
-                                         : refine_on_host_warps_frame_planes<std::uint16_t>(job);
         return type == SampleType::kU8 ? refine_on_host_warps<std::uint8_t>(job)
                                        : refine_on_host_warps<std::uint16_t>(job);
       });
@@ -122,15 +113,30 @@ TEST(MotionWarpOnHost, EveryModeMatchesCpu) {
         SCOPED_TRACE(describe(p, type));
         const MotionField want = dpx::test::run_motion_cpu(cur, ref, p);
         EXPECT_EQ(dpx::test::first_difference(want, run_warps_on_host(cur, ref, p)), "");
-        // The frame-planes variant where it differs from the library: a sharp filter's sub-pel search
-        // (16-bit samples on two block sizes, to keep the suite's time: their planes' sample type is
-        // what differs, and MotionFramePlanes checks those planes whole).
-        const bool sharp = p.subpel != dpx::MotionSubpel::kNone && p.interpolation != dpx::MotionInterpolation::kBilinear;
-        if (sharp && (type == SampleType::kU8 || block == 8 || block == 32)) {
-          EXPECT_EQ(dpx::test::first_difference(want, run_warps_on_host(cur, ref, p, true)), "") << "frame planes";
-        }
       }
     }
+}
+
+// Frames smaller than a block (a single block cut on both sides), and odd sizes of a few blocks.
+TEST(MotionWarpOnHost, SmallAndOddFramesMatchCpu) {
+  auto rng = dpx::test::seeded_rng();
+  struct Size {
+    int w, h;
+  };
+  for (SampleType type : {SampleType::kU8, SampleType::kU16})
+    for (int block : {8, 32})
+      for (const Size s : {Size{block - 3, block / 2 + 1}, Size{1, 1}, Size{2 * block + 5, 3}}) {
+        const int margin = 8;
+        const dpx::test::Texture tex(rng, s.w + 2 * margin, s.h + 2 * margin, type);
+        const TestPlane ref = tex.frame(s.w, s.h, margin, margin, 2),
+                        cur = tex.frame(s.w, s.h, margin + 1, margin - 1, 2);
+        for (const MotionParams& p : dpx::test::mode_variants(block, 3)) {
+          if (p.subpel == dpx::MotionSubpel::kNone || p.interpolation == dpx::MotionInterpolation::kBilinear) continue;
+          SCOPED_TRACE(describe(p, type) + " " + std::to_string(s.w) + "x" + std::to_string(s.h));
+          EXPECT_EQ(dpx::test::first_difference(dpx::test::run_motion_cpu(cur, ref, p), run_warps_on_host(cur, ref, p)),
+                    "");
+        }
+      }
 }
 
 }  // namespace

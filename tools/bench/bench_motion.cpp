@@ -1,9 +1,9 @@
 // dpx-bench motion: block matching, 16x16 blocks — full search +-16..+-64, quarter-pel, lambda,
 // predictive +-64 and +-128 — on 1920x1080 and 3840x2160 GRAY8 frames of a moving texture held in device memory (rotated over more than the
 // 60 MB L2). Rows: the kernel with __vibmin_u32 (dpx) and with a plain compare-and-select (plain),
-// on the h264/hevc sub-pel rows the variant on frame-wide phase planes (frame-planes, and its
-// plane builder alone), a device copy of the frame, and the CPU implementation (1080p +-16, few reps). Throughput is SAD
-// work: candidates searched x block pixels per second.
+// on the h264/hevc sub-pel rows the default's phase-plane builder alone (dpx plane build), a device
+// copy of the frame, and the CPU implementation (1080p +-16, few reps). Throughput is SAD work:
+// candidates searched x block pixels per second.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -185,7 +185,7 @@ int run_motion_bench(const Options& opts, Report& report) {
 
 const Registration registration("motion",
                                 "block matching 16x16: full +-16..+-64, quarter-pel, lambda, predictive +-64/+-128, "
-                                "1080p and 4K GRAY8 (dpx, plain, frame-planes on h264/hevc sub-pel, copy, cpu); quality (EPE, smoothness, predictive "
+                                "1080p and 4K GRAY8 (dpx, plain, dpx plane build on h264/hevc sub-pel, copy, cpu); quality (EPE, smoothness, predictive "
                                 "vs full; --image=FILE.pgm; real photos per interpolation against a bicubic anchor, "
                                 "--photos=DIR)",
                                 run_motion_bench);

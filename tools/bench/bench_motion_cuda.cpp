@@ -1,7 +1,7 @@
 // dpx-bench motion, device side: frames uploaded once (pitched, rotated per rep), the kernel timed
-// with CUDA events for both op policies (and, on the sharp filters' sub-pel rows, the frame-planes
-// variant) after a bit-exact check against the CPU, and a device copy of one frame as the memory
-// anchor.
+// with CUDA events for both op policies after a bit-exact check against the CPU (and, on the sharp
+// filters' sub-pel rows, the default's phase-plane builder alone), and a device copy of one frame
+// as the memory anchor.
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
@@ -45,7 +45,7 @@ struct DeviceFrames {
   PlaneView frame(int i) const { return PlaneView{frame_data(i), width, height, pitch, 1, SampleType::kU8}; }
 };
 
-// A CUDA search of `cur` against `ref` into `out`: a policy of the library's kernels or a variant.
+// A CUDA search of `cur` against `ref` into `out`: a policy of the library's kernels.
 using Matcher = std::function<Status(const PlaneView& cur, const PlaneView& ref, const MotionParams& params,
                                      MotionVector* out, std::size_t count, cudaStream_t stream)>;
 
@@ -54,12 +54,6 @@ Matcher policy_matcher(OpsPolicy policy) {
                   std::size_t count, cudaStream_t stream) {
     return variants::motion_estimate_cuda(policy, cur, ref, params, out, count, stream);
   };
-}
-
-// The sharp filters' sub-pel search on frame-wide phase planes (motion_variants.h).
-Status frame_planes_matcher(const PlaneView& cur, const PlaneView& ref, const MotionParams& params, MotionVector* out,
-                            std::size_t count, cudaStream_t stream) {
-  return variants::motion_estimate_cuda_frame_planes(cur, ref, params, out, count, stream);
 }
 
 // A matcher on check frames 0 -> 1 against the CPU field; a description of the first
@@ -112,16 +106,13 @@ int run_motion_gpu(const Options& opts, const MotionCase& c, const MotionFrames&
   MotionCase cc = c;
   cc.width = check_frames.width;
   cc.height = check_frames.height;
-  // The sharp filters' sub-pel search also on frame-wide phase planes (a variant beside the library).
+  // The sharp filters' sub-pel search reads the reference's phase planes, built first each frame.
   const bool frame_planes = c.subpel != MotionSubpel::kNone && c.interpolation != MotionInterpolation::kBilinear;
-  std::vector<std::string> diffs = {
+  const std::vector<std::string> diffs = {
       check_matcher(ops_policy_name(OpsPolicy::kDpx), policy_matcher(OpsPolicy::kDpx), cc, check, check_field,
                     stream.get()),
       check_matcher(ops_policy_name(OpsPolicy::kPlain), policy_matcher(OpsPolicy::kPlain), cc, check, check_field,
                     stream.get())};
-  if (frame_planes)
-    diffs.push_back(
-        check_matcher(variants::kFramePlanesName, frame_planes_matcher, cc, check, check_field, stream.get()));
   for (const std::string& diff : diffs) {
     if (!diff.empty()) {
       std::fprintf(stderr, "motion: GPU differs from CPU on %s: %s\n", cc.section().c_str(), diff.c_str());
@@ -137,10 +128,7 @@ int run_motion_gpu(const Options& opts, const MotionCase& c, const MotionFrames&
                                      stream.get(), &run_status);
   const double plain_us = time_matcher(policy_matcher(OpsPolicy::kPlain), opts, c, d, out.as<MotionVector>(), count,
                                        stream.get(), &run_status);
-  const double planes_us = frame_planes ? time_matcher(frame_planes_matcher, opts, c, d, out.as<MotionVector>(), count,
-                                                       stream.get(), &run_status)
-                                        : 0;
-  // The variant's plane builder alone, into one buffer of planes.
+  // The default's plane builder alone, into one buffer of planes.
   const motion_detail::FramePlanesLayout layout = motion_detail::frame_planes_layout(d.width, d.height, 1);
   DeviceBuffer planes;
   double build_us = 0;
@@ -155,7 +143,7 @@ int run_motion_gpu(const Options& opts, const MotionCase& c, const MotionFrames&
   const double copy_us = time_cuda_us(opts, stream.get(), [&](int i) {
     cudaMemcpyAsync(copy.data(), d.frame_data(i), d.pitch * d.height, cudaMemcpyDeviceToDevice, stream.get());
   });
-  if (!run_status.is_ok() || dpx_us < 0 || plain_us < 0 || planes_us < 0 || build_us < 0 || copy_us < 0) {
+  if (!run_status.is_ok() || dpx_us < 0 || plain_us < 0 || build_us < 0 || copy_us < 0) {
     std::fprintf(stderr, "motion: timed run failed on %s: %s\n", c.section().c_str(),
                  run_status.is_ok() ? "CUDA error" : run_status.message().c_str());
     return 1;
@@ -165,26 +153,21 @@ int run_motion_gpu(const Options& opts, const MotionCase& c, const MotionFrames&
   std::snprintf(note, sizeof note, "%.3f ms/frame, %zu frames rotated (%.0f MB), checked = cpu", dpx_us / 1e3,
                 static_cast<std::size_t>(d.count), d.pitch * d.height * d.count / 1e6);
   // Beyond the default search, the anchor is the full search of the same size (range up to 64).
-  std::string anchor, planes_anchor;
+  std::string anchor;
   if (c.params().search != MotionSearch::kFull || c.subpel != MotionSubpel::kNone || c.lambda > 0) {
     const MotionCase full{c.width, c.height, c.block, std::min(c.range, kMotionMaxRange)};
     const double full_us = report.median_of(full.section(), "dpx");
     anchor = "; " + (full_us > 0 ? ratio(dpx_us, full_us) + " the time of " + full.section() : "no full-search row") +
              "; throughput counts the full search's work";
-    if (full_us > 0) planes_anchor = ", " + ratio(planes_us, full_us) + " the time of " + full.section();
   }
   report.add(Row{c.section(), "dpx", dpx_us, work / (dpx_us * 1e3), "G SAD px/s", note + anchor});
   report.add(Row{c.section(), "plain", plain_us, work / (plain_us * 1e3), "G SAD px/s",
                  "dpx is " + ratio(plain_us, dpx_us) + " faster"});
   if (frame_planes)
-    report.add(Row{c.section(), variants::kFramePlanesName, planes_us, work / (planes_us * 1e3), "G SAD px/s",
-                   "variant: the reference's 16 phase planes built once, read by every block; " +
-                       ratio(planes_us, dpx_us) + " the time of dpx" + planes_anchor});
-  if (frame_planes)
-    report.add(Row{c.section(), std::string(variants::kFramePlanesName) + " build", build_us,
-                   layout.total_bytes() / (build_us * 1e3), "GB/s",
-                   "the variant's plane builder alone: 16 planes of " + std::to_string(layout.total_bytes() >> 20) +
-                       " MB written; " + ratio(build_us, planes_us) + " of frame-planes"});
+    report.add(Row{c.section(), "dpx plane build", build_us, layout.total_bytes() / (build_us * 1e3), "GB/s",
+                   "the default's phase-plane builder alone (part of dpx): 16 planes of " +
+                       std::to_string(layout.total_bytes() >> 20) + " MB written; " + ratio(build_us, dpx_us) +
+                       " of dpx"});
   report.add(Row{c.section(), "copy", copy_us, 2.0 * d.pitch * d.height / (copy_us * 1e3), "GB/s",
                  "anchor: D2D copy of one frame; dpx = " + ratio(dpx_us, copy_us) + " of it"});
   return 0;

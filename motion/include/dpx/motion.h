@@ -122,7 +122,10 @@ Status motion_estimate_cpu(const PlaneView& current, const PlaneView& reference,
 
 // CUDA implementation on device planes; writes motion_grid(...).count() vectors to the device
 // array `vectors` (`capacity` elements available), asynchronously on `stream`. Modes beyond the
-// default take their scratch memory stream-ordered from libdpx's pool for the call.
+// default take their scratch memory stream-ordered from libdpx's pool for the call; half or
+// quarter pixels with h264 or hevc interpolation also the reference's 16 quarter-pel phase planes
+// (16 times the frame, rows padded to 128 bytes: 35 MB at 1080p, 137 MB at 4K for 8-bit samples),
+// and fail with kUnsupported where those would pass 2 GiB.
 Status motion_estimate_cuda(const PlaneView& current, const PlaneView& reference,
                             const MotionParams& params, MotionVector* vectors, std::size_t capacity,
                             cudaStream_t stream, const MotionPrevious& previous = {});
