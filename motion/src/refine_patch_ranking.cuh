@@ -3,8 +3,9 @@
 // selects. The 80 positions within 1 px of the centre but itself go in 10 groups of 8, row by
 // row; each lane adds its pixels of all 8 candidates' SADs (its block pixels read once for the 8),
 // and warp_ranking.cuh totals, scores and ranks the group at once, where one at a time costs a
-// reduction and a scoring a candidate. precedes() is a total order, so the winner is the one rank_patch finds. Device code
-// that a host compiler also builds (the warps on the host, tests/motion/test_motion_warp_on_host.cpp).
+// reduction and a scoring a candidate. precedes() is a total order, so the winner is the one
+// rank_patch finds. Device code that a host compiler also builds (the warps on the host,
+// tests/motion/test_motion_warp_on_host.cpp).
 #pragma once
 
 #include <cstdint>
