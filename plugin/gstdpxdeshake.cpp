@@ -376,19 +376,6 @@ static dpx::Status gst_dpx_deshake_process_plane(GstDpxFilter* filter, const Gst
                                              : dpx::warp_plane_cpu(job->src, job->dst, plan);
 }
 
-/* Writes the frame's line to the file of its settings; an element error when that fails. */
-static bool write_line(GstDpxDeshake* self, const std::string& path, const std::string& line) {
-  using Written = gstdpx::MotionFile::Written;
-  const Written w = self->priv->file.write(path, line);
-  if (w == Written::kCannotOpen)
-    GST_ELEMENT_ERROR(self, RESOURCE, OPEN_WRITE, ("Could not open file \"%s\" for writing.", path.c_str()),
-                      GST_ERROR_SYSTEM);
-  else if (w == Written::kCannotWrite)
-    GST_ELEMENT_ERROR(self, RESOURCE, WRITE, ("Could not write to file \"%s\".", path.c_str()),
-                      GST_ERROR_SYSTEM);
-  return w == Written::kOk;
-}
-
 static GstDpxSimilarity to_meta(const dpx::Similarity& s) {
   return GstDpxSimilarity{s.tx, s.ty, s.angle, s.scale};
 }
@@ -406,7 +393,9 @@ static GstFlowReturn gst_dpx_deshake_frame_done(GstDpxFilter* filter, GstBuffer*
   values.inliers = static_cast<guint>(f.fit.inliers);
   gst_buffer_add_dpx_deshake_meta(buffer, &values);
   GstStructure* s = gstdpx::deshake_structure(f);
-  const bool written = write_line(self, priv->frame_settings.location, gstdpx::deshake_json_line(s));
+  const bool written =
+      gstdpx::write_line_or_post_error(GST_ELEMENT_CAST(self), priv->file, priv->frame_settings.location,
+                                       [s] { return gstdpx::deshake_json_line(s); });
   ++priv->frames_out;
   if (written && priv->frame_settings.post_messages) {
     gst_element_post_message(GST_ELEMENT_CAST(self), gst_message_new_element(GST_OBJECT_CAST(self), s));

@@ -324,20 +324,6 @@ static dpx::Status gst_dpx_motion_est_process_plane(GstDpxFilter* filter, const 
 /* ------------------------------------------------------------------------------------------ */
 /* Reporting, after the search has completed */
 
-/* Writes the frame's line to the file of its settings; an element error when that fails. */
-static bool write_line(GstDpxMotionEst* self, const std::string& path, const gstdpx::MotionReport& report) {
-  using Written = gstdpx::MotionFile::Written;
-  const Written w = self->priv->file.write(path, gstdpx::motion_json_line(report));
-  if (w == Written::kCannotOpen) {
-    GST_ELEMENT_ERROR(self, RESOURCE, OPEN_WRITE, ("Could not open file \"%s\" for writing.", path.c_str()),
-                      GST_ERROR_SYSTEM);
-  } else if (w == Written::kCannotWrite) {
-    GST_ELEMENT_ERROR(self, RESOURCE, WRITE, ("Could not write to file \"%s\".", path.c_str()),
-                      GST_ERROR_SYSTEM);
-  }
-  return w == Written::kOk;
-}
-
 /* Draws the vectors onto the luma plane of `buffer` (writable in the base class's analysis mode),
  * mapped and checked like every frame of the base class: on the GPU with the device copy of the
  * vectors when the frame is CUDA memory the element processes in place (waiting for the draw
@@ -385,7 +371,9 @@ static GstFlowReturn gst_dpx_motion_est_frame_done(GstDpxFilter* filter, GstBuff
   gst_buffer_add_dpx_motion_meta(
       buffer, result.grid.block_size, result.grid.columns, result.grid.rows, result.grid.scale,
       reinterpret_cast<const GstDpxMotionVector*>(result.vectors), result.reference_pts);
-  if (!write_line(self, settings.location, report)) return GST_FLOW_ERROR;
+  if (!gstdpx::write_line_or_post_error(GST_ELEMENT_CAST(self), priv->file, settings.location,
+                                        [&report] { return gstdpx::motion_json_line(report); }))
+    return GST_FLOW_ERROR;
   if (settings.post_messages) {
     gst_element_post_message(GST_ELEMENT_CAST(self),
                              gst_message_new_element(GST_OBJECT_CAST(self), gstdpx::motion_message_structure(

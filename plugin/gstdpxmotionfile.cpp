@@ -16,7 +16,7 @@ bool MotionFile::start(const std::string& path) {
   return true;
 }
 
-MotionFile::Written MotionFile::write(const std::string& path, const std::string& line) {
+MotionFile::Written MotionFile::write(const std::string& path, const std::function<std::string()>& format) {
   if (path.empty()) return Written::kOk;
   if (path != open_path_) {
     close();
@@ -26,6 +26,7 @@ MotionFile::Written MotionFile::write(const std::string& path, const std::string
     open_path_ = path;
     written_.insert(path);
   }
+  const std::string line = format();
   const bool ok = std::fwrite(line.data(), 1, line.size(), file_) == line.size() && std::fflush(file_) == 0;
   return ok ? Written::kOk : Written::kCannotWrite;
 }
@@ -43,6 +44,19 @@ void MotionFile::close() {
   if (file_ != nullptr) std::fclose(file_);
   file_ = nullptr;
   open_path_.clear();
+}
+
+bool write_line_or_post_error(GstElement* element, MotionFile& file, const std::string& path,
+                              const std::function<std::string()>& format) {
+  using Written = MotionFile::Written;
+  const Written w = file.write(path, format);
+  if (w == Written::kCannotOpen)
+    GST_ELEMENT_ERROR(element, RESOURCE, OPEN_WRITE,
+                      ("Could not open file \"%s\" for writing.", path.c_str()), GST_ERROR_SYSTEM);
+  else if (w == Written::kCannotWrite)
+    GST_ELEMENT_ERROR(element, RESOURCE, WRITE, ("Could not write to file \"%s\".", path.c_str()),
+                      GST_ERROR_SYSTEM);
+  return w == Written::kOk;
 }
 
 }  // namespace gstdpx

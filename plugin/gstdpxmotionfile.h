@@ -8,7 +8,10 @@
 // Every line is flushed as it is written. Streaming thread and state changes only.
 #pragma once
 
+#include <gst/gst.h>
+
 #include <cstdio>
+#include <functional>
 #include <set>
 #include <string>
 
@@ -25,8 +28,9 @@ class MotionFile {
   // written.
   bool start(const std::string& path);
   enum class Written { kOk, kCannotOpen, kCannotWrite };  // errno is set with the last two
-  // Appends `line` (with its newline) to `path` ("" = no file).
-  Written write(const std::string& path, const std::string& line);
+  // Appends the line `format` returns (with its newline) to `path`. With "" (no file) `format`
+  // is not called: a 4K frame's vectors take longer to format than to search on the GPU.
+  Written write(const std::string& path, const std::function<std::string()>& format);
   // Ends the run; `streamed`: frames were processed (then a start path without lines is emptied).
   void stop(bool streamed);
 
@@ -38,5 +42,9 @@ class MotionFile {
   std::string start_path_;         // the path when the run started
   std::set<std::string> written_;  // paths truncated in this run
 };
+
+// MotionFile::write, with an element error on `element` naming the file it could not open or write.
+bool write_line_or_post_error(GstElement* element, MotionFile& file, const std::string& path,
+                              const std::function<std::string()>& format);
 
 }  // namespace gstdpx

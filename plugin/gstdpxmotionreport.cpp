@@ -1,58 +1,64 @@
 #include "gstdpxmotionreport.h"
 
-#include <json-glib/json-glib.h>
+#include <charconv>
 
 namespace gstdpx {
 
 namespace {
-void add_member(JsonBuilder* b, const char* name, gint64 value) {
-  json_builder_set_member_name(b, name);
-  json_builder_add_int_value(b, value);
+
+// Numbers only, so the line is written directly: a tree of JSON nodes cost about 5 ms for a
+// 1080p frame's 8,160 vectors on a desktop core, 23 ms for 4K.
+template <typename Integer>
+void append_number(std::string& line, Integer value) {
+  char digits[24];
+  const std::to_chars_result r = std::to_chars(digits, digits + sizeof digits, value);
+  line.append(digits, r.ptr);
 }
 
-void add_time(JsonBuilder* b, const char* name, GstClockTime t) {
-  json_builder_set_member_name(b, name);
-  if (GST_CLOCK_TIME_IS_VALID(t))
-    json_builder_add_int_value(b, static_cast<gint64>(t));
-  else
-    json_builder_add_null_value(b);
+void append_member(std::string& line, const char* name, long long value) {
+  line += '"';
+  line += name;
+  line += "\":";
+  append_number(line, value);
+  line += ',';
 }
+
+void append_time(std::string& line, const char* name, GstClockTime t) {
+  line += '"';
+  line += name;
+  line += "\":";
+  if (GST_CLOCK_TIME_IS_VALID(t))
+    append_number(line, static_cast<unsigned long long>(t));
+  else
+    line += "null";
+  line += ',';
+}
+
 }  // namespace
 
 std::string motion_json_line(const MotionReport& r) {
-  JsonBuilder* b = json_builder_new();
-  json_builder_begin_object(b);
-  add_member(b, "frame", static_cast<gint64>(r.frame_number));
-  add_time(b, "pts", r.pts);
-  add_time(b, "reference_pts", r.reference_pts);
-  add_member(b, "block_size", r.grid.block_size);
-  add_member(b, "columns", r.grid.columns);
-  add_member(b, "rows", r.grid.rows);
-  add_member(b, "scale", r.grid.scale);
-  json_builder_set_member_name(b, "vectors");
-  json_builder_begin_array(b);
+  std::string line;
+  line.reserve(160 + r.grid.count() * 16);
+  line += '{';
+  append_member(line, "frame", static_cast<long long>(r.frame_number));
+  append_time(line, "pts", r.pts);
+  append_time(line, "reference_pts", r.reference_pts);
+  append_member(line, "block_size", r.grid.block_size);
+  append_member(line, "columns", r.grid.columns);
+  append_member(line, "rows", r.grid.rows);
+  append_member(line, "scale", r.grid.scale);
+  line += "\"vectors\":[";
   for (std::size_t i = 0; i < r.grid.count(); ++i) {
     const dpx::MotionVector& v = r.vectors[i];
-    json_builder_begin_array(b);
-    json_builder_add_int_value(b, v.dx);
-    json_builder_add_int_value(b, v.dy);
-    json_builder_add_int_value(b, v.sad);
-    json_builder_end_array(b);
+    line += i == 0 ? "[" : ",[";
+    append_number(line, v.dx);
+    line += ',';
+    append_number(line, v.dy);
+    line += ',';
+    append_number(line, v.sad);
+    line += ']';
   }
-  json_builder_end_array(b);
-  json_builder_end_object(b);
-
-  JsonNode* root = json_builder_get_root(b);
-  JsonGenerator* gen = json_generator_new();  // compact: no spaces, one line
-  json_generator_set_root(gen, root);
-  gsize length = 0;
-  gchar* text = json_generator_to_data(gen, &length);
-  std::string line(text, length);
-  line += '\n';
-  g_free(text);
-  g_object_unref(gen);
-  json_node_unref(root);
-  g_object_unref(b);
+  line += "]}\n";
   return line;
 }
 
