@@ -73,8 +73,12 @@ AppRun AppPipeline::play(const std::vector<Frame>& frames, Watch* watch) {
   gst_app_src_end_of_stream(GST_APP_SRC(src_));
   GstBus* bus = gst_element_get_bus(pipeline_);
   const auto ends = static_cast<GstMessageType>(GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
+  // After an error the source still sends EOS, and the elements push the frames they hold before
+  // passing it on: the run is read once that EOS is in (or 5 s after the error), so none of its
+  // frames reaches the sink after the read. (A sink that has not had EOS is also still prerolling
+  // when the pipeline is stopped, and the bin skips it: what it holds would show in the next run.)
   for (GstMessage* m = gst_bus_timed_pop_filtered(bus, 60 * GST_SECOND, ends); m != nullptr;
-       m = gst_bus_pop_filtered(bus, ends)) {
+       m = run.eos ? nullptr : gst_bus_timed_pop_filtered(bus, 5 * GST_SECOND, ends)) {
     if (GST_MESSAGE_TYPE(m) == GST_MESSAGE_EOS) {
       run.eos = true;
       run.eos_before_error = run.errors.empty();
