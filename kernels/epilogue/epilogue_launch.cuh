@@ -90,7 +90,7 @@ Status dispatch_constants(const std::int32_t* acc, const std::int16_t* residual,
                      : launch_requantize<Ops, TensorConstants, Out, kResidual>(acc, residual, out, n, args, stream);
 }
 
-template <typename Ops, bool kResident = false>
+template <typename Ops, bool kResident>
 Status run_requantize(const std::int32_t* acc, const std::int16_t* residual, bool with_residual,
                       std::size_t n, const RequantParams& params, void* out, cudaStream_t stream) {
   const char* what = with_residual ? "requantize_residual" : "requantize";

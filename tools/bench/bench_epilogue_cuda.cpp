@@ -59,20 +59,20 @@ Status tile(DeviceBuffer* buf, const std::vector<T>& host, std::size_t n, std::s
   return Status::ok();
 }
 
-// What runs a case: the public call (DPX ops), the same kernels on plain ops, or the
-// resident-channel candidate (per-channel int16 requantisation only).
-enum class Runner { kDpx, kPlain, kResident };
+// What runs a case: the public call (DPX ops), the same kernels on plain ops, or the public call
+// with the walked channel table (per-channel int16 requantisation only).
+enum class Runner { kDpx, kPlain, kWalked };
 
 const char* runner_name(Runner r) {
-  return r == Runner::kResident ? "resident-channels"
-                                : ops_policy_name(r == Runner::kDpx ? OpsPolicy::kDpx : OpsPolicy::kPlain);
+  return r == Runner::kWalked ? "walked-channels"
+                              : ops_policy_name(r == Runner::kDpx ? OpsPolicy::kDpx : OpsPolicy::kPlain);
 }
 
 std::vector<Runner> runners_for(const EpilogueCase& c) {
   std::vector<Runner> runners = {Runner::kDpx, Runner::kPlain};
   const bool per_channel_int16 =
       c.kind != EpilogueKind::kMerge3 && c.requant.channels != nullptr && c.output_bytes() == 2;
-  if (per_channel_int16) runners.push_back(Runner::kResident);
+  if (per_channel_int16) runners.push_back(Runner::kWalked);
   return runners;
 }
 
@@ -82,14 +82,14 @@ Status enqueue(Runner runner, const EpilogueCase& c, const EpilogueGpuBench::Sta
   const std::int32_t* acc = s.at<std::int32_t>(s.acc, set) + offset;
   const std::int16_t* a = s.at<std::int16_t>(s.a, set) + offset;
   const OpsPolicy policy = runner == Runner::kPlain ? OpsPolicy::kPlain : OpsPolicy::kDpx;
-  const bool resident = runner == Runner::kResident;
+  const bool walked = runner == Runner::kWalked;
   switch (c.kind) {
     case EpilogueKind::kRequantize:
-      if (resident)
-        return variants::requantize_resident_cuda(acc, nullptr, count, c.requant, out, s.stream.get());
+      if (walked)
+        return variants::requantize_walked_cuda(acc, nullptr, count, c.requant, out, s.stream.get());
       return variants::requantize_cuda(policy, acc, count, c.requant, out, s.stream.get());
     case EpilogueKind::kResidual:
-      if (resident) return variants::requantize_resident_cuda(acc, a, count, c.requant, out, s.stream.get());
+      if (walked) return variants::requantize_walked_cuda(acc, a, count, c.requant, out, s.stream.get());
       return variants::requantize_residual_cuda(policy, acc, a, count, c.requant, static_cast<std::int16_t*>(out),
                                                 s.stream.get());
     case EpilogueKind::kMerge3:

@@ -287,10 +287,11 @@ TEST_F(EpilogueCuda, ResidualMatchesCpuOnEverySizeAndAlignmentAlsoInPlace) {
   return ::testing::AssertionSuccess();
 }
 
-// The resident-channel candidate against the CPU, with and without a residual (in place too): tables
-// it takes, tables it hands to the walked kernel (a biased unshifted channel; C = 4099, whose period
-// exceeds its grid), every size and alignment, and a tensor beyond one sweep of the grid.
-TEST_F(EpilogueCuda, ResidentChannelsMatchCpu) {
+// Per-channel tables against the CPU on both kernels, the public call's (resident channels where the
+// table suits them) and the walked one, with and without a residual (in place too): tables the
+// resident kernel takes, tables it hands to the walked kernel (a biased unshifted channel; C = 4099,
+// whose period exceeds its grid), every size and alignment, and a tensor beyond one sweep of the grid.
+TEST_F(EpilogueCuda, PerChannelTablesMatchCpuOnBothKernels) {
   auto rng = dpx::test::seeded_rng();
   struct Table {
     std::size_t c;
@@ -316,22 +317,30 @@ TEST_F(EpilogueCuda, ResidentChannelsMatchCpu) {
       for (std::size_t off = 0; off < offsets; ++off) {
         const std::string what = "C=" + std::to_string(tables[ti].c) + (tables[ti].wide ? " wide" : "") +
                                  " n=" + std::to_string(n) + " offset " + std::to_string(off);
-        GuardedBuffer d_acc, d_res, d_out, d_out_res;
+        GuardedBuffer d_acc;
         ASSERT_TRUE(d_acc.init(n, 4, off));
-        ASSERT_TRUE(d_res.init(n, 2, (off * 3 + 2) % 8));
-        ASSERT_TRUE(d_out.init(n, 2, (off * 5 + 1) % 8));
-        ASSERT_TRUE(d_out_res.init(n, 2, (off * 7 + 4) % 8));
         ASSERT_TRUE(d_acc.upload(acc.data()));
-        ASSERT_TRUE(d_res.upload(res.data()));
-        ASSERT_TRUE(gpu_matches_cpu(dpx::variants::requantize_resident_cuda(
-                                        d_acc.as<std::int32_t>(), nullptr, n, p, d_out.data(), stream_.get()),
-                                    stream_.get(), d_out, cpu, what));
+        const std::int32_t* a = d_acc.as<std::int32_t>();
         const bool in_place = off % 4 == 3;
-        const GuardedBuffer& target = in_place ? d_res : d_out_res;
-        ASSERT_TRUE(gpu_matches_cpu(
-            dpx::variants::requantize_resident_cuda(d_acc.as<std::int32_t>(), d_res.as<std::int16_t>(), n, p,
-                                                    target.data(), stream_.get()),
-            stream_.get(), target, cpu_res, what + " residual" + (in_place ? " in place" : "")));
+        for (const bool walked : {false, true}) {  // fresh, poisoned outputs for each kernel
+          const std::string kernel = what + (walked ? " walked" : " public call");
+          GuardedBuffer d_res, d_out, d_out_res;
+          ASSERT_TRUE(d_res.init(n, 2, (off * 3 + 2) % 8));
+          ASSERT_TRUE(d_out.init(n, 2, (off * 5 + 1) % 8));
+          ASSERT_TRUE(d_out_res.init(n, 2, (off * 7 + 4) % 8));
+          ASSERT_TRUE(d_res.upload(res.data()));
+          ASSERT_TRUE(gpu_matches_cpu(
+              walked ? dpx::variants::requantize_walked_cuda(a, nullptr, n, p, d_out.data(), stream_.get())
+                     : dpx::requantize_cuda(a, n, p, d_out.data(), stream_.get()),
+              stream_.get(), d_out, cpu, kernel));
+          const GuardedBuffer& target = in_place ? d_res : d_out_res;
+          auto* r = d_res.as<std::int16_t>();
+          auto* t = target.as<std::int16_t>();
+          ASSERT_TRUE(gpu_matches_cpu(
+              walked ? dpx::variants::requantize_walked_cuda(a, r, n, p, t, stream_.get())
+                     : dpx::requantize_residual_cuda(a, r, n, p, t, stream_.get()),
+              stream_.get(), target, cpu_res, kernel + " residual" + (in_place ? " in place" : "")));
+        }
       }
     }
   }
