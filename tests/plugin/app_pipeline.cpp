@@ -74,11 +74,13 @@ AppRun AppPipeline::play(const std::vector<Frame>& frames, Watch* watch) {
   GstBus* bus = gst_element_get_bus(pipeline_);
   const auto ends = static_cast<GstMessageType>(GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
   // After an error the source still sends EOS, and the elements push the frames they hold before
-  // passing it on: the run is read once that EOS is in (or 5 s after the error), so none of its
-  // frames reaches the sink after the read. (A sink that has not had EOS is also still prerolling
-  // when the pipeline is stopped, and the bin skips it: what it holds would show in the next run.)
+  // passing it on: a playing pipeline's run is read once that EOS is in (or 5 s after the error),
+  // so none of its frames reaches the sink after the read. (A sink that has not had EOS is still
+  // prerolling when the pipeline is stopped, and the bin skips it: what it holds would show in the
+  // next run.) An error before the pipeline reached PLAYING fails its state change: the sink
+  // prerolls on that EOS and renders nothing, and the bin posts no EOS.
   for (GstMessage* m = gst_bus_timed_pop_filtered(bus, 60 * GST_SECOND, ends); m != nullptr;
-       m = run.eos ? nullptr : gst_bus_timed_pop_filtered(bus, 5 * GST_SECOND, ends)) {
+       m = run.eos || !playing() ? nullptr : gst_bus_timed_pop_filtered(bus, 5 * GST_SECOND, ends)) {
     if (GST_MESSAGE_TYPE(m) == GST_MESSAGE_EOS) {
       run.eos = true;
       run.eos_before_error = run.errors.empty();
@@ -103,6 +105,12 @@ AppRun AppPipeline::play(const std::vector<Frame>& frames, Watch* watch) {
     gst_sample_unref(sample);
   }
   return run;
+}
+
+bool AppPipeline::playing() const {
+  GstState current = GST_STATE_VOID_PENDING;
+  gst_element_get_state(pipeline_, &current, nullptr, 0);
+  return current == GST_STATE_PLAYING;
 }
 
 void AppPipeline::stop(GstState state) {

@@ -49,10 +49,10 @@ class AppPipeline {
   AppPipeline& operator=(const AppPipeline&) = delete;
 
   bool ok() const { return pipeline_ != nullptr; }
-  // Sets PLAYING, pushes `frames` and EOS, and waits up to 60 s for EOS or an error; then collects
-  // what reached appsink. Every input and output buffer is watched by `watch` when given (a pooled
-  // output once each time it comes: the count holds, each watch ending when the buffer is freed).
-  // The pipeline stays PLAYING.
+  // Sets PLAYING, pushes `frames` and EOS, and waits up to 60 s for EOS or an error (after an error
+  // in a playing pipeline, for its EOS too); then collects what reached appsink. Every input and output
+  // buffer is watched by `watch` when given (a pooled output once each time it comes: the count holds, each
+  // watch ending when the buffer is freed). The pipeline stays PLAYING.
   AppRun play(const std::vector<Frame>& frames, Watch* watch = nullptr);
   // To NULL or READY, dropping what is left on the bus: the end of a run, after which play() starts
   // a new one.
@@ -61,6 +61,8 @@ class AppPipeline {
   GstElement* element(const char* name) const;
 
  private:
+  bool playing() const;  // the pipeline's current state is PLAYING
+
   GstElement* pipeline_ = nullptr;
   GstElement* src_ = nullptr;
   GstElement* sink_ = nullptr;
