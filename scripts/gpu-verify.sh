@@ -45,7 +45,8 @@ if [[ $steps == *,tests,* ]]; then
   done
 fi
 
-# 2. SASS: which DPX / SIMD min-max instructions each kernel object holds.
+# 2. SASS: which DPX / SIMD min-max instructions each kernel object holds (the binaries side by
+# side: one cuobjdump takes about a minute).
 if [[ $steps == *,sass,* ]]; then
   for obj in $(find "$build" -type f \( -name 'dpx-bench' -o -name 'test-kernels' -o -name 'test-motion' \)); do
     cuobjdump -sass "$obj" 2>/dev/null | awk -v o="$(basename "$obj")" '
@@ -53,9 +54,10 @@ if [[ $steps == *,sass,* ]]; then
       /VIMNMX|VIADDMNMX|VHMNMX|VIBMNMX|VABSDIFF|IMNMX/ {
         for (i=1;i<=NF;i++) if ($i ~ /^(VIMNMX|VIADDMNMX|VHMNMX|VIBMNMX|VABSDIFF|IMNMX)/) c[o" "fn" "$i]++
       }
-      END {for (k in c) print k, c[k]}' >> "$out/sass-dpx.txt"
+      END {for (k in c) print k, c[k]}' > "$out/sass-$(basename "$obj").part" &
   done
-  sort -o "$out/sass-dpx.txt" "$out/sass-dpx.txt"
+  wait
+  sort "$out"/sass-*.part > "$out/sass-dpx.txt" && rm -f "$out"/sass-*.part
   rows=$(wc -l < "$out/sass-dpx.txt")
   summary+=("sass: $rows kernel/instruction rows in sass-dpx.txt")
   [ "$rows" -gt 0 ] || fail "sass: no DPX instructions found (cuobjdump missing?)"
