@@ -15,18 +15,20 @@ void append_number(std::string& line, Integer value) {
   line.append(digits, r.ptr);
 }
 
-void append_member(std::string& line, const char* name, long long value) {
+void append_key(std::string& line, const char* name) {
   line += '"';
   line += name;
   line += "\":";
+}
+
+void append_member(std::string& line, const char* name, long long value) {
+  append_key(line, name);
   append_number(line, value);
   line += ',';
 }
 
 void append_time(std::string& line, const char* name, GstClockTime t) {
-  line += '"';
-  line += name;
-  line += "\":";
+  append_key(line, name);
   if (GST_CLOCK_TIME_IS_VALID(t))
     append_number(line, static_cast<unsigned long long>(t));
   else
@@ -47,7 +49,8 @@ std::string motion_json_line(const MotionReport& r) {
   append_member(line, "columns", r.grid.columns);
   append_member(line, "rows", r.grid.rows);
   append_member(line, "scale", r.grid.scale);
-  line += "\"vectors\":[";
+  append_key(line, "vectors");
+  line += '[';
   for (std::size_t i = 0; i < r.grid.count(); ++i) {
     const dpx::MotionVector& v = r.vectors[i];
     line += i == 0 ? "[" : ",[";
