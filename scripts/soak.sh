@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # A long run of the elements with their memory watched: DPX_SOAK_FRAMES frames (default 100,000) of
 # NV12 from videotestsrc through the elements, each process's RSS (and on CUDA its device memory, from
-# nvidia-smi) sampled every 2 s; start (the first sample after the first 1,000 frames, the warm-up)
-# against end. Fails when a pipeline fails, when RSS grows by more than 32 MiB or device memory by
+# nvidia-smi) sampled every 2 s with the stream's position (progressreport); start (the first sample
+# after the first 1,000 frames, the warm-up, however long the pipeline took to start) against end. Fails when a pipeline fails, when RSS grows by more than 32 MiB or device memory by
 # more than 16 MiB from start to end.
 #   usage: scripts/soak.sh [BUILD_DIR] [cuda|cpu]   (default build-gpu and cuda; run from the project root)
 #     cuda: two processes at once, cudaupload ! dpxdilate ! dpxerode ! dpxmotionest ! cudadownload on
@@ -23,8 +23,9 @@ export GST_PLUGIN_PATH=$(pwd)/$build/plugin
 rss_tolerance_kb=32768
 device_tolerance_mib=16
 
-# soak NAME PIPELINE...: runs it, samples RSS (kB) and device memory (MiB; "-" on the CPU) every 2 s
-# and writes its summary line, with FAIL: lines for what went wrong, to soak-NAME.summary.
+# soak NAME PIPELINE...: runs it, samples RSS (kB), device memory (MiB; "-" on the CPU) and the frames
+# the stream has passed every 2 s and writes its summary line, with FAIL: lines for what went wrong,
+# to soak-NAME.summary.
 soak() {
   local name=$1; shift
   local start=$SECONDS
@@ -32,22 +33,23 @@ soak() {
   gst-launch-1.0 -q "$@" > "$out/soak-$name.log" 2>&1 &
   local pid=$!
   while kill -0 $pid 2>/dev/null; do
-    local rss dev=-
+    local rss seconds dev=-
     rss=$(awk '/VmRSS/{print $2}' /proc/$pid/status 2>/dev/null)
     if [ "$backend" = cuda ]; then
       dev=$(nvidia-smi --query-compute-apps=pid,used_memory --format=csv,noheader,nounits 2>/dev/null \
             | awk -F', ' -v p=$pid '$1==p{print $2}')
       dev=${dev:-0}
     fi
-    [ -n "$rss" ] && echo "$((SECONDS - start)) $rss $dev" >> "$out/soak-$name.samples"
+    # progressreport prints "NAME (h:m:s): POSITION / DURATION seconds" every second of wall time
+    seconds=$(sed -n 's/^progressreport[0-9]* ([^)]*): \([0-9]*\) .*/\1/p' "$out/soak-$name.log" | tail -n 1)
+    [ -n "$rss" ] && echo "$((SECONDS - start)) $rss $dev $(( ${seconds:-0} * fps ))" >> "$out/soak-$name.samples"
     sleep 2
   done
   wait $pid; local rc=$?
   local secs=$((SECONDS - start))
-  local warm=$(( secs * 1000 / frames + 2 ))
   local rss0 rss1 dev0 dev1
-  read -r _ rss0 dev0 < <(awk -v w=$warm '$1>=w' "$out/soak-$name.samples" 2>/dev/null | head -1)
-  read -r _ rss1 dev1 < <(tail -1 "$out/soak-$name.samples" 2>/dev/null)
+  read -r _ rss0 dev0 _ < <(awk '$4 >= 1000' "$out/soak-$name.samples" 2>/dev/null | head -1)
+  read -r _ rss1 dev1 _ < <(tail -1 "$out/soak-$name.samples" 2>/dev/null)
   {
     echo "soak $name ($size, $backend): rc=$rc, $frames frames in ${secs} s ($((frames / (secs > 0 ? secs : 1))) frames/s); RSS ${rss0:-?} -> ${rss1:-?} kB, device ${dev0:-?} -> ${dev1:-?} MiB (start after 1,000 frames; tolerance $rss_tolerance_kb kB, $device_tolerance_mib MiB)"
     [ $rc -eq 0 ] || echo "FAIL: soak $name: rc=$rc (see soak-$name.log)"
@@ -63,7 +65,9 @@ soak() {
 }
 
 w=${size%x*}; h=${size#*x}
-src="videotestsrc num-buffers=$frames pattern=ball motion=sweep ! video/x-raw,format=NV12,width=$w,height=$h,framerate=30/1"
+fps=30
+src="videotestsrc num-buffers=$frames pattern=ball motion=sweep ! video/x-raw,format=NV12,width=$w,height=$h,framerate=$fps/1
+  ! progressreport update-freq=1"
 if [ "$backend" = cuda ]; then
   names="cuda-memory system-memory"
   soak cuda-memory $src ! cudaupload ! "video/x-raw(memory:CUDAMemory)" ! dpxdilate ! dpxerode ! dpxmotionest \

@@ -46,7 +46,10 @@ Status run(Frame& f, const MorphParams& p, cudaStream_t stream, DeviceBuffer* sc
   for (std::size_t i = 0; i < f.src.size(); ++i) {
     for (auto [host, dev] : {std::pair{&f.src[i], &f.d_src[i]}, std::pair{&f.got[i], &f.d_got[i]}}) {
       DPX_RETURN_IF_ERROR(dev->allocate(host->bytes.size()));
-      if (cudaMemcpy(dev->data(), host->bytes.data(), host->bytes.size(), cudaMemcpyHostToDevice) != cudaSuccess)
+      // On the kernels' stream: a plain cudaMemcpy runs on the legacy stream, which this non-blocking
+      // stream does not wait for, and a pageable upload can return before its DMA ends.
+      if (cudaMemcpyAsync(dev->data(), host->bytes.data(), host->bytes.size(), cudaMemcpyHostToDevice,
+                          stream) != cudaSuccess)
         return Status(StatusCode::kCudaError, "upload");
     }
     const HostPlane& s = f.src[i];
