@@ -55,10 +55,11 @@ chains=("decode|" "dilate|dpxdilate" "motion|dpxmorph operation=open width=5 hei
 gst-inspect-1.0 dpxdeshake >/dev/null 2>&1 && chains+=("deshake|dpxdeshake")
 [ -n "${CHAINS:-}" ] && mapfile -t chains < "$CHAINS"
 
-# The frames one stream decodes (the clip's, unless it was made otherwise).
-counted=$(gst-launch-1.0 -q filesrc location="$clip" ! h264parse ! $decode ! fakesink silent=false -v 2>/dev/null \
+# The frames one stream decodes, counted by the sink (without -q: it would hide the sink's
+# messages); the run stops when it counts none.
+frames=$(gst-launch-1.0 filesrc location="$clip" ! h264parse ! $decode ! fakesink silent=false -v 2>/dev/null \
   | grep -c 'chain')
-[ "$counted" -gt 0 ] && frames=$counted
+[ "$frames" -gt 0 ] || { echo "no frame decoded from $clip with: $decode" >&2; exit 2; }
 
 failed=0
 # run N ELEMENTS LOG: N pipelines at once; prints the aggregate frames/s.
