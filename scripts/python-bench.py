@@ -60,7 +60,7 @@ def dpx_bench_row(path, width, height):
     with tempfile.NamedTemporaryFile(suffix=".json") as out:
         subprocess.run([path, "morph", f"--cases={title}", f"--json={out.name}"], check=True,
                        stdout=subprocess.DEVNULL)
-        rows = json.load(open(out.name))["rows"]
+        rows = [r for b in json.load(open(out.name))["benchmarks"] for r in b["rows"]]
     for r in rows:
         if title in r["case"] and "(default)" in r["note"]:
             return r["median_us"]
