@@ -2,8 +2,9 @@
 # A long run of the elements with their memory watched: DPX_SOAK_FRAMES frames (default 100,000) of
 # NV12 from videotestsrc through the elements, each process's RSS (and on CUDA its device memory, from
 # nvidia-smi) sampled every 2 s with the stream's position (progressreport); start (the first sample
-# after the first 1,000 frames, the warm-up, however long the pipeline took to start) against end. Fails when a pipeline fails, when RSS grows by more than 32 MiB or device memory by
-# more than 16 MiB from start to end.
+# after the first 1,000 frames, the warm-up, however long the pipeline took to start) against end.
+# Fails when a pipeline fails, when RSS grows by more than 32 MiB or device memory by more than
+# 16 MiB from start to end.
 #   usage: scripts/soak.sh [BUILD_DIR] [cuda|cpu]   (default build-gpu and cuda; run from the project root)
 #     cuda: two processes at once, cudaupload ! dpxdilate ! dpxerode ! dpxmotionest ! cudadownload on
 #           CUDA memory, and dpxdilate ! dpxerode (backend=cuda, frames in flight) on system memory
