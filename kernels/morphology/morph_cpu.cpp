@@ -78,30 +78,31 @@ struct PassArgs {
   BorderMode border;
 };
 
-// The work of one band of output rows, with its own row buffers (allocated on construction, in
-// the calling thread, so an allocation failure never happens inside a worker). Per bar of the
-// element: the band's input rows (and the bar's halo rows) reduced horizontally, then each
-// output row reduced vertically from them and merged into dst.
+// The work of one band of output rows, with its own row buffers. Per bar of the element: the
+// band's input rows (and the bar's halo rows) reduced horizontally, then each output row reduced
+// vertically from them and merged into dst.
 template <typename T, typename Op>
 class BandPass {
  public:
-  BandPass(int width, int channels, int max_rows, const std::vector<morph::Bar>& bars)
-      : n_(static_cast<std::size_t>(width) * channels) {
+  // Sizes the row buffers for a plane; they only grow, so a thread's pass reused for the next
+  // frame allocates (and zeroes, and faults in) nothing.
+  void prepare(int width, int channels, int max_rows, const std::vector<morph::Bar>& bars) {
+    n_ = static_cast<std::size_t>(width) * channels;
     int hw = 0, hh = 0;
     for (const morph::Bar& b : bars) {
       hw = std::max(hw, b.half_width);
       hh = std::max(hh, b.half_height);
     }
     const std::size_t padded = static_cast<std::size_t>(width + 2 * hw) * channels;
-    segment_.resize(padded);
+    grow(&segment_, padded);
     if (hw > kDirectRadius) {
-      prefix_.resize(padded);
-      suffix_.resize(padded);
+      grow(&prefix_, padded);
+      grow(&suffix_, padded);
     }
     const std::size_t rows = static_cast<std::size_t>(max_rows) + 2 * hh;
-    hrows_.resize(rows * n_);
-    if (hh > kDirectRadius) vprefix_.resize(rows * n_);
-    if (bars.size() > 1) acc_.resize(n_);
+    grow(&hrows_, rows * n_);
+    if (hh > kDirectRadius) grow(&vprefix_, rows * n_);
+    if (bars.size() > 1) grow(&acc_, n_);
   }
 
   void run(const PassArgs& a, int y0, int y1) {
@@ -119,6 +120,10 @@ class BandPass {
   // run van Herk/Gil-Werman: prefix and suffix maxima in blocks of the window's length, two
   // operations per sample whatever the length.
   static constexpr int kDirectRadius = 2;
+
+  static void grow(std::vector<T>* v, std::size_t n) {
+    if (v->size() < n) v->resize(n);
+  }
 
   T* hrow(int j) { return hrows_.data() + static_cast<std::size_t>(j) * n_; }
   T* dst_row(int y) const { return reinterpret_cast<T*>(a_->dst + static_cast<std::size_t>(y) * a_->dst_pitch); }
@@ -240,14 +245,14 @@ class BandPass {
   }
 
   const PassArgs* a_ = nullptr;
-  const std::size_t n_;  // samples per row
+  std::size_t n_ = 0;                         // samples per row
   std::vector<T> segment_, prefix_, suffix_;  // one padded row
   std::vector<T> hrows_, vprefix_;            // the band's rows and halo
   std::vector<T> acc_;                        // one bar's output row before the merge
 };
 
 int band_count(const PlaneView& src, int threads) {
-  // Below ~64K samples per band, starting a thread costs more than it saves.
+  // Below ~64K samples per band, waking another thread for it costs more than it saves.
   constexpr std::size_t kMinSamplesPerBand = 1 << 16;
   const std::size_t samples = static_cast<std::size_t>(src.width) * src.channels * src.height;
   const std::size_t most = std::max<std::size_t>(1, samples / kMinSamplesPerBand);
@@ -261,9 +266,6 @@ Status run_morph(const PlaneView& src, const MutablePlaneView& dst, const MorphP
   const int bands = band_count(src, threads);
   const std::vector<morph::Bar> bars = morph::mask_bars(params.shape, morph_width(params), morph_height(params));
   const int max_rows = (src.height + bands - 1) / bands;
-  std::vector<BandPass<T, Op>> passes;
-  passes.reserve(bands);
-  for (int b = 0; b < bands; ++b) passes.emplace_back(src.width, src.channels, max_rows, bars);
   const std::size_t tmp_pitch = src.row_bytes();
   std::vector<std::uint8_t> tmp(params.iterations > 1 ? tmp_pitch * src.height : 0);
 
@@ -276,7 +278,11 @@ Status run_morph(const PlaneView& src, const MutablePlaneView& dst, const MorphP
     const PassArgs args{in, in_pitch, out, out_pitch, src.width, src.height, src.channels, &bars, params.border};
     DPX_RETURN_IF_ERROR(runtime::run_workers(bands, [&](const runtime::Worker& w) {
       const auto row = [&](int b) { return static_cast<int>(static_cast<long long>(src.height) * b / bands); };
-      passes[w.index].run(args, row(w.index), row(w.index + 1));
+      // each thread keeps its pass (a band's rows, a frame's worth over all threads) for the next
+      // call; a thread runs one band at a time
+      thread_local BandPass<T, Op> pass;
+      pass.prepare(src.width, src.channels, max_rows, bars);
+      pass.run(args, row(w.index), row(w.index + 1));
       return Status::ok();
     }));
     in = out;

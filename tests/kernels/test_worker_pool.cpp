@@ -1,10 +1,14 @@
-// The CPU worker pool: every item runs once; a thread that cannot be started, a throwing body and
-// a failing body each come back as a Status, with every started thread joined.
+// The CPU worker pool: every item runs once; a throwing body and a failing body each come back as
+// a Status; a thread that cannot be started, nested calls and callers on several threads lose
+// nothing; the threads are kept between calls, and a forked child gets a pool of its own.
 #include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <atomic>
 #include <stdexcept>
 #include <system_error>
+#include <thread>
 #include <vector>
 
 #include "worker_pool.h"
@@ -40,19 +44,94 @@ TEST(WorkerPool, RangesCoverEverythingOnce) {
   for (const auto& h : hits) EXPECT_EQ(h.load(), 1);
 }
 
-TEST(WorkerPool, ThreadStartFailureIsAStatus) {
+TEST(WorkerPool, ThreadStartFailureLeavesFewerThreadsAndLosesNothing) {
   g_started = 0;
+  runtime::WorkerPool pool(start_one_then_fail);
+  std::vector<std::atomic<int>> ran(4);
+  const Status s = pool.run(4, [&](const runtime::Worker& w) {
+    ++ran[w.index];
+    return Status::ok();
+  });
+  ASSERT_TRUE(s.is_ok()) << s.message();
+  for (const auto& r : ran) EXPECT_EQ(r.load(), 1);
+  EXPECT_EQ(pool.threads(), 1);  // the one thread started; the caller ran what it did not take
+}
+
+TEST(WorkerPool, ThreadsAreKeptBetweenCalls) {
+  runtime::WorkerPool pool;
   std::atomic<int> ran{0};
-  const Status s = runtime::run_workers(
-      4,
-      [&](const runtime::Worker&) {
-        ++ran;
-        return Status::ok();
-      },
-      start_one_then_fail);
-  EXPECT_EQ(s.code(), StatusCode::kOutOfMemory) << s.message();
-  EXPECT_NE(s.message().find("could not start worker thread 2 of 4"), std::string::npos) << s.message();
-  EXPECT_EQ(ran.load(), 1);  // the one thread started ran and was joined; the caller's share did not
+  const auto body = [&](const runtime::Worker&) {
+    ++ran;
+    return Status::ok();
+  };
+  ASSERT_TRUE(pool.run(3, body).is_ok());
+  EXPECT_EQ(pool.threads(), 2);
+  for (int i = 0; i < 100; ++i) ASSERT_TRUE(pool.run(3, body).is_ok());
+  EXPECT_EQ(pool.threads(), 2);
+  EXPECT_EQ(ran.load(), 303);
+  ASSERT_TRUE(pool.run(1, body).is_ok());  // one worker: the caller alone
+  EXPECT_EQ(pool.threads(), 2);
+}
+
+TEST(WorkerPool, NestedCallsComplete) {
+  // every index of the outer call runs a call of its own on the same pool: no thread waits for
+  // an index nobody can take
+  runtime::WorkerPool pool(runtime::start_thread, 2);
+  std::atomic<int> inner{0};
+  const Status s = pool.run(4, [&](const runtime::Worker&) {
+    return pool.run(4, [&](const runtime::Worker&) {
+      ++inner;
+      return Status::ok();
+    });
+  });
+  ASSERT_TRUE(s.is_ok()) << s.message();
+  EXPECT_EQ(inner.load(), 16);
+}
+
+TEST(WorkerPool, CallersOnSeveralThreadsAtOnce) {
+  runtime::WorkerPool pool(runtime::start_thread, 3);
+  std::vector<std::atomic<long>> sums(4);
+  std::vector<std::thread> callers;
+  for (int c = 0; c < 4; ++c)
+    callers.emplace_back([&, c] {
+      for (int round = 0; round < 200; ++round) {
+        const Status s = pool.run(5, [&](const runtime::Worker& w) {
+          sums[c] += w.index + 1;
+          return Status::ok();
+        });
+        if (!s.is_ok()) sums[c] = -1000000;
+      }
+    });
+  for (std::thread& t : callers) t.join();
+  for (const auto& sum : sums) EXPECT_EQ(sum.load(), 200 * 15);
+}
+
+TEST(WorkerPool, IndicesAfterAFailureAreSkipped) {
+  runtime::WorkerPool pool(runtime::start_thread, 0);  // no threads: indices run in order
+  std::vector<int> ran;
+  const Status s = pool.run(5, [&](const runtime::Worker& w) {
+    ran.push_back(w.index);
+    return w.index == 1 ? Status(StatusCode::kOverflow, "index 1") : Status::ok();
+  });
+  EXPECT_EQ(s.code(), StatusCode::kOverflow);
+  EXPECT_EQ(ran, (std::vector<int>{0, 1}));
+}
+
+TEST(WorkerPool, SharedPoolWorksInAForkedChild) {
+  ASSERT_TRUE(runtime::run_workers(3, [](const runtime::Worker&) { return Status::ok(); }).is_ok());
+  const pid_t child = fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {  // the parent's threads did not come along: the child gets a pool of its own
+    std::atomic<int> ran{0};
+    const Status s = runtime::run_workers(3, [&](const runtime::Worker&) {
+      ++ran;
+      return Status::ok();
+    });
+    _exit(s.is_ok() && ran.load() == 3 ? 0 : 1);
+  }
+  int status = 0;
+  ASSERT_EQ(waitpid(child, &status, 0), child);
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << status;
 }
 
 TEST(WorkerPool, ThrowingBodyIsAStatus) {
