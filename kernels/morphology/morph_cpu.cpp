@@ -3,9 +3,10 @@
 // output row is the vertical reduction of those rows and merged into dst. Small windows (up to 5)
 // reduce their inputs directly, in passes of element-wise max/min over contiguous rows that the
 // compiler vectorises, with the border rule touching only the first and last `r` pixels of a row
-// through a small padded segment; wider windows run van Herk/Gil-Werman, so the cost per sample
-// does not grow with the size. Channels are independent because a neighbour is always `channels`
-// samples away. Compound operations are sequences of these passes (morph_compound.h).
+// through a small padded segment; wider windows run along a row by doubling (log2 of the size in
+// vector passes) and down the rows by van Herk/Gil-Werman (three row passes whatever the size).
+// Channels are independent because a neighbour is always `channels` samples away. Compound operations are
+// sequences of these passes (morph_compound.h).
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
@@ -42,9 +43,19 @@ void reduce_fixed(T* __restrict out, const T* const* in, std::size_t n) {
   for (int k = 0; k < N; ++k) p[k] = in[k];
   for (std::size_t i = 0; i < n; ++i) {
     T v = p[0][i];
+    // unrolled at any optimisation level: a loop left inside keeps the outer one from vectorising
+#pragma GCC unroll 8
     for (int k = 1; k < N; ++k) v = Op::apply(v, p[k][i]);
     out[i] = v;
   }
+}
+
+// dst[i] = op(dst[i], src[i]). Its own function so that n and the pointers are values: a loop
+// storing bytes through a member's pointer must reload the members (a byte store may alias them)
+// and does not vectorise.
+template <typename T, typename Op>
+void merge_into(T* __restrict dst, const T* __restrict src, std::size_t n) {
+  for (std::size_t i = 0; i < n; ++i) dst[i] = Op::apply(dst[i], src[i]);
 }
 
 // The same for 1 to 5 inputs (a 5x5 window at most).
@@ -96,8 +107,8 @@ class BandPass {
     const std::size_t padded = static_cast<std::size_t>(width + 2 * hw) * channels;
     grow(&segment_, padded);
     if (hw > kDirectRadius) {
-      grow(&prefix_, padded);
-      grow(&suffix_, padded);
+      grow(&doubled_[0], padded);
+      grow(&doubled_[1], padded);
     }
     const std::size_t rows = static_cast<std::size_t>(max_rows) + 2 * hh;
     grow(&hrows_, rows * n_);
@@ -117,8 +128,8 @@ class BandPass {
 
  private:
   // Windows up to this radius reduce their inputs directly (at most 5 per sample); wider ones
-  // run van Herk/Gil-Werman: prefix and suffix maxima in blocks of the window's length, two
-  // operations per sample whatever the length.
+  // run by doubling along a row (running_window) and van Herk/Gil-Werman down the rows
+  // (reduce_vertically).
   static constexpr int kDirectRadius = 2;
 
   static void grow(std::vector<T>* v, std::size_t n) {
@@ -167,38 +178,47 @@ class BandPass {
     }
   }
 
-  // segment_ = pixels first .. first + count - 1 of the row, outside ones by the border rule.
+  // segment_ = pixels first .. first + count - 1 of the row, outside ones by the border rule:
+  // those inside in one copy, the border rule only for the (at most 2r) outside.
   void pad_segment(const T* row, int first, int count) {
-    const int c = a_->channels, w = a_->width;
-    const BorderMode border = a_->border;
-    for (int k = 0; k < count; ++k) {
-      const int px = first + k;
-      const bool inside = px >= 0 && px < w;
-      const int from = inside || border == BorderMode::kNeutral ? px : morph::border_index(px, w, border);
-      for (int ch = 0; ch < c; ++ch) {
-        segment_[static_cast<std::size_t>(k) * c + ch] =
-            inside || border != BorderMode::kNeutral ? row[static_cast<std::size_t>(from) * c + ch] : Op::kNeutral;
+    const int c = a_->channels, w = a_->width, end = first + count;
+    const int inside_begin = std::max(first, 0), inside_end = std::min(end, w);
+    if (inside_end > inside_begin)
+      std::memcpy(&segment_[static_cast<std::size_t>(inside_begin - first) * c],
+                  row + static_cast<std::size_t>(inside_begin) * c,
+                  static_cast<std::size_t>(inside_end - inside_begin) * c * sizeof(T));
+    const auto outside = [&](int from_px, int to_px) {
+      for (int px = from_px; px < to_px; ++px) {
+        T* out = &segment_[static_cast<std::size_t>(px - first) * c];
+        if (a_->border == BorderMode::kNeutral) {
+          std::fill(out, out + c, Op::kNeutral);
+        } else {
+          const T* in = row + static_cast<std::size_t>(morph::border_index(px, w, a_->border)) * c;
+          std::copy(in, in + c, out);
+        }
       }
-    }
+    };
+    outside(first, std::min(end, 0));  // left of the row
+    outside(std::max(first, w), end);  // right of it
   }
 
-  // out[x] = op over padded pixels x .. x + 2r (van Herk/Gil-Werman along the row, c channels).
+  // out[x] = op over padded pixels x .. x + 2r for the w pixels of a row (c channels): windows of
+  // 2, 4, 8, ... pixels by doubling, each step one op over the row that the compiler vectorises,
+  // then the window of k = 2r + 1 as two overlapping ones of the largest power of two <= k.
+  // log2(k) + 1 vector passes beat van Herk's two scalar recurrences along the row.
   void running_window(const T* pad, T* out, int r, int c, int w) {
-    const int k = 2 * r + 1, len = w + 2 * r;
-    for (int p = 0; p < len; ++p) {
-      for (int ch = 0; ch < c; ++ch) {
-        const std::size_t i = static_cast<std::size_t>(p) * c + ch;
-        prefix_[i] = p % k == 0 ? pad[i] : Op::apply(prefix_[i - c], pad[i]);
-      }
+    const std::size_t step = static_cast<std::size_t>(c), k = static_cast<std::size_t>(2 * r + 1);
+    const std::size_t len = static_cast<std::size_t>(w + 2 * r) * step;
+    T* buffers[2] = {doubled_[0].data(), doubled_[1].data()};
+    const T* m = pad;  // m[i]: op over `p` pixels from sample i
+    std::size_t p = 1;
+    for (int b = 0; 2 * p <= k; b ^= 1, p *= 2) {
+      const T* in[2] = {m, m + p * step};
+      reduce<T, Op>(buffers[b], in, 2, len - (2 * p - 1) * step);
+      m = buffers[b];
     }
-    for (int p = len - 1; p >= 0; --p) {
-      for (int ch = 0; ch < c; ++ch) {
-        const std::size_t i = static_cast<std::size_t>(p) * c + ch;
-        suffix_[i] = p % k == k - 1 || p == len - 1 ? pad[i] : Op::apply(pad[i], suffix_[i + c]);
-      }
-    }
-    const std::size_t span = static_cast<std::size_t>(k - 1) * c;
-    for (std::size_t i = 0; i < static_cast<std::size_t>(w) * c; ++i) out[i] = Op::apply(suffix_[i], prefix_[i + span]);
+    const T* in[2] = {m, m + (k - p) * step};
+    reduce<T, Op>(out, in, 2, static_cast<std::size_t>(w) * step);
   }
 
   // Output rows y0 .. y1 - 1 from hrow(0 ..): row y takes hrow(y - y0 .. y - y0 + 2d); merged
@@ -219,9 +239,7 @@ class BandPass {
       }
       for (int j = m - 2; j >= 0; --j) {
         if (j % k == k - 1) continue;
-        T* h = hrow(j);
-        const T* next = hrow(j + 1);
-        for (std::size_t i = 0; i < n_; ++i) h[i] = Op::apply(h[i], next[i]);
+        merge_into<T, Op>(hrow(j), hrow(j + 1), n_);
       }
     }
     for (int y = y0; y < y1; ++y) {
@@ -239,14 +257,13 @@ class BandPass {
         continue;
       }
       reduce<T, Op>(acc_.data(), in, count, n_);
-      T* out = dst_row(y);
-      for (std::size_t i = 0; i < n_; ++i) out[i] = Op::apply(out[i], acc_[i]);
+      merge_into<T, Op>(dst_row(y), acc_.data(), n_);
     }
   }
 
   const PassArgs* a_ = nullptr;
   std::size_t n_ = 0;                         // samples per row
-  std::vector<T> segment_, prefix_, suffix_;  // one padded row
+  std::vector<T> segment_, doubled_[2];       // one padded row; its windows of 2^j pixels
   std::vector<T> hrows_, vprefix_;            // the band's rows and halo
   std::vector<T> acc_;                        // one bar's output row before the merge
 };
@@ -257,6 +274,15 @@ int band_count(const PlaneView& src, int threads) {
   const std::size_t samples = static_cast<std::size_t>(src.width) * src.channels * src.height;
   const std::size_t most = std::max<std::size_t>(1, samples / kMinSamplesPerBand);
   return runtime::worker_count(threads, std::min(most, static_cast<std::size_t>(src.height)));
+}
+
+// The calling thread's pass, kept for its next call (a band's rows: a frame's worth over all
+// threads); a thread runs one band at a time. Not inlined, so the thread-local address is looked
+// up once a band, not at every use inside the pass's loops.
+template <typename T, typename Op>
+__attribute__((noinline)) BandPass<T, Op>& thread_band_pass() {
+  thread_local BandPass<T, Op> pass;
+  return pass;
 }
 
 // All iterations of one operation. Rows are split into bands, one per worker. Iterations
@@ -278,9 +304,7 @@ Status run_morph(const PlaneView& src, const MutablePlaneView& dst, const MorphP
     const PassArgs args{in, in_pitch, out, out_pitch, src.width, src.height, src.channels, &bars, params.border};
     DPX_RETURN_IF_ERROR(runtime::run_workers(bands, [&](const runtime::Worker& w) {
       const auto row = [&](int b) { return static_cast<int>(static_cast<long long>(src.height) * b / bands); };
-      // each thread keeps its pass (a band's rows, a frame's worth over all threads) for the next
-      // call; a thread runs one band at a time
-      thread_local BandPass<T, Op> pass;
+      BandPass<T, Op>& pass = thread_band_pass<T, Op>();
       pass.prepare(src.width, src.channels, max_rows, bars);
       pass.run(args, row(w.index), row(w.index + 1));
       return Status::ok();

@@ -100,6 +100,31 @@ TEST(MorphCpu, SmallSquareElementsIgnoreTheBorderRule) {
   }
 }
 
+// The wide-window path on frames wider and taller than the element, where a row holds whole
+// windows away from its ends (the frames of the cases above are mostly narrower than the
+// element): long bars and a square, every format and border, against the definition.
+TEST(MorphCpu, WideWindowsInsideWideFrames) {
+  std::mt19937_64 rng = seeded_rng();
+  const int elements[][2] = {{31, 31}, {63, 1}, {1, 63}, {127, 3}, {7, 9}};
+  const int formats[][2] = {{1, 1}, {2, 2}, {4, 1}, {1, 2}};  // channels, bytes a sample
+  int k = 0;
+  for (const auto& e : elements)
+    for (BorderMode border : {BorderMode::kReplicate, BorderMode::kReflect101, BorderMode::kNeutral}) {
+      const auto& f = formats[k++ % 4];
+      HostPlane src = make_plane(173, 71, f[0], f[1] == 1 ? SampleType::kU8 : SampleType::kU16, 5, 1);
+      fill_random(src, rng);
+      MorphParams p;
+      p.op = k % 2 ? MorphOp::kDilate : MorphOp::kErode;
+      p.width = e[0];
+      p.height = e[1];
+      p.border = border;
+      expect_cpu_matches_reference(src, p, 0,
+                                   std::to_string(e[0]) + "x" + std::to_string(e[1]) + " channels " +
+                                       std::to_string(f[0]) + " bytes " + std::to_string(f[1]) + " border " +
+                                       std::to_string(static_cast<int>(border)));
+    }
+}
+
 // Band seams of the wide-window path: windows taller than a band. The frame is large enough for
 // ten bands, so the definition would be slow; one thread's result (held to the definition by the
 // cases above) is the reference.
