@@ -91,7 +91,8 @@ struct PassArgs {
 
 // The work of one band of output rows, with its own row buffers. Per bar of the element: the
 // band's input rows (and the bar's halo rows) reduced horizontally, then each output row reduced
-// vertically from them and merged into dst.
+// vertically from them and merged into dst. A bar one row high goes straight from its input row
+// to dst, and one a pixel wide with a short column reads the source rows themselves.
 template <typename T, typename Op>
 class BandPass {
  public:
@@ -112,6 +113,8 @@ class BandPass {
     }
     const std::size_t rows = static_cast<std::size_t>(max_rows) + 2 * hh;
     grow(&hrows_, rows * n_);
+    if (inputs_.size() < rows) inputs_.resize(rows);
+    neutral_.assign(n_, Op::kNeutral);
     if (hh > kDirectRadius) grow(&vprefix_, rows * n_);
     if (bars.size() > 1) grow(&acc_, n_);
   }
@@ -120,9 +123,28 @@ class BandPass {
     a_ = &a;
     for (std::size_t i = 0; i < a.bars->size(); ++i) {
       const morph::Bar& bar = (*a.bars)[i];
-      const int d = bar.half_height;
-      for (int v = y0 - d; v < y1 + d; ++v) reduce_row_horizontally(v, bar.half_width, hrow(v - (y0 - d)));
-      reduce_vertically(y0, y1, d, i > 0);
+      const int d = bar.half_height, r = bar.half_width;
+      const bool merge = i > 0;
+      if (d == 0) {
+        for (int y = y0; y < y1; ++y) {
+          reduce_row_horizontally(y, r, merge ? acc_.data() : dst_row(y));
+          if (merge) merge_into<T, Op>(dst_row(y), acc_.data(), n_);
+        }
+        continue;
+      }
+      // van Herk's columns rewrite their rows, so only direct windows may read the source's
+      const bool source_rows = r == 0 && d <= kDirectRadius;
+      for (int v = y0 - d; v < y1 + d; ++v) {
+        const int j = v - (y0 - d);
+        if (source_rows) {
+          const int sy = source_row(v);
+          inputs_[j] = sy < 0 ? neutral_.data() : src_row(sy);
+        } else {
+          reduce_row_horizontally(v, r, hrow(j));
+          inputs_[j] = hrow(j);
+        }
+      }
+      reduce_vertically(y0, y1, d, merge);
     }
   }
 
@@ -221,8 +243,9 @@ class BandPass {
     reduce<T, Op>(out, in, 2, static_cast<std::size_t>(w) * step);
   }
 
-  // Output rows y0 .. y1 - 1 from hrow(0 ..): row y takes hrow(y - y0 .. y - y0 + 2d); merged
-  // into dst (op with what an earlier bar left there) when `merge`.
+  // Output rows y0 .. y1 - 1 from inputs_[0 ..] (hrow(0 ..) for van Herk's columns): row y takes
+  // rows y - y0 .. y - y0 + 2d; merged into dst (op with what an earlier bar left there) when
+  // `merge`.
   void reduce_vertically(int y0, int y1, int d, bool merge) {
     const int k = 2 * d + 1;
     if (d > kDirectRadius) {
@@ -250,7 +273,7 @@ class BandPass {
         in[count++] = hrow(j);
         in[count++] = vprefix_.data() + static_cast<std::size_t>(j + k - 1) * n_;
       } else {
-        for (int t = 0; t < k; ++t) in[count++] = hrow(j + t);
+        for (int t = 0; t < k; ++t) in[count++] = inputs_[j + t];
       }
       if (!merge) {
         reduce<T, Op>(dst_row(y), in, count, n_);
@@ -265,6 +288,8 @@ class BandPass {
   std::size_t n_ = 0;                         // samples per row
   std::vector<T> segment_, doubled_[2];       // one padded row; its windows of 2^j pixels
   std::vector<T> hrows_, vprefix_;            // the band's rows and halo
+  std::vector<const T*> inputs_;              // the vertical windows' rows: hrows_' or the source's
+  std::vector<T> neutral_;                    // a row outside the plane under kNeutral
   std::vector<T> acc_;                        // one bar's output row before the merge
 };
 
