@@ -113,7 +113,7 @@ class BandPass {
     }
     const std::size_t rows = static_cast<std::size_t>(max_rows) + 2 * hh;
     grow(&hrows_, rows * n_);
-    if (inputs_.size() < rows) inputs_.resize(rows);
+    grow(&inputs_, rows);
     neutral_.assign(n_, Op::kNeutral);
     if (hh > kDirectRadius) grow(&vprefix_, rows * n_);
     if (bars.size() > 1) grow(&acc_, n_);
@@ -154,7 +154,8 @@ class BandPass {
   // (reduce_vertically).
   static constexpr int kDirectRadius = 2;
 
-  static void grow(std::vector<T>* v, std::size_t n) {
+  template <class V>
+  static void grow(std::vector<V>* v, std::size_t n) {
     if (v->size() < n) v->resize(n);
   }
 

@@ -19,9 +19,11 @@ namespace dpx {
 namespace morph {
 
 // Warps of a block (each a chunk column of kColumnWarpChunks lanes, stacked down the strip) and
-// runs of a strip: every warp takes two runs, so a block's maxima serve 16 runs.
+// runs of a strip: a run a warp. Two runs a warp computed fewer maxima (16 + q - 2 for 16 runs
+// against 8 + q - 2 for 8) but left 4K GRAY8 at 135 blocks, half of what 132 SMs hold at two
+// blocks each: 2 warps a scheduler, stalled on their loads.
 constexpr int kRectWarps = 8;
-constexpr int kRectStripRuns = 2 * kRectWarps;
+constexpr int kRectStripRuns = kRectWarps;
 
 struct RectColumnArgs {
   ColumnPassArgs column;  // without a row window or a tile; strip_rows a multiple of kRectStripRuns runs

@@ -21,7 +21,7 @@ int hardware_threads() {
 }
 
 int worker_count(int requested, std::size_t items) {
-  const int wanted = std::max(requested > 0 ? requested : hardware_threads(), 1);
+  const int wanted = requested > 0 ? requested : hardware_threads();
   return static_cast<int>(std::min<std::size_t>(static_cast<std::size_t>(wanted), std::max<std::size_t>(items, 1)));
 }
 

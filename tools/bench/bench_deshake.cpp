@@ -6,10 +6,10 @@
 #include <algorithm>
 #include <cstdio>
 #include <random>
-#include <thread>
 
 #include "bench_motion.h"
 #include "dpx/device.h"
+#include "worker_pool.h"
 
 namespace dpx {
 namespace bench {
@@ -85,7 +85,7 @@ void add_cpu_row(const Options& opts, const ShakyFrames& frames, Report& report)
   row.median_us = us;
   row.throughput = 1e6 / us;
   row.unit = "frames/s";
-  row.note = std::to_string(std::max(1u, std::thread::hardware_concurrency())) + " threads: measure + warp";
+  row.note = std::to_string(dpx::runtime::hardware_threads()) + " threads: measure + warp";
   report.add(row);
 }
 

@@ -7,9 +7,9 @@
 #include <cstdio>
 #include <random>
 #include <string>
-#include <thread>
 
 #include "dpx/device.h"
+#include "worker_pool.h"
 
 namespace dpx {
 namespace bench {
@@ -115,8 +115,8 @@ void add_cpu_row(const Options& opts, const EpilogueCase& c, const EpilogueInput
   row.median_us = scaled;
   row.throughput = static_cast<double>(c.bytes_per_element() * n_cpu) / (us * 1e3);
   row.unit = "GB/s";
-  row.note = "threads: all " + std::to_string(std::max(1u, std::thread::hardware_concurrency())) + ", " +
-             count_label(n_cpu) + " elements, time x" + std::to_string(n / n_cpu);
+  row.note = "threads: all " + std::to_string(dpx::runtime::hardware_threads()) + ", " + count_label(n_cpu) +
+             " elements, time x" + std::to_string(n / n_cpu);
   report.add(row);
 }
 

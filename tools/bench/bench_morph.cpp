@@ -77,8 +77,10 @@ std::vector<MorphCase> morph_cases(bool quick) {
   for (SampleType type : {SampleType::kU8, SampleType::kU16})
     for (MorphShape shape : {MorphShape::kCross, MorphShape::kEllipse})
       for (int size : {5, 15, 31, 63}) cases.push_back({MorphOp::kDilate, shape, size, type});
-  // The separable passes: lines, a 31x31 box (target <= 2x our 3x3), the largest box.
-  cases.push_back({MorphOp::kDilate, MorphShape::kRect, 1, SampleType::kU8, 15});
+  // The separable passes: lines (the columns at 63 and 127 are where block maxima and the library's
+  // column pass meet), a 31x31 box (target <= 2x our 3x3), the largest box.
+  for (int height : {15, 63, 127})
+    cases.push_back({MorphOp::kDilate, MorphShape::kRect, 1, SampleType::kU8, height});
   cases.push_back({MorphOp::kDilate, MorphShape::kRect, 15, SampleType::kU8, 1});
   // Rectangles up to the largest, and the widest and tallest bars (target: <= 2x the copy), beside
   // the separable passes on block maxima.

@@ -9,11 +9,11 @@
 #include <cstdio>
 #include <random>
 #include <string>
-#include <thread>
 
 #include "bench.h"
 #include "bench_motion.h"
 #include "dpx/motion.h"
+#include "worker_pool.h"
 
 namespace dpx {
 namespace bench {
@@ -125,7 +125,7 @@ void add_cpu_row(const Options& opts, const MotionCase& c, const MotionFrames& f
   row.median_us = us;
   row.throughput = c.sad_pixels() / (us * 1e3);
   row.unit = "G SAD px/s";
-  row.note = std::to_string(std::max(1u, std::thread::hardware_concurrency())) +
+  row.note = std::to_string(dpx::runtime::hardware_threads()) +
              " threads; a candidate stops once its SAD passes the best";
   report.add(row);
 }

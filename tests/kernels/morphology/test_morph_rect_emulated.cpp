@@ -104,7 +104,8 @@ HostPlane cpu(const HostPlane& src, MorphParams p, int width, int height) {
 
 // Frames: one pixel; shorter than every tall bar; odd widths, padded and misaligned pitches;
 // several chunk columns (a partial one at the row's end); taller than a strip of runs of 16
-// (256 rows: two block rows, the second partial) with rows in the plane between the borders.
+// (128 rows: three and five block rows, the last partial) with rows in the plane between the
+// borders.
 const std::vector<Geometry>& rect_geometries() {
   static const std::vector<Geometry> g = {
       {1, 1, 0, 0, false},    {3, 7, 1, 1, false},  {37, 19, 0, 0, true}, {261, 13, 3, 1, false},
