@@ -51,9 +51,18 @@ __device__ __forceinline__ ChunkLanes<T> block_maximum(int i, const In& in) {
   return max_of_inputs<T, kMax>(in(first), first + 1, first + kRun, in);
 }
 
-// q - 1 for a window of k in runs of window_run_length(k) (<= 0: no whole block in a middle).
-constexpr int whole_blocks_of(int k) {
-  return (k - 1) / window_run_length(k) - 1;
+// The column pass's runs on u8 samples: 8 outputs, where u16 and the row pass take 16, for 1.35x
+// the loads (q - 1 doubles). A 4K GRAY8 frame then has twice the threads (64,800 in runs of 16: 16
+// warps an SM, stalled on their loads) at 58 registers instead of 102. GRAY16 has twice the chunk
+// columns and 56 registers in runs of 16, a full wave already: its runs of 8 measured 6% slower.
+constexpr int rect_column_max_run(SampleType type) {
+  return type == SampleType::kU8 ? 8 : kMaxRun;
+}
+
+// q - 1 for a window of k in runs of window_run_length(k, max_run) (<= 0: no whole block in a
+// middle).
+constexpr int whole_blocks_of(int k, int max_run) {
+  return (k - 1) / window_run_length(k, max_run) - 1;
 }
 
 // The block maxima that runs 0 .. runs - 1 read: blocks 1 .. runs + q - 2.
@@ -127,11 +136,11 @@ inline RectColumnArgs rect_column_args(const PlaneView& in, const MutablePlaneVi
   RectColumnArgs r{column_pass_args(in, out, radius, 0, border, merge, shape), 0, 0};
   ColumnPassArgs& a = r.column;
   const int k = 2 * radius + 1;
-  a.run_rows = window_run_length(k);
+  a.run_rows = window_run_length(k, rect_column_max_run(in.type));
   a.tiled = false;
   const int unit = a.run_rows * kRectStripRuns;
   a.strip_rows = unit * std::max(1, (in.height + 65535 * unit - 1) / (65535 * unit));
-  r.whole_blocks = whole_blocks_of(k);
+  r.whole_blocks = whole_blocks_of(k, rect_column_max_run(in.type));
   r.maxima = maxima_for_runs(a.strip_rows / a.run_rows, r.whole_blocks);
   shape->blocks_y = (in.height + a.strip_rows - 1) / a.strip_rows;
   shape->threads_y = kRectWarps;
@@ -189,14 +198,14 @@ __device__ void block_maxima_row_runs(const RectRowArgs& r, const RowBlock<T>& b
 template <typename T>
 inline RectRowArgs rect_row_args(const PlaneView& in, const MutablePlaneView& out, int radius,
                                  BorderMode border, PassShape* shape) {
-  const int whole = whole_blocks_of(2 * radius + 1);
+  const int whole = whole_blocks_of(2 * radius + 1, kMaxRun);
   const int blocks = maxima_for_runs(kRowTilePixels / window_run_length(2 * radius + 1), whole);
   return RectRowArgs{row_pass_args<T>(in, out, radius, border, shape, blocks * in.channels * kChunkBytes),
                      whole, blocks};
 }
 static_assert(RowGroupLayout((kMorphMaxRectSize - 1) / 2, 4).bytes() +
-                      maxima_for_runs(kRowTilePixels / kMaxRun, whole_blocks_of(kMorphMaxRectSize)) * 4 *
-                          kChunkBytes <=
+                      maxima_for_runs(kRowTilePixels / kMaxRun, whole_blocks_of(kMorphMaxRectSize, kMaxRun)) *
+                          4 * kChunkBytes <=
                   kSeparableSharedBudget,
               "a row group of the widest bar on four channels and its maxima fit a block's shared memory");
 

@@ -103,9 +103,9 @@ HostPlane cpu(const HostPlane& src, MorphParams p, int width, int height) {
 }
 
 // Frames: one pixel; shorter than every tall bar; odd widths, padded and misaligned pitches;
-// several chunk columns (a partial one at the row's end); taller than a strip of runs of 16
-// (128 rows: three and five block rows, the last partial) with rows in the plane between the
-// borders.
+// several chunk columns (a partial one at the row's end); taller than a strip of the column pass
+// (64 rows on u8, 128 on u16: several block rows, the last partial) with rows in the plane between
+// the borders.
 const std::vector<Geometry>& rect_geometries() {
   static const std::vector<Geometry> g = {
       {1, 1, 0, 0, false},    {3, 7, 1, 1, false},  {37, 19, 0, 0, true}, {261, 13, 3, 1, false},
