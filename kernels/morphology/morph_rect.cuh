@@ -59,10 +59,9 @@ constexpr int rect_column_max_run(SampleType type) {
   return type == SampleType::kU8 ? 8 : kMaxRun;
 }
 
-// q - 1 for a window of k in runs of window_run_length(k, max_run) (<= 0: no whole block in a
-// middle).
-constexpr int whole_blocks_of(int k, int max_run) {
-  return (k - 1) / window_run_length(k, max_run) - 1;
+// q - 1 for a window of k in runs of `run` outputs (<= 0: no whole block in a middle).
+constexpr int whole_blocks_of(int k, int run) {
+  return (k - 1) / run - 1;
 }
 
 // The block maxima that runs 0 .. runs - 1 read: blocks 1 .. runs + q - 2.
@@ -140,7 +139,7 @@ inline RectColumnArgs rect_column_args(const PlaneView& in, const MutablePlaneVi
   a.tiled = false;
   const int unit = a.run_rows * kRectStripRuns;
   a.strip_rows = unit * std::max(1, (in.height + 65535 * unit - 1) / (65535 * unit));
-  r.whole_blocks = whole_blocks_of(k, rect_column_max_run(in.type));
+  r.whole_blocks = whole_blocks_of(k, a.run_rows);
   r.maxima = maxima_for_runs(a.strip_rows / a.run_rows, r.whole_blocks);
   shape->blocks_y = (in.height + a.strip_rows - 1) / a.strip_rows;
   shape->threads_y = kRectWarps;
@@ -198,8 +197,9 @@ __device__ void block_maxima_row_runs(const RectRowArgs& r, const RowBlock<T>& b
 template <typename T>
 inline RectRowArgs rect_row_args(const PlaneView& in, const MutablePlaneView& out, int radius,
                                  BorderMode border, PassShape* shape) {
-  const int whole = whole_blocks_of(2 * radius + 1, kMaxRun);
-  const int blocks = maxima_for_runs(kRowTilePixels / window_run_length(2 * radius + 1), whole);
+  const int run = window_run_length(2 * radius + 1);
+  const int whole = whole_blocks_of(2 * radius + 1, run);
+  const int blocks = maxima_for_runs(kRowTilePixels / run, whole);
   return RectRowArgs{row_pass_args<T>(in, out, radius, border, shape, blocks * in.channels * kChunkBytes),
                      whole, blocks};
 }
