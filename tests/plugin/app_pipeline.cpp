@@ -61,12 +61,14 @@ AppPipeline::~AppPipeline() {
 AppRun AppPipeline::play(const std::vector<Frame>& frames, Watch* watch) {
   AppRun run;
   if (pipeline_ == nullptr) return run;
+  const guint64 this_run = ++runs_;
   gst_element_set_state(pipeline_, GST_STATE_PLAYING);  // a failure shows as an error on the bus
   for (std::size_t i = 0; i < frames.size(); ++i) {
     GstBuffer* buf = gst_buffer_new_allocate(nullptr, GST_VIDEO_INFO_SIZE(&info_), nullptr);
     fill_buffer(buf, info_, frames[i]);
     GST_BUFFER_PTS(buf) = i * GST_SECOND / 30;
     GST_BUFFER_DURATION(buf) = GST_SECOND / 30;
+    GST_BUFFER_OFFSET(buf) = this_run * kRunOffsetStride + i;
     if (watch != nullptr) watch->watch(buf);
     if (gst_app_src_push_buffer(GST_APP_SRC(src_), buf) != GST_FLOW_OK) break;
   }
@@ -97,9 +99,18 @@ AppRun AppPipeline::play(const std::vector<Frame>& frames, Watch* watch) {
   }
   gst_object_unref(bus);
   const FormatCase& fc = format_case(GST_VIDEO_FORMAT_NV12);
+  std::map<GstClockTime, guint64> offsets;  // of the outputs collected, by PTS
   while (GstSample* sample = gst_app_sink_try_pull_sample(GST_APP_SINK(sink_), 0)) {
     GstBuffer* buf = gst_sample_get_buffer(sample);
-    EXPECT_EQ(run.out.count(GST_BUFFER_PTS(buf)), 0u) << "two outputs at " << GST_BUFFER_PTS(buf);
+    const guint64 offset = GST_BUFFER_OFFSET(buf);
+    const auto run_of = [](guint64 o) { return o == GST_BUFFER_OFFSET_NONE ? 0 : o / kRunOffsetStride; };
+    EXPECT_TRUE(offset == GST_BUFFER_OFFSET_NONE || run_of(offset) == this_run)
+        << "an output of run " << run_of(offset) << " (input " << offset % kRunOffsetStride << ") in run "
+        << this_run;
+    EXPECT_EQ(run.out.count(GST_BUFFER_PTS(buf)), 0u)
+        << "two outputs at " << GST_BUFFER_PTS(buf) << " in run " << this_run << ": offsets "
+        << offsets[GST_BUFFER_PTS(buf)] << " and " << offset;
+    offsets[GST_BUFFER_PTS(buf)] = offset;
     run.out[GST_BUFFER_PTS(buf)] = buffer_to_frame(buf, info_, fc);
     if (watch != nullptr) watch->watch(buf);  // an output too must be freed once the pipeline is gone
     gst_sample_unref(sample);

@@ -39,6 +39,8 @@ std::vector<Frame> panned_nv12_frames(std::mt19937_64& rng, int count, int width
 
 class AppPipeline {
  public:
+  static constexpr guint64 kRunOffsetStride = 1000000;
+
   // "appsrc ! `chain` ! appsink"; with `cuda_memory`, "appsrc ! cudaupload ! `chain` ! cudadownload !
   // appsink", caps filters holding `chain` to memory:CUDAMemory on both sides. `context` (a
   // gst.cuda.context GstContext), when given, is set on the pipeline before it starts.
@@ -50,9 +52,11 @@ class AppPipeline {
 
   bool ok() const { return pipeline_ != nullptr; }
   // Sets PLAYING, pushes `frames` and EOS, and waits up to 60 s for EOS or an error (after an error
-  // in a playing pipeline, for its EOS too); then collects what reached appsink. Every input and output
-  // buffer is watched by `watch` when given (a pooled output once each time it comes: the count holds, each
-  // watch ending when the buffer is freed). The pipeline stays PLAYING.
+  // in a playing pipeline, for its EOS too); then collects what reached appsink. Input i of run r
+  // carries offset r * kRunOffsetStride + i (the elements copy offsets to their outputs), so an
+  // output carried over from an earlier run, or one pushed twice, is a failure that names its run. Every
+  // input and output buffer is watched by `watch` when given (a pooled output once each time it comes: the
+  // count holds, each watch ending when the buffer is freed). The pipeline stays PLAYING.
   AppRun play(const std::vector<Frame>& frames, Watch* watch = nullptr);
   // To NULL or READY, dropping what is left on the bus: the end of a run, after which play() starts
   // a new one.
@@ -67,6 +71,7 @@ class AppPipeline {
   GstElement* src_ = nullptr;
   GstElement* sink_ = nullptr;
   GstVideoInfo info_;
+  guint64 runs_ = 0;  // play() calls so far: each run's inputs carry it in their offsets
 };
 
 // A gst.cuda.context GstContext made as a lone dpxdilate makes it when it starts on CUDA, for an
