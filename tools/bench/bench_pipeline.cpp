@@ -5,7 +5,8 @@
 //      once it recurs, else staged), with the default frames in flight and with none (one frame at
 //      a time); anchor: the PCIe copies in both directions at once on two streams (duplex).
 //  (b) CUDA memory, NV12, I420 and Y444:  appsrc ! cudaupload ! dpxdilate ! cudadownload ! fakesink
-//      against appsrc ! cudaupload ! cudadownload ! fakesink; and the chain dpxdilate ! dpxerode !
+//      against appsrc ! cudaupload ! cudadownload ! fakesink, the two run in turn five times (the
+//      time added is the median of the rounds' own ratios); and the chain dpxdilate ! dpxerode !
 //      dpxmotionest on CUDA memory, whose cost over the bare pipeline is shown per element. Where
 //      the added time goes: the element's `stats` (its streaming thread's stages per frame) and its
 //      GPU work alone (morph_cuda_planes on device frames of the format, CUDA events) beside a
@@ -336,19 +337,18 @@ Row fps_row(const std::string& section, const std::string& variant, double us, c
   return r;
 }
 
-// Runs one pipeline and adds its rows: the pipeline's frame time and, when it has "el", the
-// time inside the element. Returns the frame time (0 on failure).
-double add_pipeline(Report& report, const std::string& section, const std::string& variant, const std::string& desc,
-                    const GstVideoInfo& info, const FrameSet& frames, const Options& opts, int reps, double anchor_us,
-                    const char* anchor_name) {
-  const PipelineTime t = run_pipeline(desc, info, frames, opts.warmup, reps);
+// Adds the rows of one timed pipeline: its frame time (against anchor_us when given) and, when it
+// has "el", the time inside the element and the element's stages. Returns the frame time (0 on failure).
+double add_rows(Report& report, const std::string& section, const std::string& variant,
+                const std::string& desc, const PipelineTime& t, double anchor_us, const char* anchor_name,
+                const std::string& extra_note = "") {
   if (!t.ok) {
     std::fprintf(stderr, "pipeline %s/%s failed: %s\n  %s\n", section.c_str(), variant.c_str(), t.error.c_str(), desc.c_str());
     report.add(fps_row(section, variant, 0, "FAILED: " + t.error.substr(0, 60)));
     return 0;
   }
   const std::string vs = anchor_us > 0 ? ratio(1e6 / t.frame_us, 1e6 / anchor_us) + " of " + anchor_name + " fps" : "";
-  report.add(fps_row(section, variant + " pipe", t.frame_us, vs));
+  report.add(fps_row(section, variant + " pipe", t.frame_us, vs + extra_note));
   if (t.element_us > 0) report.add(fps_row(section, variant + " elem", t.element_us, "time inside the element"));
   if (!t.stages.empty()) {
     Row stages = fps_row(section, variant + " stages", t.stages_us, t.stages + " (means since start)");
@@ -358,7 +358,55 @@ double add_pipeline(Report& report, const std::string& section, const std::strin
   return t.frame_us;
 }
 
+// Runs one pipeline and adds its rows (add_rows).
+double add_pipeline(Report& report, const std::string& section, const std::string& variant,
+                    const std::string& desc, const GstVideoInfo& info, const FrameSet& frames,
+                    const Options& opts, int reps, double anchor_us, const char* anchor_name) {
+  return add_rows(report, section, variant, desc, run_pipeline(desc, info, frames, opts.warmup, reps),
+                  anchor_us, anchor_name);
+}
+
 #if DPX_HAVE_CUDA
+// Rounds of an element's pipeline beside its anchor's (add_paired_pipelines): one for --quick.
+int paired_rounds(const Options& opts) {
+  return opts.quick ? 1 : 5;
+}
+
+// Runs an anchor pipeline and a pipeline with the element in turn, `rounds` times, so that the
+// machine's drift between runs (a few per cent from one call to the next) touches both alike. Adds
+// each one's rows from its run of median frame time; the element's pipeline's note gives the
+// median over the rounds of the time it adds over the anchor of the same round. Returns the
+// anchor's median frame time (0 on failure).
+double add_paired_pipelines(Report& report, const std::string& section, const std::string& anchor_variant,
+                            const std::string& anchor_desc, const char* anchor_name,
+                            const std::string& variant, const std::string& desc, const GstVideoInfo& info,
+                            const FrameSet& frames, const Options& opts, int reps, int rounds) {
+  std::vector<PipelineTime> anchors, runs;
+  std::vector<double> added;  // per round, the element's frame time over the anchor's, less one
+  for (int i = 0; i < rounds; ++i) {
+    anchors.push_back(run_pipeline(anchor_desc, info, frames, opts.warmup, reps));
+    runs.push_back(run_pipeline(desc, info, frames, opts.warmup, reps));
+    if (!anchors.back().ok || !runs.back().ok) break;
+    added.push_back(runs.back().frame_us / anchors.back().frame_us - 1);
+  }
+  const bool all_ok = static_cast<int>(added.size()) == rounds;
+  const auto median_run = [](std::vector<PipelineTime> v) {
+    std::sort(v.begin(), v.end(),
+              [](const PipelineTime& a, const PipelineTime& b) { return a.frame_us < b.frame_us; });
+    return v[v.size() / 2];
+  };
+  // After a failure, the rows of the failed round: its error is what they report.
+  const PipelineTime anchor = all_ok ? median_run(anchors) : anchors.back();
+  const PipelineTime with_element = all_ok ? median_run(runs) : runs.back();
+  const double anchor_us = add_rows(report, section, anchor_variant, anchor_desc, anchor, 0, "");
+  char note[96] = "";
+  if (all_ok)
+    std::snprintf(note, sizeof note, "; %+.1f %% a frame (median of %d paired rounds)", 100 * median(added),
+                  rounds);
+  add_rows(report, section, variant, desc, with_element, anchor_us, anchor_name, note);
+  return anchor_us;
+}
+
 // The element's GPU work alone: morph_cuda_planes (3x3 dilate, every plane in one launch) on
 // device frames of `info`, rotating over `frames` of them, beside a device copy of the same bytes.
 void kernel_rows(Report& report, const std::string& section, const GstVideoInfo& info, const Options& opts,
@@ -409,9 +457,9 @@ void cuda_memory_rows(Report& report, const std::string& section, const GstVideo
   const std::string on_device = " ! video/x-raw(memory:CUDAMemory) ! ";
   const std::string appsrc = "appsrc name=src ! cudaupload" + on_device;
   const std::string sink = "cudadownload ! fakesink name=sink sync=false";
-  const double bare = add_pipeline(report, section, "cuda bare", appsrc + sink, info, frames, opts, reps, 0, "");
-  add_pipeline(report, section, "cuda dpx", appsrc + "dpxdilate name=el" + on_device + sink, info, frames, opts, reps,
-               bare, "bare upload/download");
+  const double bare = add_paired_pipelines(
+      report, section, "cuda bare", appsrc + sink, "bare upload/download", "cuda dpx",
+      appsrc + "dpxdilate name=el" + on_device + sink, info, frames, opts, reps, paired_rounds(opts));
   if (!chain) return;
   const double three = add_pipeline(
       report, section, "cuda chain",
@@ -506,6 +554,8 @@ int run_pipeline_bench(const Options& opts, Report& report) {
   if (cuda)
     add_pipeline(report, gsection, "dpx cuda pageable", appsrc + "dpxdilate name=el backend=cuda" + sink, gray, gray_frames, opts,
                  reps, 0, "");
+  // One run, not paired rounds: the opencv plugin (1.22) crashes in cv::dilate on its second 4K
+  // pipeline in a process.
   if (have("cvdilate")) {
     add_pipeline(report, gsection, "cvdilate", appsrc + "cvdilate name=el" + sink, gray, gray_frames, opts, cpu_reps,
                  dpx_cpu, "dpx cpu");
