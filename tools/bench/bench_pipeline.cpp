@@ -367,20 +367,16 @@ double add_pipeline(Report& report, const std::string& section, const std::strin
 }
 
 #if DPX_HAVE_CUDA
-// Rounds of an element's pipeline beside its anchor's (add_paired_pipelines): one for --quick.
-int paired_rounds(const Options& opts) {
-  return opts.quick ? 1 : 5;
-}
-
-// Runs an anchor pipeline and a pipeline with the element in turn, `rounds` times, so that the
-// machine's drift between runs (a few per cent from one call to the next) touches both alike. Adds
-// each one's rows from its run of median frame time; the element's pipeline's note gives the
+// Runs an anchor pipeline and a pipeline with the element in turn, five rounds (one for --quick),
+// so that the machine's drift between runs (a few per cent from one call to the next) touches both
+// alike. Adds each one's rows from its run of median frame time; the element's pipeline's note gives the
 // median over the rounds of the time it adds over the anchor of the same round. Returns the
 // anchor's median frame time (0 on failure).
 double add_paired_pipelines(Report& report, const std::string& section, const std::string& anchor_variant,
                             const std::string& anchor_desc, const char* anchor_name,
                             const std::string& variant, const std::string& desc, const GstVideoInfo& info,
-                            const FrameSet& frames, const Options& opts, int reps, int rounds) {
+                            const FrameSet& frames, const Options& opts, int reps) {
+  const int rounds = opts.quick ? 1 : 5;
   std::vector<PipelineTime> anchors, runs;
   std::vector<double> added;  // per round, the element's frame time over the anchor's, less one
   for (int i = 0; i < rounds; ++i) {
@@ -457,9 +453,9 @@ void cuda_memory_rows(Report& report, const std::string& section, const GstVideo
   const std::string on_device = " ! video/x-raw(memory:CUDAMemory) ! ";
   const std::string appsrc = "appsrc name=src ! cudaupload" + on_device;
   const std::string sink = "cudadownload ! fakesink name=sink sync=false";
-  const double bare = add_paired_pipelines(
-      report, section, "cuda bare", appsrc + sink, "bare upload/download", "cuda dpx",
-      appsrc + "dpxdilate name=el" + on_device + sink, info, frames, opts, reps, paired_rounds(opts));
+  const double bare =
+      add_paired_pipelines(report, section, "cuda bare", appsrc + sink, "bare upload/download", "cuda dpx",
+                           appsrc + "dpxdilate name=el" + on_device + sink, info, frames, opts, reps);
   if (!chain) return;
   const double three = add_pipeline(
       report, section, "cuda chain",
