@@ -21,12 +21,18 @@ namespace morph {
 // Warps of a block (each a chunk column of kColumnWarpChunks lanes, stacked down the strip) and
 // runs of a strip: a run a warp. Two runs a warp computed fewer maxima (16 + q - 2 for 16 runs
 // against 8 + q - 2 for 8) but left 4K GRAY8 at 135 blocks, half of what 132 SMs hold at two
-// blocks each: 2 warps a scheduler, stalled on their loads.
-constexpr int kRectWarps = 8;
-constexpr int kRectStripRuns = kRectWarps;
+// blocks each: 2 warps a scheduler, stalled on their loads. A strip's maxima are the pass's
+// redundant loads (a 255-row bar over 8 runs of 8 rows: 37 maxima of 8 loads for 8 runs), so u8
+// takes strips of 16 runs in blocks of 16 warps: 45 maxima for 16 runs, a quarter fewer loads a
+// run, and 4K GRAY8 still one wave (255 blocks, two an SM). u16 keeps 8: its strips of 16 rows a
+// run are twice as tall, and 16 warps would leave 4K GRAY16 at 270 blocks, past one wave.
+template <typename T>
+constexpr int rect_column_warps() {
+  return sizeof(T) == 1 ? 16 : 8;
+}
 
 struct RectColumnArgs {
-  ColumnPassArgs column;  // without a row window or a tile; strip_rows a multiple of kRectStripRuns runs
+  ColumnPassArgs column;  // without a row window or a tile; strip_rows a multiple of the block's runs
   int whole_blocks;       // q - 1: whole blocks in a run's middle (<= 0: none, the plain column runs)
   int maxima;             // block maxima of a strip: its runs + q - 2 (blocks 1 .. of its first run)
 };
@@ -55,8 +61,9 @@ __device__ __forceinline__ ChunkLanes<T> block_maximum(int i, const In& in) {
 // the loads (q - 1 doubles). A 4K GRAY8 frame then has twice the threads (64,800 in runs of 16: 16
 // warps an SM, stalled on their loads) at 58 registers instead of 102. GRAY16 has twice the chunk
 // columns and 56 registers in runs of 16, a full wave already: its runs of 8 measured 6% slower.
-constexpr int rect_column_max_run(SampleType type) {
-  return type == SampleType::kU8 ? 8 : kMaxRun;
+template <typename T>
+constexpr int rect_column_max_run() {
+  return sizeof(T) == 1 ? 8 : kMaxRun;
 }
 
 // q - 1 for a window of k in runs of `run` outputs (<= 0: no whole block in a middle).
@@ -130,19 +137,20 @@ __device__ void block_maxima_column_runs(const RectColumnArgs& args, const uint2
 
 // The pass of `in` (column_readable) into `out` with a bar of 2 * radius + 1 rows,
 // merged with what `out` holds when `merge`.
+template <typename T>
 inline RectColumnArgs rect_column_args(const PlaneView& in, const MutablePlaneView& out, int radius,
                                        BorderMode border, bool merge, PassShape* shape) {
   RectColumnArgs r{column_pass_args(in, out, radius, 0, border, merge, shape), 0, 0};
   ColumnPassArgs& a = r.column;
   const int k = 2 * radius + 1;
-  a.run_rows = window_run_length(k, rect_column_max_run(in.type));
+  a.run_rows = window_run_length(k, rect_column_max_run<T>());
   a.tiled = false;
-  const int unit = a.run_rows * kRectStripRuns;
+  const int unit = a.run_rows * rect_column_warps<T>();
   a.strip_rows = unit * std::max(1, (in.height + 65535 * unit - 1) / (65535 * unit));
   r.whole_blocks = whole_blocks_of(k, a.run_rows);
   r.maxima = maxima_for_runs(a.strip_rows / a.run_rows, r.whole_blocks);
   shape->blocks_y = (in.height + a.strip_rows - 1) / a.strip_rows;
-  shape->threads_y = kRectWarps;
+  shape->threads_y = rect_column_warps<T>();
   shape->shared_bytes = static_cast<std::size_t>(r.maxima) * kColumnWarpChunks * sizeof(uint2);
   return r;
 }

@@ -52,7 +52,7 @@ template <typename T, bool kMax>
 void run_column_pass(const PlaneView& in, const MutablePlaneView& out, int radius, BorderMode border,
                      bool merge) {
   morph::PassShape s;
-  const morph::RectColumnArgs a = morph::rect_column_args(in, out, radius, border, merge, &s);
+  const morph::RectColumnArgs a = morph::rect_column_args<T>(in, out, radius, border, merge, &s);
   ASSERT_EQ(s.threads_x, morph::kColumnWarpChunks);
   run_blocks(
       s, a.column.run_rows,
