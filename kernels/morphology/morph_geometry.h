@@ -23,6 +23,26 @@ DPX_HD int border_index(int p, int n, BorderMode border) {
   return p;
 }
 
+// Where the border rule maps coordinates first .. first + count - 1 (count >= 2) of a line of n:
+// onto start + j * step with step 1, -1 or 0 (a span inside the line, or wholly past one edge of
+// it), onto nothing (start -1: kNeutral past an edge), or neither (step 2: a span across an edge,
+// or one folded more than once). The border rule steps by at most one sample a coordinate, so
+// ends count - 1 apart mean every step is the same.
+struct LineWalk {
+  int start, step;
+};
+
+DPX_HD LineWalk line_walk(int first, int count, int n, BorderMode border) {
+  const int last = first + count - 1;
+  if (first >= 0 && last < n) return {first, 1};
+  if (border == BorderMode::kNeutral) return last < 0 || first >= n ? LineWalk{-1, 0} : LineWalk{0, 2};
+  if (border == BorderMode::kReplicate && (last <= 0 || first >= n - 1)) return {last <= 0 ? 0 : n - 1, 0};
+  const int a = border_index(first, n, border), b = border_index(last, n, border);
+  if (b - a == count - 1) return {a, 1};
+  if (a - b == count - 1) return {a, -1};
+  return {0, 2};
+}
+
 // Every row of OpenCV's rect, cross and ellipse masks of size 3 and 5 is one run of columns
 // centred on the anchor; this is its half-width for row dy (|dy| <= size / 2), 0 or size / 2.
 // morph_mask() builds the masks from OpenCV's own formula and the tests hold the two together.

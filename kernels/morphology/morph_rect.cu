@@ -5,6 +5,7 @@
 #include <cstdint>
 
 #include "cuda_check.h"
+#include "launch_sizing.h"
 #include "morph_rect.cuh"
 #include "morph_rect.h"
 
@@ -13,7 +14,7 @@ namespace morph {
 namespace {
 
 template <typename T, bool kMax, int kRun>
-__global__ void __launch_bounds__(kColumnWarpChunks* rect_column_warps<T>())
+__global__ void __launch_bounds__(kColumnWarpChunks* rect_column_max_warps<T>())
     block_maxima_column_kernel(RectColumnArgs a) {
   extern __shared__ uint2 maxima[];  // a.maxima rows of kColumnWarpChunks chunks
   store_column_block_maxima<T, kMax, kRun>(a, maxima);
@@ -60,8 +61,10 @@ Status launch_rows(const PlaneView& in, const MutablePlaneView& out, int radius,
 template <typename T, bool kMax>
 Status launch_columns(const PlaneView& in, const MutablePlaneView& out, int radius, BorderMode border,
                       bool merge, cudaStream_t stream) {
+  int sms = 0;
+  DPX_RETURN_IF_ERROR(runtime::sm_count(&sms));
   PassShape s;
-  const RectColumnArgs a = rect_column_args<T>(in, out, radius, border, merge, &s);
+  const RectColumnArgs a = rect_column_args<T>(in, out, radius, border, merge, sms, &s);
   with_window_run(a.column.run_rows, [&](auto run) {
     block_maxima_column_kernel<T, kMax, decltype(run)::value>
         <<<dim3(s.blocks_x, s.blocks_y), dim3(s.threads_x, s.threads_y), s.shared_bytes, stream>>>(a);

@@ -23,12 +23,22 @@ namespace morph {
 // against 8 + q - 2 for 8) but left 4K GRAY8 at 135 blocks, half of what 132 SMs hold at two
 // blocks each: 2 warps a scheduler, stalled on their loads. A strip's maxima are the pass's
 // redundant loads (a 255-row bar over 8 runs of 8 rows: 37 maxima of 8 loads for 8 runs), so u8
-// takes strips of 16 runs in blocks of 16 warps: 45 maxima for 16 runs, a quarter fewer loads a
-// run, and 4K GRAY8 still one wave (255 blocks, two an SM). u16 keeps 8: its strips of 16 rows a
-// run are twice as tall, and 16 warps would leave 4K GRAY16 at 270 blocks, past one wave.
+// takes strips of 16 runs in blocks of 16 warps where the frame still gives every SM a block: 45
+// maxima for 16 runs, a quarter fewer loads a run (4K GRAY8: 255 blocks, two an SM, one wave). u16
+// keeps 8: its runs are 16 rows, and 16 warps would leave 4K GRAY16 at 270 blocks, past one wave.
+constexpr int kRectWarps = 8;
+constexpr int kRectWideWarps = 16;
+
 template <typename T>
-constexpr int rect_column_warps() {
-  return sizeof(T) == 1 ? 16 : 8;
+constexpr int rect_column_max_warps() {
+  return sizeof(T) == 1 ? kRectWideWarps : kRectWarps;
+}
+
+template <typename T>
+inline int rect_column_warps(int blocks_x, int height, int run_rows, int sms) {
+  const int strip_rows = run_rows * rect_column_max_warps<T>();
+  const long long blocks = static_cast<long long>(blocks_x) * ((height + strip_rows - 1) / strip_rows);
+  return blocks >= sms ? rect_column_max_warps<T>() : kRectWarps;
 }
 
 struct RectColumnArgs {
@@ -101,16 +111,40 @@ struct RectColumnThread {
   __device__ ChunkLanes<T> in(int v) const { return column_input<Column, kMax>(a, v, xb, vector); }
 };
 
+// Block i + 1 of the thread's chunk column (block_maximum's). Where the border rule maps the block's
+// rows onto a walk down the plane (line_walk: all but a block across an edge), its kRun loads go
+// out one after another down a pointer before any is used: row by row, each row's border rule
+// (about 15 instructions) and a max between loads left a warp two loads in flight.
+template <typename T, bool kMax, int kRun>
+__device__ __forceinline__ ChunkLanes<T> column_block_maximum(int i,
+                                                              const RectColumnThread<T, kMax, kRun>& t) {
+  using Column = typename RectColumnThread<T, kMax, kRun>::Column;
+  const int first = t.s0 + (i + 1) * kRun;
+  const LineWalk w = line_walk(first, kRun, t.a.height, t.a.border);
+  if (w.step == 2 || !t.vector) {
+    return block_maximum<T, kMax, kRun>(i, [&](int v) { return t.in(t.s0 + v); });
+  }
+  if (w.start < 0) return neutral_chunk<T, kMax>();
+  const std::uint8_t* p = t.a.src + static_cast<std::size_t>(w.start) * t.a.src_pitch + t.xb;
+  const std::ptrdiff_t step = w.step * static_cast<std::ptrdiff_t>(t.a.src_pitch);
+  uint2 words[kRun];
+  MORPH_UNROLL
+  for (int j = 0; j < kRun; ++j) words[j] = __ldg(reinterpret_cast<const uint2*>(p + j * step));
+  ChunkLanes<T> acc = widen_chunk<Column>(words[0].x, words[0].y);
+  MORPH_UNROLL
+  for (int j = 1; j < kRun; ++j) acc = max_or_min<T, kMax>(acc, widen_chunk<Column>(words[j].x, words[j].y));
+  return acc;
+}
+
 // Block i + 1 (the first run's own block needs no maximum) of input rows s0 + (i + 1) kRun .. into
 // maxima row i.
 template <typename T, bool kMax, int kRun>
 __device__ void store_column_block_maxima(const RectColumnArgs& args, uint2* maxima) {
   const RectColumnThread<T, kMax, kRun> t(args);
   const int blocks = maxima_for_runs(t.runs, args.whole_blocks);
-  const auto in = [&](int v) { return t.in(t.s0 + v); };
   for (int i = threadIdx.y; i < blocks; i += blockDim.y) {
     maxima[i * kColumnWarpChunks + t.lane] =
-        narrow_chunk<typename decltype(t)::Column>(block_maximum<T, kMax, kRun>(i, in));
+        narrow_chunk<typename decltype(t)::Column>(column_block_maximum<T, kMax, kRun>(i, t));
   }
 }
 
@@ -136,21 +170,22 @@ __device__ void block_maxima_column_runs(const RectColumnArgs& args, const uint2
 }
 
 // The pass of `in` (column_readable) into `out` with a bar of 2 * radius + 1 rows,
-// merged with what `out` holds when `merge`.
+// merged with what `out` holds when `merge`, on a device of `sms` SMs.
 template <typename T>
 inline RectColumnArgs rect_column_args(const PlaneView& in, const MutablePlaneView& out, int radius,
-                                       BorderMode border, bool merge, PassShape* shape) {
+                                       BorderMode border, bool merge, int sms, PassShape* shape) {
   RectColumnArgs r{column_pass_args(in, out, radius, 0, border, merge, shape), 0, 0};
   ColumnPassArgs& a = r.column;
   const int k = 2 * radius + 1;
   a.run_rows = window_run_length(k, rect_column_max_run<T>());
   a.tiled = false;
-  const int unit = a.run_rows * rect_column_warps<T>();
+  const int warps = rect_column_warps<T>(shape->blocks_x, in.height, a.run_rows, sms);
+  const int unit = a.run_rows * warps;
   a.strip_rows = unit * std::max(1, (in.height + 65535 * unit - 1) / (65535 * unit));
   r.whole_blocks = whole_blocks_of(k, a.run_rows);
   r.maxima = maxima_for_runs(a.strip_rows / a.run_rows, r.whole_blocks);
   shape->blocks_y = (in.height + a.strip_rows - 1) / a.strip_rows;
-  shape->threads_y = rect_column_warps<T>();
+  shape->threads_y = warps;
   shape->shared_bytes = static_cast<std::size_t>(r.maxima) * kColumnWarpChunks * sizeof(uint2);
   return r;
 }

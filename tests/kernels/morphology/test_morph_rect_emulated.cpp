@@ -50,9 +50,9 @@ void run_blocks(const morph::PassShape& s, int run, const Phases&... phases) {
 
 template <typename T, bool kMax>
 void run_column_pass(const PlaneView& in, const MutablePlaneView& out, int radius, BorderMode border,
-                     bool merge) {
+                     bool merge, int sms) {
   morph::PassShape s;
-  const morph::RectColumnArgs a = morph::rect_column_args<T>(in, out, radius, border, merge, &s);
+  const morph::RectColumnArgs a = morph::rect_column_args<T>(in, out, radius, border, merge, sms, &s);
   ASSERT_EQ(s.threads_x, morph::kColumnWarpChunks);
   run_blocks(
       s, a.column.run_rows,
@@ -104,7 +104,7 @@ HostPlane cpu(const HostPlane& src, MorphParams p, int width, int height) {
 
 // Frames: one pixel; shorter than every tall bar; odd widths, padded and misaligned pitches;
 // several chunk columns (a partial one at the row's end); taller than a strip of the column pass
-// (64 rows on u8, 128 on u16: several block rows, the last partial) with rows in the plane between
+// (64 or 128 rows on u8, 128 on u16: several block rows, the last partial) with rows in the plane between
 // the borders.
 const std::vector<Geometry>& rect_geometries() {
   static const std::vector<Geometry> g = {
@@ -134,7 +134,9 @@ TEST_P(MorphRectEmulated, ColumnPassMatchesCpu) {
       c.params.height = r.height;
       c.channels = turn % 5 == 0 ? 4 : turn % 5 == 1 ? 2 : 1;
       c.type = type;
-      const bool merge = turn % 4 == 1, words_only = turn % 3 == 2;
+      const bool merge = turn % 4 == 1, words_only = turn / 3 % 2 == 1;
+      // A device of one SM takes u8's wide strips on any frame, one of a million never.
+      const int sms = turn / 2 % 2 == 0 ? 1 : 1 << 20;
       ++turn;
       HostPlane src = make_plane(g, c.channels, type);
       fill_random(src, rng);
@@ -162,18 +164,19 @@ TEST_P(MorphRectEmulated, ColumnPassMatchesCpu) {
       const bool dilate = c.params.op == MorphOp::kDilate;
       if (type == SampleType::kU8) {
         dilate ? run_column_pass<std::uint8_t, true>(rows.view(), got.mutable_view(), radius, c.params.border,
-                                                     merge)
+                                                     merge, sms)
                : run_column_pass<std::uint8_t, false>(rows.view(), got.mutable_view(), radius,
-                                                      c.params.border, merge);
+                                                      c.params.border, merge, sms);
       } else {
         dilate ? run_column_pass<std::uint16_t, true>(rows.view(), got.mutable_view(), radius,
-                                                      c.params.border, merge)
+                                                      c.params.border, merge, sms)
                : run_column_pass<std::uint16_t, false>(rows.view(), got.mutable_view(), radius,
-                                                       c.params.border, merge);
+                                                       c.params.border, merge, sms);
       }
       const std::string what = describe(c) + (merge ? " merged " : " ") + std::to_string(g.width) + "x" +
                                std::to_string(g.height) + " pitch " + std::to_string(got.pitch) + " offset " +
-                               std::to_string(got.offset) + " rows pitch " + std::to_string(rows.pitch);
+                               std::to_string(got.offset) + " rows pitch " + std::to_string(rows.pitch) +
+                               " SMs " + std::to_string(sms);
       EXPECT_EQ(first_difference(want, got), "") << what;
       EXPECT_TRUE(padding_untouched(got)) << what << ": wrote outside its rows";
     }
@@ -219,6 +222,48 @@ TEST_P(MorphRectEmulated, RowPassMatchesCpu) {
       }
     }
   }
+}
+
+// line_walk against border_index coordinate by coordinate: every walk it gives reads what the
+// border rule reads, and a span on one side of an edge of a line it folds at most once is a walk
+// (the loads the column pass batches), whichever the rule.
+TEST(MorphLineWalk, WalksReadWhatTheBorderRuleReads) {
+  int walks = 0, mixed = 0;
+  for (BorderMode border : {BorderMode::kReplicate, BorderMode::kReflect101, BorderMode::kNeutral}) {
+    for (int n = 1; n <= 40; ++n) {
+      for (int count : {2, 3, 8, 16}) {
+        for (int first = -90; first <= 90; ++first) {
+          const morph::LineWalk w = morph::line_walk(first, count, n, border);
+          const int last = first + count - 1;
+          const std::string what = "n " + std::to_string(n) + " first " + std::to_string(first) + " count " +
+                                   std::to_string(count) + " border " +
+                                   std::to_string(static_cast<int>(border));
+          const bool one_side = last < 0 || first >= n || (first >= 0 && last < n);
+          const bool folded_once = first > -n && last < 2 * n - 1 && n >= 2;
+          if (w.step == 2) {
+            ++mixed;
+            EXPECT_FALSE(one_side && (border != BorderMode::kReflect101 || folded_once)) << what;
+            continue;
+          }
+          ++walks;
+          for (int j = 0; j < count; ++j) {
+            const int v = first + j;
+            const bool inside = v >= 0 && v < n;
+            if (w.start < 0) {
+              EXPECT_EQ(border, BorderMode::kNeutral) << what;
+              EXPECT_FALSE(inside) << what;
+            } else {
+              const int want = inside ? v : morph::border_index(v, n, border);
+              ASSERT_TRUE(inside || border != BorderMode::kNeutral) << what;
+              ASSERT_EQ(w.start + j * w.step, want) << what << " j " << j;
+            }
+          }
+        }
+      }
+    }
+  }
+  EXPECT_GT(walks, 0);
+  EXPECT_GT(mixed, 0);
 }
 
 std::string rect_name(const ::testing::TestParamInfo<RectCase>& i) {
