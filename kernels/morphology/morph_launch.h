@@ -24,12 +24,15 @@ constexpr int morph_default_rows(SampleType type, int size) { return type == Sam
 // runs it, and the multi-plane path hands such elements to the same launcher. dpx-bench morph
 // times every path beside the others; the measurements are in docs/notes/morphology.md.
 //
-// A row or column window of the separable passes longer than this many samples runs on block
-// maxima (morph_rect.h): there it was measured faster than the running max/min of the separable
-// passes, and at 127 samples and below it was not (it lost at 127).
-constexpr int kMorphBlockMaximaMinWindow = 129;
-constexpr bool morph_block_maxima_window(int radius) {
-  return 2 * radius + 1 >= kMorphBlockMaximaMinWindow;
+// A row or column window of the separable passes at least this many samples long runs on block
+// maxima (morph_rect.h), where it was measured faster than the running max/min of the separable
+// passes: from 127 on u8 (4K GRAY8 127x127 29.8 against 35.3 us on an H100, 1x127 a tie, 63x63 a
+// tie), from 129 on u16 (127x127 48.5 against 48.2).
+constexpr int morph_block_maxima_min_window(SampleType type) {
+  return type == SampleType::kU8 ? 127 : 129;
+}
+constexpr bool morph_block_maxima_window(SampleType type, int radius) {
+  return 2 * radius + 1 >= morph_block_maxima_min_window(type);
 }
 
 // Ellipses at least this wide or tall (either side) run in one pass, every bar of the element in

@@ -101,7 +101,7 @@ Status run_bars(const PlaneView& in, const MutablePlaneView& out, const MutableP
       in, out, rows, bars,
       [&](const MutablePlaneView& dst, int half_width) {
         if (launchers.rows != nullptr) return launchers.rows(in, dst, half_width, border, kMax, stream);
-        if (detail::morph_block_maxima_window(half_width)) {
+        if (detail::morph_block_maxima_window(in.type, half_width)) {
           return block_maxima_row_pass(in, dst, half_width, border, kMax, stream);
         }
         return launch_rows<T, kMax>(in, dst, half_width, border, stream);
@@ -110,7 +110,7 @@ Status run_bars(const PlaneView& in, const MutablePlaneView& out, const MutableP
         if (half_width == 0 && launchers.columns != nullptr) {
           return launchers.columns(src, out, half_height, border, merge, kMax, stream);
         }
-        if (half_width == 0 && detail::morph_block_maxima_window(half_height)) {
+        if (half_width == 0 && detail::morph_block_maxima_window(in.type, half_height)) {
           return block_maxima_column_pass(src, out, half_height, border, merge, kMax, stream);
         }
         return launch_columns<T, kMax>(src, out, half_height, half_width, border, merge, stream);

@@ -10,9 +10,9 @@
 //   plain-<default>      the same kernel with two-operand max/min, default schedule;
 //   bytesimd-<default>   GRAY8 only: four samples per word, __vmaxu4/__vminu4, default schedule;
 //   the default of every element but square 3x3 / 5x5 (morph_launch.h), named after its path:
-//     separable          the separable passes, a window longer than 127 samples on block maxima;
-//     separable-blockmax where every pass of the rectangle is such a window;
-//     shape-tile         the large ellipses: every bar of the element in one pass (morph_shape.h);
+//     separable          the separable passes, a window of 127 samples or more (u8; u16: 129) on block
+//     maxima; separable-blockmax where every pass of the rectangle is such a window; shape-tile         the
+//     large ellipses: every bar of the element in one pass (morph_shape.h);
 //   and beside it, where it differs from the default:
 //     shape-tile         crosses and the smaller ellipses in one pass (a variant);
 //     separable-blockmax rectangles with every row and column pass on block maxima (morph_rect.h;
@@ -315,7 +315,9 @@ bool gpu_rows(const Options& opts, const MorphCase& c, const MorphParams& params
   // morph_block_maxima_window decide it), and whether the variant of that path repeats it.
   const bool rect = c.shape == MorphShape::kRect;
   const bool one_pass = detail::morph_one_pass_shape(c.type, params);
-  const auto long_window = [](int side) { return side == 1 || detail::morph_block_maxima_window(side / 2); };
+  const auto long_window = [&](int side) {
+    return side == 1 || detail::morph_block_maxima_window(c.type, side / 2);
+  };
   const bool all_block_maxima = rect && long_window(c.w()) && long_window(c.h());
   const std::string separable_name = one_pass           ? variants::kShapeTileName
                                      : all_block_maxima ? variants::kBlockMaximaName

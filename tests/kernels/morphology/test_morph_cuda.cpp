@@ -382,8 +382,8 @@ TEST(MorphCuda, BlockMaximaPassesMatchCpu) {
   }
 }
 
-// The public entry on the elements whose default takes block maxima (windows longer than 127
-// samples) or the one-pass schedule (the large ellipses), and those just below the thresholds
+// The public entry on the elements whose default takes block maxima (windows of 127 samples or more on u8,
+// 129 on u16) or the one-pass schedule (the large ellipses), and those just below the thresholds
 // (morph_launch.h): u8 and u16, every border, dilate and erode, odd frame sizes from one pixel to
 // larger than the element with padded, misaligned pitches; every channel count, iterations and a
 // compound operation on some.
@@ -395,12 +395,11 @@ TEST(MorphCuda, DefaultPathsOfLargeElementsMatchCpu) {
     MorphShape shape;
     int width, height;
   };
-  const Element elements[] = {{MorphShape::kRect, 255, 255},   {MorphShape::kRect, 255, 1},
-                              {MorphShape::kRect, 1, 255},     {MorphShape::kRect, 127, 127},
-                              {MorphShape::kRect, 127, 255},   {MorphShape::kEllipse, 31, 31},
-                              {MorphShape::kEllipse, 63, 63},  {MorphShape::kEllipse, 29, 29},
-                              {MorphShape::kEllipse, 15, 15},  {MorphShape::kEllipse, 13, 13},
-                              {MorphShape::kEllipse, 63, 31}};
+  const Element elements[] = {
+      {MorphShape::kRect, 255, 255},  {MorphShape::kRect, 255, 1},    {MorphShape::kRect, 1, 255},
+      {MorphShape::kRect, 127, 127},  {MorphShape::kRect, 127, 255},  {MorphShape::kEllipse, 31, 31},
+      {MorphShape::kEllipse, 63, 63}, {MorphShape::kEllipse, 29, 29}, {MorphShape::kEllipse, 15, 15},
+      {MorphShape::kEllipse, 13, 13}, {MorphShape::kEllipse, 63, 31}, {MorphShape::kRect, 125, 127}};
   const Geometry frames[] = {{1, 1, 0, 0, false}, {37, 19, 1, 1, false}, {301, 287, 3, 1, false},
                              {1001, 517, 0, 0, true}};
   int turn = 0;

@@ -24,34 +24,42 @@ MorphParams element(MorphShape shape, int width, int height) {
   return MorphParams{MorphOp::kDilate, shape, 3, width, height};
 }
 
-// Which axes of a rectangle's one bar run on block maxima: "rows", "columns", both or neither.
-std::string block_maxima_axes(int width, int height) {
+// Which axes of a rectangle's one bar run on block maxima for `type`: "rows", "columns", both or
+// neither.
+std::string block_maxima_axes(SampleType type, int width, int height) {
   const std::vector<morph::Bar> bars = morph::mask_bars(MorphShape::kRect, width, height);
   EXPECT_EQ(bars.size(), 1u);
   std::string axes;
-  if (bars[0].half_width != 0 && morph_block_maxima_window(bars[0].half_width)) axes += "rows";
-  if (bars[0].half_height != 0 && morph_block_maxima_window(bars[0].half_height)) {
+  if (bars[0].half_width != 0 && morph_block_maxima_window(type, bars[0].half_width)) axes += "rows";
+  if (bars[0].half_height != 0 && morph_block_maxima_window(type, bars[0].half_height)) {
     axes += axes.empty() ? "columns" : " columns";
   }
   return axes.empty() ? "none" : axes;
 }
 
 TEST(MorphDefaults, LongWindowsTakeBlockMaxima) {
-  EXPECT_FALSE(morph_block_maxima_window(63));  // 127 samples
-  EXPECT_TRUE(morph_block_maxima_window(64));   // 129 samples
-  EXPECT_TRUE(morph_block_maxima_window(kMorphMaxRectSize / 2));
-  EXPECT_EQ(block_maxima_axes(255, 255), "rows columns");
-  EXPECT_EQ(block_maxima_axes(255, 1), "rows");
-  EXPECT_EQ(block_maxima_axes(1, 255), "columns");
-  EXPECT_EQ(block_maxima_axes(129, 129), "rows columns");
-  EXPECT_EQ(block_maxima_axes(255, 127), "rows");
-  EXPECT_EQ(block_maxima_axes(127, 129), "columns");
-  // Today's passes at 127 and below.
-  for (int side : {3, 31, 63, 127}) {
-    EXPECT_EQ(block_maxima_axes(side, side), "none") << side;
-    EXPECT_EQ(block_maxima_axes(side, 1), "none") << side;
-    EXPECT_EQ(block_maxima_axes(1, side), "none") << side;
+  EXPECT_FALSE(morph_block_maxima_window(SampleType::kU8, 62));  // 125 samples
+  EXPECT_TRUE(morph_block_maxima_window(SampleType::kU8, 63));   // 127 samples
+  EXPECT_FALSE(morph_block_maxima_window(SampleType::kU16, 63));
+  EXPECT_TRUE(morph_block_maxima_window(SampleType::kU16, 64));  // 129 samples
+  for (SampleType type : {SampleType::kU8, SampleType::kU16}) {
+    EXPECT_TRUE(morph_block_maxima_window(type, kMorphMaxRectSize / 2));
+    EXPECT_EQ(block_maxima_axes(type, 255, 255), "rows columns");
+    EXPECT_EQ(block_maxima_axes(type, 255, 1), "rows");
+    EXPECT_EQ(block_maxima_axes(type, 1, 255), "columns");
+    EXPECT_EQ(block_maxima_axes(type, 129, 129), "rows columns");
+    EXPECT_EQ(block_maxima_axes(type, 255, 125), "rows");
+    EXPECT_EQ(block_maxima_axes(type, 125, 129), "columns");
+    // The library's own passes below.
+    for (int side : {3, 31, 63, 125}) {
+      EXPECT_EQ(block_maxima_axes(type, side, side), "none") << side;
+      EXPECT_EQ(block_maxima_axes(type, side, 1), "none") << side;
+      EXPECT_EQ(block_maxima_axes(type, 1, side), "none") << side;
+    }
   }
+  // 127 samples: block maxima on u8 only.
+  EXPECT_EQ(block_maxima_axes(SampleType::kU8, 127, 127), "rows columns");
+  EXPECT_EQ(block_maxima_axes(SampleType::kU16, 127, 127), "none");
 }
 
 TEST(MorphDefaults, LargeEllipsesTakeTheOnePassSchedule) {
