@@ -1,10 +1,10 @@
 // The choice of dpx::morph_cuda()'s passes for elements other than square 3x3 / 5x5
-// (morph_launch.h): the block-maxima row and column passes for windows longer than 127 samples,
-// the one-pass schedule for ellipses from 31 (u8) or 15 (u16) on either side; the separable passes
-// just below those. The passes themselves are held to morph_cpu on the host by
-// MorphRectEmulated (block maxima, 255-sample windows included) and MorphShapeEmulated (the
-// one-pass schedule, ellipses up to 63x63), and on the device by
-// MorphCuda.DefaultPathsOfLargeElementsMatchCpu and MorphPlanesCuda.LargeElementsMatchCpuPerPlane.
+// (morph_launch.h): the block-maxima row and column passes for windows of 127 samples or more (u8; 129 on
+// u16), the one-pass schedule for ellipses from 31 (u8) or 15 (u16) on either side; the separable passes just
+// below those. The passes themselves are held to morph_cpu on the host by MorphRectEmulated (block maxima,
+// 255-sample windows included) and MorphShapeEmulated (the one-pass schedule, ellipses up to 63x63), and on
+// the device by MorphCuda.DefaultPathsOfLargeElementsMatchCpu and
+// MorphPlanesCuda.LargeElementsMatchCpuPerPlane.
 #include <gtest/gtest.h>
 
 #include <string>
