@@ -23,7 +23,7 @@ DPX_HD int border_index(int p, int n, BorderMode border) {
   return p;
 }
 
-// Where the border rule maps coordinates first .. first + count - 1 (count >= 2) of a line of n:
+// Where the border rule maps coordinates first .. first + count - 1 (count >= 1) of a line of n:
 // onto start + j * step with step 1, -1 or 0 (a span inside the line, or wholly past one edge of
 // it), onto nothing (start -1: kNeutral past an edge), or neither (step 2: a span across an edge,
 // or one folded more than once). The border rule steps by at most one sample a coordinate, so

@@ -69,8 +69,9 @@ __device__ __forceinline__ ChunkLanes<T> block_maximum(int i, const In& in) {
 
 // The column pass's runs on u8 samples: 8 outputs, where u16 and the row pass take 16, for 1.35x
 // the loads (q - 1 doubles). A 4K GRAY8 frame then has twice the threads (64,800 in runs of 16: 16
-// warps an SM, stalled on their loads) at 58 registers instead of 102. GRAY16 has twice the chunk
-// columns and 56 registers in runs of 16, a full wave already: its runs of 8 measured 6% slower.
+// warps an SM, stalled on their loads) at 58 registers instead of 102 (64 in blocks of 16 warps).
+// GRAY16 has twice the chunk columns and 56 registers in runs of 16, a full wave already: its runs
+// of 8 measured 6% slower.
 template <typename T>
 constexpr int rect_column_max_run() {
   return sizeof(T) == 1 ? 8 : kMaxRun;
