@@ -10,9 +10,9 @@
 //   plain-<default>      the same kernel with two-operand max/min, default schedule;
 //   bytesimd-<default>   GRAY8 only: four samples per word, __vmaxu4/__vminu4, default schedule;
 //   the default of every element but square 3x3 / 5x5 (morph_launch.h), named after its path:
-//     separable          the separable passes, a window of 127 samples or more (u8; u16: 129) on block
-//     maxima; separable-blockmax where every pass of the rectangle is such a window; shape-tile         the
-//     large ellipses: every bar of the element in one pass (morph_shape.h);
+//     separable          the separable passes, a long window on block maxima (morph_launch.h);
+//     separable-blockmax where every pass of the rectangle is such a window;
+//     shape-tile         the large ellipses: every bar of the element in one pass (morph_shape.h);
 //   and beside it, where it differs from the default:
 //     shape-tile         crosses and the smaller ellipses in one pass (a variant);
 //     separable-blockmax rectangles with every row and column pass on block maxima (morph_rect.h;
