@@ -70,7 +70,7 @@ struct AlignPlan::Impl {
   Mirrored<std::uint8_t> tb_config;
   Mirrored<std::uint64_t> tb_offset, ops_offset;
   DeviceBuffer tb_dirs;
-  DeviceBuffer tb_claims;  // per launch of a traceback chunk: its item claim counter
+  DeviceBuffer claims;  // per launch of a scan or of a traceback chunk: its claim counter
   Mirrored<align::PassItem> tb_items;
   DeviceBuffer tb_sync;    // per pass item: align::PassSync
   std::uint64_t ops_total = 0;

@@ -108,6 +108,7 @@ Status plan_queries(AlignPlan::Impl& p, cudaStream_t stream) {
     DPX_RETURN_IF_ERROR(upload(&p.slots16, p.score.slots16, stream));
     DPX_RETURN_IF_ERROR(upload(&p.slots32, p.score.slots32, stream));
     DPX_RETURN_IF_ERROR(reserve(&p.overflow, std::max<std::size_t>(1, p.score.local16_pairs) * sizeof(Slot)));
+    if (p.score.scan) DPX_RETURN_IF_ERROR(reserve(&p.claims, p.score.ranges16.size() * sizeof(std::int32_t)));
   } else {
     std::size_t free_bytes = 0, total_bytes = 0;
     DPX_CUDA_TRY(cudaMemGetInfo(&free_bytes, &total_bytes));
@@ -122,7 +123,7 @@ Status plan_queries(AlignPlan::Impl& p, cudaStream_t stream) {
     DPX_RETURN_IF_ERROR(upload(&p.tb_items, p.traceback.items, stream));
     DPX_RETURN_IF_ERROR(reserve(&p.tb_sync, std::max<std::size_t>(p.traceback.items.size(), 1) * sizeof(align::PassSync)));
     DPX_RETURN_IF_ERROR(reserve(&p.tb_dirs, std::max<std::uint64_t>(p.traceback.max_chunk_words, 4) * sizeof(std::uint32_t)));
-    DPX_RETURN_IF_ERROR(reserve(&p.tb_claims, align::kTracebackConfigCount * sizeof(std::int32_t)));
+    DPX_RETURN_IF_ERROR(reserve(&p.claims, align::kTracebackConfigCount * sizeof(std::int32_t)));
   }
   return size_workspaces(p);
 }

@@ -277,11 +277,12 @@ __device__ __forceinline__ void sweep_pass(GT& g, int p, int most_rows, const Sc
   __syncwarp();  // the boundary column written in this pass is read in the next
 }
 
-// The first slot of a warp's next batch: `fixed` (its static share), or with a claim counter the
-// next unclaimed batch after the first round of `round` slots.
-__device__ __forceinline__ std::int32_t next_batch(std::int32_t* counter, std::int32_t fixed, std::int32_t round,
-                                                   int batch) {
-  if (counter == nullptr) return fixed;
+// The first slot of a warp's next batch of `batch` slots after the one at `first`, in rounds of
+// `round` slots: a round further on (its static share), or with a claim counter the next unclaimed
+// batch after the first round.
+__device__ __forceinline__ std::int32_t next_batch(std::int32_t* counter, std::int32_t first,
+                                                   std::int32_t round, int batch) {
+  if (counter == nullptr) return first + round;
   std::int32_t claimed = 0;
   if ((threadIdx.x & 31) == 0) claimed = atomicAdd(counter, batch);
   return round + __shfl_sync(0xFFFFFFFFu, claimed, 0);
@@ -307,7 +308,7 @@ __device__ void run_slots(const SwLaunchArgs& a, const Scorer& sc, const std::ui
   // (slots come longest first, so the last ones fill in around the long ones instead of waiting
   // behind a fixed share).
   for (std::int32_t first = warp * kGroupsPerWarp; first < slot_count;
-       first = next_batch(a.next_slot, first + warps * kGroupsPerWarp, warps * kGroupsPerWarp, kGroupsPerWarp)) {
+       first = next_batch(a.next_slot, first, warps * kGroupsPerWarp, kGroupsPerWarp)) {
     const std::int32_t index = first + lane / G;
     LaneJob jobs[GT::kLanes];
     load_jobs(a, index < slot_count ? a.slots[index] : Slot{-1, -1}, jobs);

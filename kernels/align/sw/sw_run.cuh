@@ -128,7 +128,11 @@ Status run_plan_mode(const AlignPlan::Impl& p, const PairBatchView<char>& batch,
     a.overflow_limit = p.score.overflow_limit;
     const bool reruns = kLocal && p.score.local16_pairs > 0;
     if (reruns) DPX_CUDA_TRY(cudaMemsetAsync(a.overflow_count, 0, sizeof(std::int32_t), stream));
-    if (p.score.scan) DPX_RETURN_IF_ERROR(scan.prepare(p, &a, stream));
+    if (p.score.scan) {
+      DPX_RETURN_IF_ERROR(scan.prepare(p, &a, stream));
+      DPX_CUDA_TRY(
+          cudaMemsetAsync(p.claims.data(), 0, p.score.ranges16.size() * sizeof(std::int32_t), stream));
+    }
     SideStreams side(p.side, stream);
     DPX_RETURN_IF_ERROR(side.fork());
     auto launch_all = [&]() -> Status {
@@ -143,6 +147,7 @@ Status run_plan_mode(const AlignPlan::Impl& p, const PairBatchView<char>& batch,
         const std::int64_t groups = boundary_groups(p.boundary_bytes, a.boundary_rows, r.max_passes);
         const cudaStream_t s = side.stream_for(k, p.score.scan ? scan.uses_store(r) : r.max_passes > 1);
         if (p.score.scan) {
+          a.next_slot = p.claims.as<std::int32_t>() + k;
           DPX_RETURN_IF_ERROR(scan.launch(k, r, a, groups, s));
         } else if (p.score.scorer == ScorerKind::kPaired) {
           DPX_RETURN_IF_ERROR((launch_score16<Ops, PairedScorer, kLocal>(r.config, a, groups, s)));
@@ -198,7 +203,7 @@ Status run_plan_mode(const AlignPlan::Impl& p, const PairBatchView<char>& batch,
     // The shapes of a chunk write disjoint words: side by side (widest first, as above), each
     // followed on its stream by the walk of its pairs, which then runs beside the later shapes'
     // directions instead of after all of them.
-    std::int32_t* claims = p.tb_claims.as<std::int32_t>();
+    std::int32_t* claims = p.claims.as<std::int32_t>();
     DPX_CUDA_TRY(cudaMemsetAsync(claims, 0, chunk.ranges.size() * sizeof(std::int32_t), stream));
     PassSync* sync = p.tb_sync.as<PassSync>() + chunk.items_first;
     DPX_CUDA_TRY(cudaMemsetAsync(sync, 0, std::size_t(chunk.items) * sizeof(PassSync), stream));

@@ -63,7 +63,11 @@ __device__ void scan_slots(const SwLaunchArgs& a, const std::uint32_t* table, co
   th.rows = a.query_rows;
   th.edges = static_cast<ScanEdge*>(a.boundary) +
              static_cast<std::uint64_t>(warp * kGroupsPerWarp + lane / G) * a.boundary_rows;
-  for (std::int32_t first = warp * kGroupsPerWarp; first < a.slot_count; first += warps * kGroupsPerWarp) {
+  // The first round static, then each warp claims the next batch when it is done. With fixed
+  // shares of equal slots the warps the schedulers favour ran out of work early and the rest ran
+  // on with fewer beside them: ncu counted 13.3 of 16 warps an SM active on average.
+  for (std::int32_t first = warp * kGroupsPerWarp; first < a.slot_count;
+       first = next_batch(a.next_slot, first, warps * kGroupsPerWarp, kGroupsPerWarp)) {
     const std::int32_t index = first + lane / G;
     LaneJob jobs[2];
     load_jobs(a, index < a.slot_count ? a.slots[index] : Slot{-1, -1}, jobs);

@@ -52,7 +52,8 @@ __global__ void __launch_bounds__(kProfileThreads, 1) sw_scan_profile_kernel(SwL
   th.edges = static_cast<ScanEdge*>(a.boundary) +
              static_cast<std::uint64_t>(warp * kGroupsPerWarp + lane / G) * a.boundary_rows;
   const int passes = th.row_bytes / T::kWidth;
-  for (std::int32_t first = warp * kGroupsPerWarp; first < a.slot_count; first += warps * kGroupsPerWarp) {
+  for (std::int32_t first = warp * kGroupsPerWarp; first < a.slot_count;
+       first = next_batch(a.next_slot, first, warps * kGroupsPerWarp, kGroupsPerWarp)) {
     const std::int32_t index = first + lane / G;
     LaneJob jobs[2];
     load_jobs(a, index < a.slot_count ? a.slots[index] : Slot{-1, -1}, jobs);

@@ -322,6 +322,40 @@ TEST(AlignCuda, OneToManyAlignerEqualsCpuQueryAfterQuery) {
   }
 }
 
+// A database of many more slots than the scan's first round of groups (132 SMs x 2 blocks x 32
+// groups = 8,448 on an H100): past that round the warps claim their batches one at a time. Three
+// queries in turn through one aligner, so a batch left out would keep what the results held before
+// (the previous query's scores) against the CPU's.
+TEST(AlignCuda, DatabaseScanClaimsEveryBatchPastTheFirstRound) {
+  DPX_REQUIRE_GPU();
+  auto rng = dpx::test::seeded_rng();
+  const ScoreMatrix m = builtin_matrix("blosum62");
+  std::uniform_int_distribution<int> short_len(1, 200), long_len(200, 1500);
+  SequenceBatch targets;
+  for (int k = 0; k < 60000; ++k)
+    targets.add(dpx::test::random_sequence(rng, k % 25 == 0 ? long_len(rng) : short_len(rng), m.letters()));
+  AlignOptions o = align_options(AlignMode::kLocal, 11, 1, false);
+  o.score_only = true;
+  OneToManyAligner aligner(targets, m, o);
+  for (int length : {130, 48, 130}) {
+    SequenceBatch query;
+    query.add(dpx::test::random_sequence(rng, length, m.letters()));
+    std::vector<AlignResult> cpu;
+    ASSERT_TRUE(align_cpu(query, targets, Pairing::kOneToMany, m, o, &cpu).is_ok());
+    std::vector<std::int32_t> scores(targets.size(), -777);
+    const Status s = aligner.scores(query, &scores);
+    ASSERT_TRUE(s.is_ok()) << s.message();
+    ASSERT_EQ(scores.size(), cpu.size());
+    int wrong = 0;
+    for (std::size_t k = 0; k < cpu.size(); ++k) {
+      if (scores[k] != cpu[k].score && wrong++ < 5)
+        ADD_FAILURE() << "query length " << length << " target " << k << " (length " << targets.length(k)
+                      << "): score " << scores[k] << ", cpu " << cpu[k].score;
+    }
+    EXPECT_EQ(wrong, 0) << "query length " << length;
+  }
+}
+
 TEST(AlignCuda, AutoBackendAgreesWithTheCpu) {
   DPX_REQUIRE_GPU();
   auto rng = dpx::test::seeded_rng();
