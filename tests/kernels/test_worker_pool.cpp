@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <chrono>
 #include <stdexcept>
 #include <system_error>
 #include <thread>
@@ -147,15 +148,32 @@ TEST(WorkerPool, ThrowingBodyIsAStatus) {
   EXPECT_EQ(oom.code(), StatusCode::kOutOfMemory) << oom.message();
 }
 
+// A worker's workspace that counts the workers started.
+std::atomic<int> g_workspaces{0};
+struct CountedWorkspace {
+  CountedWorkspace() { ++g_workspaces; }
+};
+
 TEST(WorkerPool, FirstFailureStopsTheItems) {
+  // The failing item waits (up to 5 s) until the second worker has started, so that worker is
+  // inside its loop when the failure comes; the items after it take 100 us each. Only the flag the
+  // failure sets stops that worker before it has run all of them (2 s of them).
+  constexpr int kItems = 20000;
+  g_workspaces = 0;
   std::atomic<int> ran{0};
-  const Status s = runtime::for_each_item<int>(100000, 2, [&](int&, std::size_t i) {
+  const Status s = runtime::for_each_item<CountedWorkspace>(kItems, 2, [&](CountedWorkspace&, std::size_t i) {
     ++ran;
-    return i == 10 ? Status(StatusCode::kOverflow, "item 10") : Status::ok();
+    if (i == 10) {
+      const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+      while (g_workspaces.load() < 2 && std::chrono::steady_clock::now() < give_up) std::this_thread::yield();
+      return Status(StatusCode::kOverflow, "item 10");
+    }
+    if (i > 10) std::this_thread::sleep_for(std::chrono::microseconds(100));
+    return Status::ok();
   });
   EXPECT_EQ(s.code(), StatusCode::kOverflow);
   EXPECT_EQ(s.message(), "item 10");
-  EXPECT_LT(ran.load(), 100000);
+  EXPECT_LT(ran.load(), kItems);
 }
 
 TEST(WorkerPool, WorkerCount) {
