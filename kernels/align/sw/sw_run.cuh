@@ -147,8 +147,10 @@ Status run_plan_mode(const AlignPlan::Impl& p, const PairBatchView<char>& batch,
         const std::int64_t groups = boundary_groups(p.boundary_bytes, a.boundary_rows, r.max_passes);
         const cudaStream_t s = side.stream_for(k, p.score.scan ? scan.uses_store(r) : r.max_passes > 1);
         if (p.score.scan) {
-          a.next_slot = p.claims.as<std::int32_t>() + k;
-          DPX_RETURN_IF_ERROR(scan.launch(k, r, a, groups, s));
+          // This launch's claim counter on a copy: the 32-bit launches after it keep fixed shares.
+          SwLaunchArgs claimed = a;
+          claimed.next_slot = p.claims.as<std::int32_t>() + k;
+          DPX_RETURN_IF_ERROR(scan.launch(k, r, claimed, groups, s));
         } else if (p.score.scorer == ScorerKind::kPaired) {
           DPX_RETURN_IF_ERROR((launch_score16<Ops, PairedScorer, kLocal>(r.config, a, groups, s)));
         } else {

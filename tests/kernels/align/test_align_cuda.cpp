@@ -180,6 +180,25 @@ TEST(AlignCuda, HighScoringMatrixOverflowsIntoTheRerun) {
   expect_gpu_equals_cpu(one, t, Pairing::kOneToMany, m, scan);
 }
 
+// More scan lanes go to the 32-bit rerun than one round of its groups holds (a few thousand a GPU):
+// the rerun's warps take fixed shares of them, whatever counter the scan's launches claimed from.
+TEST(AlignCuda, DatabaseScanRerunsMoreLanesThanOneRoundHolds) {
+  DPX_REQUIRE_GPU();
+  auto rng = dpx::test::seeded_rng();
+  ScoreMatrix m;
+  ASSERT_TRUE(ScoreMatrix::dna(127, -128, &m).is_ok());
+  const std::string x = dpx::test::random_sequence(rng, 600, "ACGT");
+  SequenceBatch one, t;
+  one.add(x);
+  for (int k = 0; k < 12000; ++k) {  // 270+ matching letters score past 32,767: every lane reruns
+    const std::size_t len = 270 + rng() % 131, at = rng() % (x.size() - len + 1);
+    t.add(dpx::test::random_sequence(rng, rng() % 40, "ACGT") + x.substr(at, len));
+  }
+  AlignOptions o = align_options(AlignMode::kLocal, 200, 50, false);
+  o.score_only = true;
+  expect_gpu_equals_cpu(one, t, Pairing::kOneToMany, m, o);
+}
+
 // The database scan (local, score only, one query against many targets) on every shape: target
 // lengths across all widths and past the widest (passes), queries from one letter to thousands,
 // the query planted in some targets, across pass boundaries.
