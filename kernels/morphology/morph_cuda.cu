@@ -1,8 +1,9 @@
 // CUDA morphology: the launcher (iterations, operations, intermediate planes, stream) and the DPX
 // passes dpx::morph_cuda runs. The fused kernel and its dispatch are in morph_pass.cuh, its device
 // code in morph_rows.cuh / morph_tile.cuh (square 3x3 and 5x5), the one-pass compound operations
-// in morph_compound_cuda.cu; morph_separable.h covers every other element, but the large ellipses
-// the one-pass schedule takes (morph_shape.h; the choice is in morph_launch.h).
+// in morph_compound_cuda.cu; morph_separable.h covers the rectangles, morph_bars_box.h the crosses
+// and ellipses whose row windows fit a box pass, the one-pass schedule (morph_shape.h) the larger
+// ellipses, the separable passes the rest (the choice is in morph_launch.h).
 #include <cuda_runtime.h>
 
 #include <climits>
@@ -11,12 +12,13 @@
 
 #include "cuda_check.h"
 #include "dpx_ops.cuh"
-#include "scratch.h"
+#include "morph_bars_box.h"
+#include "morph_compound.h"
 #include "morph_lanes.cuh"
 #include "morph_pass.cuh"
-#include "morph_compound.h"
 #include "morph_separable.h"
 #include "morph_shape.h"
+#include "scratch.h"
 
 namespace dpx {
 namespace morph {
@@ -96,6 +98,18 @@ class CudaEngine {
   std::uint8_t* base_ = nullptr;
 };
 
+ElementPassFn library_element_pass(const PlaneView& src, const MorphParams& params) {
+  switch (detail::morph_element_pass(src, params)) {
+    case detail::ElementPass::kBarsBox:
+      return bars_box_pass;
+    case detail::ElementPass::kOnePass:
+      return shape_pass;
+    case detail::ElementPass::kSeparable:
+      break;
+  }
+  return nullptr;
+}
+
 }  // namespace
 
 PassFn dpx_pass(SampleType type, int channels, const MorphParams& p) {
@@ -117,10 +131,9 @@ Status morph_cuda_run(const PlaneView& src, const MutablePlaneView& dst, const M
   const int side = morph_width(params);
   const int block_rows = passes.block_rows(src.type, side);
   if ((src.height + block_rows - 1) / block_rows > 65535) return Status(StatusCode::kUnsupported, too_large);
-  const ElementPassFn element_pass = params.shape == MorphShape::kRect            ? nullptr
-                                     : passes.element_pass != nullptr              ? passes.element_pass
-                                     : detail::morph_one_pass_shape(src.type, params) ? shape_pass
-                                                                                      : nullptr;
+  const ElementPassFn element_pass = params.shape == MorphShape::kRect ? nullptr
+                                     : passes.element_pass != nullptr  ? passes.element_pass
+                                                                       : library_element_pass(src, params);
   const bool fused = element_pass == nullptr && side == morph_height(params) && (side == 3 || side == 5);
   MorphParams p = params;
   p.size = side;
@@ -154,6 +167,15 @@ Status morph_cuda_run(const PlaneView& src, const MutablePlaneView& dst, const M
 }  // namespace morph
 
 namespace detail {
+
+ElementPass morph_element_pass(const PlaneView& src, const MorphParams& params) {
+  if (params.shape == MorphShape::kRect) return ElementPass::kSeparable;
+  if (morph_bars_box_element(params) &&
+      morph::bars_box_fits(src, morph::mask_bars(params.shape, morph_width(params), morph_height(params)))) {
+    return ElementPass::kBarsBox;
+  }
+  return morph_one_pass_shape(src.type, params) ? ElementPass::kOnePass : ElementPass::kSeparable;
+}
 
 Status morph_cuda_launch(const PlaneView& src, const MutablePlaneView& dst, const MorphParams& params,
                          cudaStream_t stream, DeviceBuffer* scratch) {

@@ -48,6 +48,21 @@ inline bool morph_one_pass_shape(SampleType type, const MorphParams& p) {
          std::max(morph_width(p), morph_height(p)) >= morph_one_pass_ellipse_min_side(type);
 }
 
+// Crosses and ellipses the bars box pass takes where it fits the plane (morph_bars_box.h: the
+// widest bar's row window within a box pass's halo, the element's rows within its tile): all but
+// the square 3x3 / 5x5 ones, which the fused kernel takes.
+inline bool morph_bars_box_element(const MorphParams& p) {
+  const int w = morph_width(p), h = morph_height(p);
+  return p.shape != MorphShape::kRect && !(w == h && (w == 3 || w == 5));
+}
+
+// The pass a cross or ellipse takes on `src` where the fused kernel does not: the bars box pass
+// where it takes the element, else the one-pass schedule for the large ellipses, else a separable
+// pass a bar. The one place this is decided (morph_cuda.cu, CUDA builds only); dpx-bench names
+// its rows after it.
+enum class ElementPass { kSeparable, kBarsBox, kOnePass };
+ElementPass morph_element_pass(const PlaneView& src, const MorphParams& params);
+
 // Runs all iterations on `stream` with the DPX kernels at morph_default_rows(). Arguments must
 // already have passed morph_validate().
 Status morph_cuda_launch(const PlaneView& src, const MutablePlaneView& dst, const MorphParams& params,

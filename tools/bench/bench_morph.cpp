@@ -12,9 +12,11 @@
 //   the default of every element but square 3x3 / 5x5 (morph_launch.h), named after its path:
 //     separable          the separable passes, a long window on block maxima (morph_launch.h);
 //     separable-blockmax where every pass of the rectangle is such a window;
-//     shape-tile         the large ellipses: every bar of the element in one pass (morph_shape.h);
+//     bars-box           crosses and ellipses whose row windows fit a box pass: every bar of the
+//                        element in one pass, folded into one chain (morph_bars_box.h);
+//     shape-tile         the larger ellipses: every bar of the element in one pass (morph_shape.h);
 //   and beside it, where it differs from the default:
-//     shape-tile         crosses and the smaller ellipses in one pass (a variant);
+//     shape-tile         the other crosses and ellipses in one pass (a variant);
 //     separable-blockmax rectangles with every row and column pass on block maxima (morph_rect.h;
 //                        a variant; a bar the box pass takes runs it in both);
 //   npp       NPP's nppi{Dilate,Erode}3x3Border_8u_C1R / nppi{Dilate,Erode}Border_8u_C1R with the
@@ -311,15 +313,17 @@ bool gpu_rows(const Options& opts, const MorphCase& c, const MorphParams& params
                    ratio(us, copy_us) + " copy, " + ratio(us, npp_us) + " NPP" + note(us)});
   };
   const auto status_text = [](const Status& s) { return s.is_ok() ? std::string() : s.message(); };
-  // The default's path where the element is not fused (detail::morph_one_pass_shape and
+  // The default's path where the element is not fused (detail::morph_element_pass and
   // morph_block_maxima_window decide it), and whether the variant of that path repeats it.
   const bool rect = c.shape == MorphShape::kRect;
-  const bool one_pass = detail::morph_one_pass_shape(c.type, params);
+  const detail::ElementPass element_pass = detail::morph_element_pass(frames.in(0), params);
+  const bool one_pass = element_pass == detail::ElementPass::kOnePass;
   const auto long_window = [&](int side) {
     return side == 1 || detail::morph_block_maxima_window(c.type, side / 2);
   };
   const bool all_block_maxima = rect && long_window(c.w()) && long_window(c.h());
-  const std::string separable_name = one_pass           ? variants::kShapeTileName
+  const std::string separable_name = one_pass ? variants::kShapeTileName
+                                     : element_pass == detail::ElementPass::kBarsBox ? "bars-box"
                                      : all_block_maxima ? variants::kBlockMaximaName
                                                         : "separable";
   for (const auto& [k, sched] : runs) {

@@ -1,0 +1,79 @@
+// The kernel and launcher of the bars box pass (morph_bars_box.h); the device code is in
+// morph_bars_box.cuh.
+#include <cuda_runtime.h>
+
+#include <cstdint>
+
+#include "cuda_check.h"
+#include "morph_bars_box.cuh"
+#include "morph_bars_box.h"
+
+namespace dpx {
+namespace morph {
+namespace {
+
+template <typename T, bool kMax, int kRun, int C>
+__global__ void __launch_bounds__(kColumnWarpChunks* kColumnRunsPerBlock) bars_box_kernel(BarsBoxArgs b) {
+  extern __shared__ uint2 bars_box_tile[];  // column_tile_bytes
+  bars_box_pass<T, kMax, kRun, C>(b, bars_box_tile);
+}
+
+// f(run, channels) as compile-time constants: runs of 2, 4 or 8 rows (bars_box_args), 1, 2 or 4
+// channels.
+template <class F>
+void with_bars_box(int run, int channels, const F& f) {
+  const auto by_channels = [&](auto r) {
+    switch (channels) {
+      case 1:
+        return f(r, std::integral_constant<int, 1>{});
+      case 2:
+        return f(r, std::integral_constant<int, 2>{});
+      default:
+        return f(r, std::integral_constant<int, 4>{});
+    }
+  };
+  switch (run) {
+    case 2:
+      return by_channels(std::integral_constant<int, 2>{});
+    case 4:
+      return by_channels(std::integral_constant<int, 4>{});
+    default:
+      return by_channels(std::integral_constant<int, kMaxBoxRun>{});
+  }
+}
+
+template <typename T, bool kMax>
+Status launch(const BarsBoxArgs& b, const PassShape& s, int channels, cudaStream_t stream) {
+  with_bars_box(b.column.run_rows, channels, [&](auto run, auto channels) {
+    bars_box_kernel<T, kMax, decltype(run)::value, decltype(channels)::value>
+        <<<dim3(s.blocks_x, s.blocks_y), dim3(s.threads_x, s.threads_y), s.shared_bytes, stream>>>(b);
+  });
+  DPX_CUDA_CHECK_LAUNCH("bars_box_kernel");
+  return Status::ok();
+}
+
+}  // namespace
+
+bool bars_box_fits(const PlaneView& in, const std::vector<Bar>& bars) {
+  BarsBoxArgs b;
+  PassShape s;
+  return bars_box_args(in, MutablePlaneView{}, bars, BorderMode::kReplicate, &b, &s);
+}
+
+Status bars_box_pass(const PlaneView& in, const MutablePlaneView& out, const std::vector<Bar>& bars,
+                     bool dilate, BorderMode border, cudaStream_t stream) {
+  BarsBoxArgs b;
+  PassShape s;
+  if (!bars_box_args(in, out, bars, border, &b, &s)) {
+    return Status(StatusCode::kUnsupported, "morphology: element too wide or tall for the bars box pass");
+  }
+  if (in.type == SampleType::kU8) {
+    return dilate ? launch<std::uint8_t, true>(b, s, in.channels, stream)
+                  : launch<std::uint8_t, false>(b, s, in.channels, stream);
+  }
+  return dilate ? launch<std::uint16_t, true>(b, s, in.channels, stream)
+                : launch<std::uint16_t, false>(b, s, in.channels, stream);
+}
+
+}  // namespace morph
+}  // namespace dpx

@@ -1,0 +1,131 @@
+// Device side of the bars box pass (morph_bars_box.h): a cross or ellipse whose widest bar's row
+// window fits a box pass, every bar in one pass over the frame.
+//
+// The element is the union of its bars (morph_bars.h), widest first: half-widths w_1 > ... > w_K,
+// half-heights h_1 < ... < h_K. The result is the max/min over bars of rows_{w_b}(columns_{h_b}),
+// and because a row window of w_b is one of w_b - w_{b+1} after one of w_{b+1}, the bars fold into
+// one chain from the widest to the narrowest:
+//
+//   V_1 = columns_{h_1},  V_{b+1} = rows_{w_b - w_{b+1}}(V_b) ∨ columns_{h_{b+1}},  out = rows_{w_K}(V_K)
+//
+// so a thread's column windows only grow (each bar adds the rows from h_b + 1 to h_{b+1} above and
+// below what the last held) and the row windows add up to the widest bar's half-width, whatever the
+// number of bars: per output, 2 h_K + 1 rows read from the block's tile and K row windows by
+// shuffles, where a separable pass a bar reads and writes the frame K times.
+//
+// The block, tile, halo lanes and stores are the column pass's (morph_separable.cuh); the column
+// windows run on its split lanes and the row windows on the widened ones, as in a box pass.
+#pragma once
+
+#include <algorithm>
+#include <cstddef>
+#include <vector>
+
+#include "morph_bars.h"
+#include "morph_separable.cuh"
+
+namespace dpx {
+namespace morph {
+
+// Bars the pass takes at most: one a half-width, up to the widest row window a box pass holds.
+constexpr int kMaxBoxBars = kMaxHaloChunks * kChunkBytes + 1;
+
+struct BarsBoxArgs {
+  ColumnPassArgs column;  // radius: the element's half-height; half_width: its widest bar's
+  int bars;
+  int half_height[kMaxBoxBars];  // of bar b, widest first (ascending)
+  int row_step[kMaxBoxBars];     // the row window after bar b: w_b - w_{b+1}; the last bar's w_K
+};
+
+// Block, run and C (the channels) as column_pass<T, kMax, kRun, C> takes them; tile holds the
+// block step's input rows (column_tile_bytes).
+template <typename T, bool kMax, int kRun, int C>
+__device__ void bars_box_pass(const BarsBoxArgs& b, uint2* tile) {
+  static_assert(C > 0, "a row window on every bar");
+  constexpr int kTogether = std::min(kRun, kRowWindowRows);  // rows through each row window at once
+  using Row = RowWindowLanes<T, kMax>;
+  using Column = WindowLanes<T, kMax>;
+  const ColumnPassArgs& a = b.column;
+  const int lane = static_cast<int>(threadIdx.x);
+  const int block = static_cast<int>(blockIdx.x);
+  const int xb =
+      (block * static_cast<int>(blockDim.x) - (2 * block + 1) * a.halo_chunks + lane) * kChunkBytes;
+  const bool stores = xb >= 0 && xb < a.row_bytes && lane >= a.halo_chunks &&
+                      lane < static_cast<int>(blockDim.x) - a.halo_chunks;
+  const int y0 = blockIdx.y * a.strip_rows;
+  const int y1 = min(y0 + a.strip_rows, a.height);
+  const int step_rows = blockDim.y * kRun;
+  const bool vector = a.src_chunks && xb >= 0 && xb + kChunkBytes <= a.readable_bytes;
+  for (int s0 = y0 - a.radius; s0 < y1 - a.radius; s0 += step_rows) {
+    if (s0 != y0 - a.radius) __syncthreads();  // the last step's tile is read
+    load_column_tile<kMax>(a, s0, step_rows + 2 * a.radius, xb, vector, tile);
+    // Output row t0 + radius + j is centred on tile row t0 - s0 + radius + j.
+    const int t0 = s0 + static_cast<int>(threadIdx.y) * kRun;
+    if (t0 >= y1 - a.radius) continue;
+    const int rows = min(kRun, y1 - a.radius - t0);  // the same for the whole warp
+    const uint2* centre = tile + (t0 - s0 + a.radius) * kColumnWarpChunks + lane;
+#if defined(__CUDACC__)
+#pragma unroll 1
+#endif
+    for (int j = 0; j < rows; j += kTogether) {
+      // Rows past the last are computed from rows the tile holds, and not stored.
+      const auto input = [&](int i, int dy) {
+        const uint2 c = centre[(j + i + dy) * kColumnWarpChunks];
+        return widen_chunk<Column>(c.x, c.y);
+      };
+      ChunkLanes<T> column[kTogether], v[kTogether];
+      MORPH_UNROLL
+      for (int i = 0; i < kTogether; ++i) column[i] = input(i, 0);
+      int reach = 0;  // rows above and below that column[] holds
+#if defined(__CUDACC__)
+#pragma unroll 1
+#endif
+      for (int bar = 0; bar < b.bars; ++bar) {
+#if defined(__CUDACC__)
+#pragma unroll 1
+#endif
+        for (; reach < b.half_height[bar]; ++reach) {
+          MORPH_UNROLL
+          for (int i = 0; i < kTogether; ++i) {
+            column[i] = max_or_min3<T, kMax>(column[i], input(i, -reach - 1), input(i, reach + 1));
+          }
+        }
+        MORPH_UNROLL
+        for (int i = 0; i < kTogether; ++i) {
+          const uint2 s = narrow_chunk<Column>(column[i]);
+          const ChunkLanes<T> c = widen_chunk<Row>(s.x, s.y);
+          v[i] = bar == 0 ? c : max_or_min<T, kMax>(v[i], c);
+        }
+        if (b.row_step[bar] != 0) row_windows<T, kMax, C>(v, row_window_plan<T, C>(b.row_step[bar]), lane);
+      }
+      MORPH_UNROLL
+      for (int i = 0; i < kTogether; ++i) {
+        if (stores && j + i < rows) store_chunk<Row, kMax>(a, t0 + j + i + a.radius, xb, v[i]);
+      }
+    }
+  }
+}
+
+// The arguments and launch shape (a column pass's) of the bars box pass over `bars` (mask_bars),
+// and whether it takes them: two bars or more (one is a box pass) and at most kMaxBoxBars, the
+// widest one's row window a box pass's (box_pass_fits) and the element's rows in the column pass's
+// tile. Two bars make the element at least three rows high, so its runs are of 2, 4 or 8 rows.
+inline bool bars_box_args(const PlaneView& in, const MutablePlaneView& out, const std::vector<Bar>& bars,
+                          BorderMode border, BarsBoxArgs* b, PassShape* shape) {
+  if (bars.size() < 2 || bars.size() > static_cast<std::size_t>(kMaxBoxBars) ||
+      !box_pass_fits(in, bars.front().half_width)) {
+    return false;
+  }
+  *b = BarsBoxArgs{};
+  b->column =
+      column_pass_args(in, out, bars.back().half_height, bars.front().half_width, border, false, shape);
+  b->bars = static_cast<int>(bars.size());
+  for (int i = 0; i < b->bars; ++i) {
+    b->half_height[i] = bars[i].half_height;
+    b->row_step[i] = bars[i].half_width - (i + 1 < b->bars ? bars[i + 1].half_width : 0);
+  }
+  return b->column.tiled;
+}
+
+}  // namespace morph
+}  // namespace dpx
