@@ -37,6 +37,17 @@ struct BarsBoxArgs {
   int row_step[kMaxBoxBars];     // the row window after bar b: w_b - w_{b+1}; the last bar's w_K
 };
 
+// Each sample of N rows of the warp over the pixels either side of it (a row window of half-width
+// 1 on C channels): two fixed moves and one three-operand max/min, where the general row window
+// (row_windows) doubles, then moves by plan. An ellipse's bars are mostly one pixel apart.
+template <typename T, bool kMax, int C, int N>
+__device__ __forceinline__ void neighbour_windows(ChunkLanes<T> (&v)[N]) {
+  MORPH_UNROLL
+  for (int i = 0; i < N; ++i) {
+    v[i] = max_or_min3<T, kMax>(shift_samples<T, -C>(v[i]), v[i], shift_samples<T, C>(v[i]));
+  }
+}
+
 // Block, run and C (the channels) as column_pass<T, kMax, kRun, C> takes them; tile holds the
 // block step's input rows (column_tile_bytes).
 template <typename T, bool kMax, int kRun, int C>
@@ -96,7 +107,11 @@ __device__ void bars_box_pass(const BarsBoxArgs& b, uint2* tile) {
           const ChunkLanes<T> c = widen_chunk<Row>(s.x, s.y);
           v[i] = bar == 0 ? c : max_or_min<T, kMax>(v[i], c);
         }
-        if (b.row_step[bar] != 0) row_windows<T, kMax, C>(v, row_window_plan<T, C>(b.row_step[bar]), lane);
+        if (b.row_step[bar] == 1) {
+          neighbour_windows<T, kMax, C>(v);
+        } else if (b.row_step[bar] != 0) {
+          row_windows<T, kMax, C>(v, row_window_plan<T, C>(b.row_step[bar]), lane);
+        }
       }
       MORPH_UNROLL
       for (int i = 0; i < kTogether; ++i) {

@@ -98,8 +98,8 @@ class CudaEngine {
   std::uint8_t* base_ = nullptr;
 };
 
-ElementPassFn library_element_pass(const PlaneView& src, const MorphParams& params) {
-  switch (detail::morph_element_pass(src, params)) {
+ElementPassFn library_element_pass(const PlaneView& src, const PlaneView& dst, const MorphParams& params) {
+  switch (detail::morph_element_pass(src, dst, params)) {
     case detail::ElementPass::kBarsBox:
       return bars_box_pass;
     case detail::ElementPass::kOnePass:
@@ -132,8 +132,9 @@ Status morph_cuda_run(const PlaneView& src, const MutablePlaneView& dst, const M
   const int block_rows = passes.block_rows(src.type, side);
   if ((src.height + block_rows - 1) / block_rows > 65535) return Status(StatusCode::kUnsupported, too_large);
   const ElementPassFn element_pass = params.shape == MorphShape::kRect ? nullptr
-                                     : passes.element_pass != nullptr  ? passes.element_pass
-                                                                       : library_element_pass(src, params);
+                                     : passes.element_pass != nullptr
+                                         ? passes.element_pass
+                                         : library_element_pass(src, dst.as_const(), params);
   const bool fused = element_pass == nullptr && side == morph_height(params) && (side == 3 || side == 5);
   MorphParams p = params;
   p.size = side;
@@ -168,11 +169,12 @@ Status morph_cuda_run(const PlaneView& src, const MutablePlaneView& dst, const M
 
 namespace detail {
 
-ElementPass morph_element_pass(const PlaneView& src, const MorphParams& params) {
+ElementPass morph_element_pass(const PlaneView& src, const PlaneView& dst, const MorphParams& params) {
   if (params.shape == MorphShape::kRect) return ElementPass::kSeparable;
-  if (morph_bars_box_element(params) &&
-      morph::bars_box_fits(src, morph::mask_bars(params.shape, morph_width(params), morph_height(params)))) {
-    return ElementPass::kBarsBox;
+  if (morph_bars_box_element(params)) {
+    const std::vector<morph::Bar> bars =
+        morph::mask_bars(params.shape, morph_width(params), morph_height(params));
+    if (morph::bars_box_fits(src, bars) && morph::bars_box_fits(dst, bars)) return ElementPass::kBarsBox;
   }
   return morph_one_pass_shape(src.type, params) ? ElementPass::kOnePass : ElementPass::kSeparable;
 }

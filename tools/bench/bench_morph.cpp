@@ -316,7 +316,8 @@ bool gpu_rows(const Options& opts, const MorphCase& c, const MorphParams& params
   // The default's path where the element is not fused (detail::morph_element_pass and
   // morph_block_maxima_window decide it), and whether the variant of that path repeats it.
   const bool rect = c.shape == MorphShape::kRect;
-  const detail::ElementPass element_pass = detail::morph_element_pass(frames.in(0), params);
+  const detail::ElementPass element_pass =
+      detail::morph_element_pass(frames.in(0), frames.out(0).as_const(), params);
   const bool one_pass = element_pass == detail::ElementPass::kOnePass;
   const auto long_window = [&](int side) {
     return side == 1 || detail::morph_block_maxima_window(c.type, side / 2);

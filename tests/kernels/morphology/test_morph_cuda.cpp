@@ -225,21 +225,26 @@ std::vector<MorphCase> shape_cases() {
 INSTANTIATE_TEST_SUITE_P(CrossesAndEllipses, MorphCudaShapeTile, ::testing::ValuesIn(shape_cases()));
 
 // Which pass a cross or ellipse takes (detail::morph_element_pass): the bars box pass where the
-// widest row window fits a box pass on rows of whole words, else the one-pass schedule for the
-// larger ellipses, else the separable passes; the square 3x3 / 5x5 ones are the fused kernel's.
+// widest row window fits a box pass on rows of whole words in both planes (crosses up to 31 rows
+// high), else the one-pass schedule for the larger ellipses, else the separable passes; the square
+// 3x3 / 5x5 ones are the fused kernel's.
 TEST(MorphCuda, CrossesAndEllipsesTakeTheBarsBoxPassWhereItFits) {
   using detail::ElementPass;
-  const auto path = [](int channels, SampleType type, MorphShape shape, int size, std::size_t pitch_pad = 0) {
+  const auto path = [](int channels, SampleType type, MorphShape shape, int size, std::size_t src_pad = 0,
+                       std::size_t dst_pad = 0) {
     const std::size_t row = 3840u * channels * sample_bytes(type);
-    const PlaneView frame{
-        reinterpret_cast<const void*>(std::uintptr_t{1} << 20), 3840, 2160, row + pitch_pad, channels, type};
+    const void* base = reinterpret_cast<const void*>(std::uintptr_t{1} << 20);
+    const PlaneView src{base, 3840, 2160, row + src_pad, channels, type};
+    const PlaneView dst{base, 3840, 2160, row + dst_pad, channels, type};
     MorphParams p;
     p.shape = shape;
     p.size = size;
-    return detail::morph_element_pass(frame, p);
+    return detail::morph_element_pass(src, dst, p);
   };
   EXPECT_EQ(path(1, SampleType::kU8, MorphShape::kEllipse, 63), ElementPass::kBarsBox);
-  EXPECT_EQ(path(1, SampleType::kU8, MorphShape::kCross, 63), ElementPass::kBarsBox);
+  EXPECT_EQ(path(1, SampleType::kU8, MorphShape::kCross, 31), ElementPass::kBarsBox);
+  EXPECT_EQ(path(1, SampleType::kU8, MorphShape::kCross, 33), ElementPass::kSeparable)
+      << "a long column window";
   EXPECT_EQ(path(1, SampleType::kU8, MorphShape::kEllipse, 7), ElementPass::kBarsBox);
   EXPECT_EQ(path(1, SampleType::kU16, MorphShape::kEllipse, 33), ElementPass::kBarsBox);
   EXPECT_EQ(path(1, SampleType::kU16, MorphShape::kEllipse, 35), ElementPass::kOnePass);
@@ -247,7 +252,11 @@ TEST(MorphCuda, CrossesAndEllipsesTakeTheBarsBoxPassWhereItFits) {
   EXPECT_EQ(path(4, SampleType::kU8, MorphShape::kEllipse, 19), ElementPass::kSeparable);
   EXPECT_EQ(path(4, SampleType::kU8, MorphShape::kEllipse, 31), ElementPass::kOnePass);
   EXPECT_EQ(path(1, SampleType::kU8, MorphShape::kEllipse, 63, 2), ElementPass::kOnePass)
-      << "pitch of half words";
+      << "src: half words";
+  EXPECT_EQ(path(1, SampleType::kU8, MorphShape::kEllipse, 63, 0, 2), ElementPass::kOnePass)
+      << "dst: half words";
+  EXPECT_EQ(path(1, SampleType::kU8, MorphShape::kEllipse, 15, 0, 2), ElementPass::kSeparable)
+      << "dst: half words";
   EXPECT_EQ(path(1, SampleType::kU8, MorphShape::kEllipse, 5), ElementPass::kSeparable)
       << "the fused kernel's";
   EXPECT_EQ(path(1, SampleType::kU8, MorphShape::kRect, 31), ElementPass::kSeparable);
@@ -414,8 +423,8 @@ TEST(MorphCuda, BlockMaximaPassesMatchCpu) {
 }
 
 // The public entry on the elements whose default takes block maxima (windows of 127 samples or more on u8,
-// 129 on u16), the bars box pass (crosses and ellipses whose row windows fit a box pass: all but u16
-// wider than 33 and u8 of four channels wider than 17) or the one-pass schedule (the larger
+// 129 on u16), the bars box pass (ellipses whose row windows fit a box pass: all but u16 wider than
+// 33 and u8 of four channels wider than 17; crosses up to 31 rows high) or the one-pass schedule (the larger
 // ellipses), and those just below the thresholds (morph_launch.h): u8 and u16, every border, dilate and
 // erode, odd frame sizes from one pixel to larger than the element with padded, misaligned pitches; every
 // channel count, iterations and a compound operation on some.
@@ -432,8 +441,8 @@ TEST(MorphCuda, DefaultPathsOfLargeElementsMatchCpu) {
       {MorphShape::kRect, 127, 127},  {MorphShape::kRect, 127, 255},  {MorphShape::kEllipse, 31, 31},
       {MorphShape::kEllipse, 63, 63}, {MorphShape::kEllipse, 29, 29}, {MorphShape::kEllipse, 15, 15},
       {MorphShape::kEllipse, 13, 13}, {MorphShape::kEllipse, 63, 31}, {MorphShape::kRect, 125, 127},
-      {MorphShape::kCross, 63, 63},   {MorphShape::kCross, 7, 9},     {MorphShape::kEllipse, 33, 33},
-      {MorphShape::kEllipse, 35, 35}, {MorphShape::kEllipse, 7, 61}};
+      {MorphShape::kCross, 63, 63},   {MorphShape::kCross, 31, 31},   {MorphShape::kCross, 7, 9},
+      {MorphShape::kEllipse, 33, 33}, {MorphShape::kEllipse, 35, 35}, {MorphShape::kEllipse, 7, 61}};
   const Geometry frames[] = {{1, 1, 0, 0, false}, {37, 19, 1, 1, false}, {301, 287, 3, 1, false},
                              {1001, 517, 0, 0, true}};
   int turn = 0;
