@@ -92,7 +92,7 @@ if [[ $steps == *,memcheck,* ]]; then
 fi
 if [[ $steps == *,racecheck,* ]]; then
   # One case per kernel that shares memory between threads, each a few seconds under racecheck.
-  filter=${DPX_RACECHECK_FILTER:-MorphCuda.PublicEntryMatchesCpu:EditCuda.DistancesEqualCpuOnManyLengths:EditCuda.CigarsEqualCpuOnManyLengths:DtwCuda.OneToManyEqualsCpu:EpilogueCuda.GridStrideLoopKeepsChannelsInStep:AlignDevice.BatchesOtherThanPlannedAreRefused:MotionCuda.PredictiveWithPreviousFieldMatchesCpu:MotionCuda.ShiftedTextureMatchesCpuAndTheShift}
+  filter=${DPX_RACECHECK_FILTER:-MorphCuda.PublicEntryMatchesCpu:MorphCuda.BarsBoxPassMatchesCpu:EditCuda.DistancesEqualCpuOnManyLengths:EditCuda.CigarsEqualCpuOnManyLengths:DtwCuda.OneToManyEqualsCpu:EpilogueCuda.GridStrideLoopKeepsChannelsInStep:AlignDevice.BatchesOtherThanPlannedAreRefused:MotionCuda.PredictiveWithPreviousFieldMatchesCpu:MotionCuda.ShiftedTextureMatchesCpuAndTheShift}
   for t in $tests; do
     case $(basename "$t") in test-kernels|test-motion) sanitize racecheck "${DPX_RACECHECK_TIMEOUT:-240}" "$t" "--gtest_filter=$filter";; esac
   done

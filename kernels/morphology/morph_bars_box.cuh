@@ -37,14 +37,19 @@ struct BarsBoxArgs {
   int row_step[kMaxBoxBars];     // the row window after bar b: w_b - w_{b+1}; the last bar's w_K
 };
 
-// Each sample of N rows of the warp over the pixels either side of it (a row window of half-width
-// 1 on C channels): two fixed moves and one three-operand max/min, where the general row window
-// (row_windows) doubles, then moves by plan. An ellipse's bars are mostly one pixel apart.
-template <typename T, bool kMax, int C, int N>
-__device__ __forceinline__ void neighbour_windows(ChunkLanes<T> (&v)[N]) {
+// Each sample of N rows of the warp over the D pixels either side of it (a row window of
+// half-width D on C channels, D = 1 or 2): 2 D fixed moves and D three-operand max/min, where the
+// general row window (row_windows) doubles, then moves by plan (about twice the instructions). An
+// ellipse's bars are mostly one or two pixels apart.
+template <typename T, bool kMax, int C, int D, int N>
+__device__ __forceinline__ void near_windows(ChunkLanes<T> (&v)[N]) {
+  static_assert(D == 1 || D == 2, "the moves below");
   MORPH_UNROLL
   for (int i = 0; i < N; ++i) {
-    v[i] = max_or_min3<T, kMax>(shift_samples<T, -C>(v[i]), v[i], shift_samples<T, C>(v[i]));
+    ChunkLanes<T> w = max_or_min3<T, kMax>(shift_samples<T, -C>(v[i]), v[i], shift_samples<T, C>(v[i]));
+    if constexpr (D == 2)
+      w = max_or_min3<T, kMax>(shift_samples<T, -2 * C>(v[i]), w, shift_samples<T, 2 * C>(v[i]));
+    v[i] = w;
   }
 }
 
@@ -108,7 +113,9 @@ __device__ void bars_box_pass(const BarsBoxArgs& b, uint2* tile) {
           v[i] = bar == 0 ? c : max_or_min<T, kMax>(v[i], c);
         }
         if (b.row_step[bar] == 1) {
-          neighbour_windows<T, kMax, C>(v);
+          near_windows<T, kMax, C, 1>(v);
+        } else if (b.row_step[bar] == 2) {
+          near_windows<T, kMax, C, 2>(v);
         } else if (b.row_step[bar] != 0) {
           row_windows<T, kMax, C>(v, row_window_plan<T, C>(b.row_step[bar]), lane);
         }

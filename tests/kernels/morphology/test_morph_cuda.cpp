@@ -262,6 +262,50 @@ TEST(MorphCuda, CrossesAndEllipsesTakeTheBarsBoxPassWhereItFits) {
   EXPECT_EQ(path(1, SampleType::kU8, MorphShape::kRect, 31), ElementPass::kSeparable);
 }
 
+// The bars box pass through the public entry on one frame of several blocks across and down (a
+// padded, 16-byte aligned pitch): crosses and ellipses with one- and two-pixel row steps and the
+// general row window, runs of 4 and 8 rows, u8 and u16, one and two channels, every border rule,
+// dilate and erode. Small enough for racecheck (the tile's barriers).
+TEST(MorphCuda, BarsBoxPassMatchesCpu) {
+  DPX_REQUIRE_GPU();
+  std::mt19937_64 rng = seeded_rng();
+  struct Element {
+    MorphShape shape;
+    int width, height;
+  };
+  const Element elements[] = {{MorphShape::kEllipse, 15, 15},
+                              {MorphShape::kEllipse, 31, 9},
+                              {MorphShape::kEllipse, 63, 63},
+                              {MorphShape::kCross, 9, 5}};
+  const Geometry g{333, 211, 5, 0, true};
+  int turn = 0, ran = 0;
+  for (const Element& e : elements) {
+    for (SampleType type : {SampleType::kU8, SampleType::kU16}) {
+      for (int channels : {1, 2}) {
+        MorphCase mc;
+        mc.params.op = turn % 2 == 0 ? MorphOp::kDilate : MorphOp::kErode;
+        mc.params.shape = e.shape;
+        mc.params.width = e.width;
+        mc.params.height = e.height;
+        mc.params.border = static_cast<BorderMode>(turn % 3);
+        mc.channels = channels;
+        mc.type = type;
+        ++turn;
+        HostPlane src = make_plane(g, channels, type);
+        fill_random(src, rng);
+        const PlaneView frame = src.view();
+        if (detail::morph_element_pass(frame, frame, mc.params) != detail::ElementPass::kBarsBox) continue;
+        const std::string what =
+            describe(mc) + " " + std::to_string(g.width) + "x" + std::to_string(g.height);
+        expect_gpu_matches(cpu_result(src, mc.params), src, make_plane(g, channels, type), mc.params,
+                           MorphKernel::kDpx, variants::morph_default_schedule(type, e.width), nullptr, what);
+        ++ran;
+      }
+    }
+  }
+  EXPECT_EQ(ran, 13) << "every combination but the 63x63 ellipse's of 62 bytes and more a half-width";
+}
+
 // The same schedule on frames of many blocks, tight and odd pitches: the sizes dpx-bench times,
 // every border, u8 and u16, one and four channels.
 TEST(MorphCuda, ShapeTileFramesMatchCpu) {
