@@ -86,15 +86,19 @@ constexpr BorderMode kBorders[] = {BorderMode::kReplicate, BorderMode::kReflect1
 
 class MorphBarsBoxEmulated : public ::testing::TestWithParam<ElementCase> {};
 
-// Every border rule on every frame; the sample type, dilate / erode and the channels turn from
-// case to case, skipping the combinations the pass does not take (too wide a row window), so every
-// element meets each combination it takes across the frames and rules.
+// Every border rule on every frame but the largest (one rule there, turning with the element: the
+// suite's time); the sample type, dilate / erode and the channels turn from case to case, skipping
+// the combinations the pass does not take (too wide a row window), so every element meets each
+// combination it takes across the frames and rules.
 TEST_P(MorphBarsBoxEmulated, MatchesCpu) {
   std::mt19937_64 rng = seeded_rng();
   const ElementCase e = GetParam();
   int turn = e.width + 3 * e.height, ran = 0;
-  for (const Geometry& g : bars_box_geometries()) {
+  const std::vector<Geometry>& geometries = bars_box_geometries();
+  const BorderMode largest_frame_border = kBorders[turn % 3];
+  for (const Geometry& g : geometries) {
     for (BorderMode border : kBorders) {
+      if (&g == &geometries.back() && border != largest_frame_border) continue;
       for (int tries = 0; tries < 12; ++tries, ++turn) {
         MorphCase c;
         c.params.shape = e.shape;
@@ -128,8 +132,7 @@ TEST_P(MorphBarsBoxEmulated, MatchesCpu) {
       }
     }
   }
-  EXPECT_EQ(ran, static_cast<int>(bars_box_geometries().size() * 3))
-      << "a frame and rule the pass took nowhere";
+  EXPECT_EQ(ran, static_cast<int>(geometries.size() * 3 - 2)) << "a frame and rule the pass took nowhere";
 }
 
 // Two bars (crosses, the 3x3 ellipse), bars one to a few rows apart (ellipses, square and not),
