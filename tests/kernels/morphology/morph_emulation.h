@@ -8,7 +8,12 @@
 #include "../../../kernels/morphology/morph_tile.cuh"
 #include "morph_test_util.h"
 
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <string>
 #include <thread>
+#include <type_traits>
 #include <vector>
 
 namespace dpx {
@@ -45,6 +50,48 @@ inline morph::PassArgs emulated_args(const HostPlane& src, HostPlane& dst, Borde
   auto* out = static_cast<std::uint8_t*>(dst.mutable_view().data);
   return morph::PassArgs{in,         src.pitch, out,    dst.pitch, src.width, src.height, static_cast<int>(src.row_bytes()),
                          border,     morph::vector_ok(in, src.pitch), morph::vector_ok(out, dst.pitch)};
+}
+
+// An element's case for `turn` under `border`: dilate / erode, u8 / u16 and 1, 2 or 4 channels turn
+// with it (twelve consecutive turns take every combination).
+inline MorphCase turned_case(MorphShape shape, int width, int height, BorderMode border, int turn) {
+  MorphCase c;
+  c.params.shape = shape;
+  c.params.width = width;
+  c.params.height = height;
+  c.params.border = border;
+  c.params.op = turn % 2 == 0 ? MorphOp::kDilate : MorphOp::kErode;
+  c.type = turn / 2 % 2 == 0 ? SampleType::kU8 : SampleType::kU16;
+  c.channels = 1 << (turn / 4 % 3);
+  return c;
+}
+
+// An emulated pass of case `c` over `src` (a plane of frame g) against morph_cpu, byte for byte, and
+// nothing written outside the rows: run(sample, dilate, src, got) with `sample` a std::uint8_t or
+// std::uint16_t and `dilate` a std::bool_constant, as the case's type and operation say.
+template <class Run>
+void expect_emulation_matches_cpu(const MorphCase& c, const Geometry& g, const HostPlane& src,
+                                  const Run& run) {
+  HostPlane want = make_plane(g.width, g.height, c.channels, c.type);
+  ASSERT_TRUE(morph_cpu(src.view(), want.mutable_view(), c.params).is_ok());
+  HostPlane got = make_plane(g, c.channels, c.type);
+  const bool dilate = c.params.op == MorphOp::kDilate;
+  const auto with_sample = [&](auto sample) {
+    if (dilate) {
+      run(sample, std::true_type{}, src, got);
+    } else {
+      run(sample, std::false_type{}, src, got);
+    }
+  };
+  if (c.type == SampleType::kU8) {
+    with_sample(std::uint8_t{});
+  } else {
+    with_sample(std::uint16_t{});
+  }
+  const std::string what = describe(c) + " " + std::to_string(g.width) + "x" + std::to_string(g.height) +
+                           " pitch " + std::to_string(src.pitch) + " offset " + std::to_string(src.offset);
+  EXPECT_EQ(first_difference(want, got), "") << what;
+  EXPECT_TRUE(padding_untouched(got)) << what << ": wrote outside its rows";
 }
 
 }  // namespace test

@@ -100,32 +100,14 @@ TEST_P(MorphBarsBoxEmulated, MatchesCpu) {
     for (BorderMode border : kBorders) {
       if (&g == &geometries.back() && border != largest_frame_border) continue;
       for (int tries = 0; tries < 12; ++tries, ++turn) {
-        MorphCase c;
-        c.params.shape = e.shape;
-        c.params.width = e.width;
-        c.params.height = e.height;
-        c.params.border = border;
-        c.params.op = turn % 2 == 0 ? MorphOp::kDilate : MorphOp::kErode;
-        c.type = turn / 2 % 2 == 0 ? SampleType::kU8 : SampleType::kU16;
-        c.channels = 1 << (turn / 4 % 3);
+        const MorphCase c = turned_case(e.shape, e.width, e.height, border, turn);
         HostPlane src = make_plane(g, c.channels, c.type);
         if (!takes(src, bars_of(e.shape, e.width, e.height))) continue;
         fill_random(src, rng);
-        HostPlane want = make_plane(g.width, g.height, c.channels, c.type);
-        ASSERT_TRUE(morph_cpu(src.view(), want.mutable_view(), c.params).is_ok());
-        HostPlane got = make_plane(g, c.channels, c.type);
-        const bool dilate = c.params.op == MorphOp::kDilate;
-        if (c.type == SampleType::kU8) {
-          dilate ? run_bars_box<std::uint8_t, true>(src, got, c.params)
-                 : run_bars_box<std::uint8_t, false>(src, got, c.params);
-        } else {
-          dilate ? run_bars_box<std::uint16_t, true>(src, got, c.params)
-                 : run_bars_box<std::uint16_t, false>(src, got, c.params);
-        }
-        const std::string what = describe(c) + " " + std::to_string(g.width) + "x" +
-                                 std::to_string(g.height) + " pitch " + std::to_string(src.pitch);
-        EXPECT_EQ(first_difference(want, got), "") << what;
-        EXPECT_TRUE(padding_untouched(got)) << what << ": wrote outside its rows";
+        expect_emulation_matches_cpu(
+            c, g, src, [&](auto sample, auto dilate, const HostPlane& in, HostPlane& out) {
+              run_bars_box<decltype(sample), decltype(dilate)::value>(in, out, c.params);
+            });
         ++ran;
         ++turn;
         break;

@@ -68,31 +68,12 @@ const std::vector<Geometry>& shape_geometries() {
 // The element on frame g under `border`; `turn` picks the sample type, dilate / erode and the
 // channels (consecutive turns go through all twelve).
 void expect_matches_cpu(const ElementCase& e, const Geometry& g, BorderMode border, int turn, std::mt19937_64& rng) {
-  MorphCase c;
-  c.params.shape = e.shape;
-  c.params.width = e.width;
-  c.params.height = e.height;
-  c.params.border = border;
-  c.params.op = turn % 2 == 0 ? MorphOp::kDilate : MorphOp::kErode;
-  c.type = turn / 2 % 2 == 0 ? SampleType::kU8 : SampleType::kU16;
-  c.channels = 1 << (turn / 4 % 3);
+  const MorphCase c = turned_case(e.shape, e.width, e.height, border, turn);
   HostPlane src = make_plane(g, c.channels, c.type);
   fill_random(src, rng);
-  HostPlane want = make_plane(g.width, g.height, c.channels, c.type);
-  ASSERT_TRUE(morph_cpu(src.view(), want.mutable_view(), c.params).is_ok());
-  HostPlane got = make_plane(g, c.channels, c.type);
-  const bool dilate = c.params.op == MorphOp::kDilate;
-  if (c.type == SampleType::kU8) {
-    dilate ? run_shape_pass<std::uint8_t, true>(src, got, c.params)
-           : run_shape_pass<std::uint8_t, false>(src, got, c.params);
-  } else {
-    dilate ? run_shape_pass<std::uint16_t, true>(src, got, c.params)
-           : run_shape_pass<std::uint16_t, false>(src, got, c.params);
-  }
-  const std::string what = describe(c) + " " + std::to_string(g.width) + "x" + std::to_string(g.height) +
-                           " pitch " + std::to_string(src.pitch) + " offset " + std::to_string(src.offset);
-  EXPECT_EQ(first_difference(want, got), "") << what;
-  EXPECT_TRUE(padding_untouched(got)) << what << ": wrote outside its rows";
+  expect_emulation_matches_cpu(c, g, src, [&](auto sample, auto dilate, const HostPlane& in, HostPlane& out) {
+    run_shape_pass<decltype(sample), decltype(dilate)::value>(in, out, c.params);
+  });
 }
 
 constexpr BorderMode kBorders[] = {BorderMode::kReplicate, BorderMode::kReflect101, BorderMode::kNeutral};
