@@ -18,35 +18,16 @@ __global__ void __launch_bounds__(kColumnWarpChunks* kColumnRunsPerBlock) bars_b
   bars_box_pass<T, kMax, kRun, C>(b, bars_box_tile);
 }
 
-// f(run, channels) as compile-time constants: runs of 2, 4 or 8 rows (bars_box_args), 1, 2 or 4
-// channels.
-template <class F>
-void with_bars_box(int run, int channels, const F& f) {
-  const auto by_channels = [&](auto r) {
-    switch (channels) {
-      case 1:
-        return f(r, std::integral_constant<int, 1>{});
-      case 2:
-        return f(r, std::integral_constant<int, 2>{});
-      default:
-        return f(r, std::integral_constant<int, 4>{});
-    }
-  };
-  switch (run) {
-    case 2:
-      return by_channels(std::integral_constant<int, 2>{});
-    case 4:
-      return by_channels(std::integral_constant<int, 4>{});
-    default:
-      return by_channels(std::integral_constant<int, kMaxBoxRun>{});
-  }
-}
-
 template <typename T, bool kMax>
 Status launch(const BarsBoxArgs& b, const PassShape& s, int channels, cudaStream_t stream) {
-  with_bars_box(b.column.run_rows, channels, [&](auto run, auto channels) {
-    bars_box_kernel<T, kMax, decltype(run)::value, decltype(channels)::value>
-        <<<dim3(s.blocks_x, s.blocks_y), dim3(s.threads_x, s.threads_y), s.shared_bytes, stream>>>(b);
+  // The column pass's dispatch; its shapes the pass never takes (no row window, runs of one row:
+  // bars_box_args) build no kernel.
+  with_column_pass(b.column.run_rows, b.column.half_width, channels, [&](auto run, auto c) {
+    constexpr int kRun = decltype(run)::value, C = decltype(c)::value;
+    if constexpr (C > 0 && kRun > 1) {
+      bars_box_kernel<T, kMax, kRun, C>
+          <<<dim3(s.blocks_x, s.blocks_y), dim3(s.threads_x, s.threads_y), s.shared_bytes, stream>>>(b);
+    }
   });
   DPX_CUDA_CHECK_LAUNCH("bars_box_kernel");
   return Status::ok();

@@ -53,25 +53,21 @@ __device__ __forceinline__ void near_windows(ChunkLanes<T> (&v)[N]) {
   }
 }
 
-// Block, run and C (the channels) as column_pass<T, kMax, kRun, C> takes them; tile holds the
-// block step's input rows (column_tile_bytes).
+// Block, run and C (the channels) as column_pass<T, kMax, kRun, C> takes them (with_column_pass
+// for a half-width of the widest bar's: C > 0; two bars or more: kRun > 1); tile holds the block
+// step's input rows (column_tile_bytes).
 template <typename T, bool kMax, int kRun, int C>
 __device__ void bars_box_pass(const BarsBoxArgs& b, uint2* tile) {
-  static_assert(C > 0, "a row window on every bar");
+  static_assert(C > 0 && kRun > 1, "a row window on every bar, and an element at least three rows high");
   constexpr int kTogether = std::min(kRun, kRowWindowRows);  // rows through each row window at once
   using Row = RowWindowLanes<T, kMax>;
   using Column = WindowLanes<T, kMax>;
   const ColumnPassArgs& a = b.column;
   const int lane = static_cast<int>(threadIdx.x);
-  const int block = static_cast<int>(blockIdx.x);
-  const int xb =
-      (block * static_cast<int>(blockDim.x) - (2 * block + 1) * a.halo_chunks + lane) * kChunkBytes;
-  const bool stores = xb >= 0 && xb < a.row_bytes && lane >= a.halo_chunks &&
-                      lane < static_cast<int>(blockDim.x) - a.halo_chunks;
-  const int y0 = blockIdx.y * a.strip_rows;
-  const int y1 = min(y0 + a.strip_rows, a.height);
+  const ColumnThread at = column_thread(a);
+  const int xb = at.xb, y0 = at.y0, y1 = at.y1;
+  const bool stores = at.stores, vector = at.vector;
   const int step_rows = blockDim.y * kRun;
-  const bool vector = a.src_chunks && xb >= 0 && xb + kChunkBytes <= a.readable_bytes;
   for (int s0 = y0 - a.radius; s0 < y1 - a.radius; s0 += step_rows) {
     if (s0 != y0 - a.radius) __syncthreads();  // the last step's tile is read
     load_column_tile<kMax>(a, s0, step_rows + 2 * a.radius, xb, vector, tile);

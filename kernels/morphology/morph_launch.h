@@ -35,11 +35,11 @@ constexpr bool morph_block_maxima_window(SampleType type, int radius) {
   return 2 * radius + 1 >= morph_block_maxima_min_window(type);
 }
 
-// Ellipses at least this wide or tall (either side) run in one pass, every bar of the element in
-// one kernel (morph_shape.h), instead of a separable pass a bar: measured faster from these sizes
-// on (on u16 planes the separable passes cost more and the one pass about the same, so it wins
-// sooner there); below them, and for every cross, the separable passes (or the fused 3x3 / 5x5
-// kernel) won.
+// Ellipses at least this wide or tall (either side) that the bars box pass does not take (below)
+// run in one pass, every bar of the element in one kernel (morph_shape.h), instead of a separable
+// pass a bar: measured faster from these sizes on (on u16 planes the separable passes cost more and
+// the one pass about the same, so it wins sooner there); below them, and for every cross, the
+// separable passes (or the fused 3x3 / 5x5 kernel) won.
 constexpr int morph_one_pass_ellipse_min_side(SampleType type) {
   return type == SampleType::kU16 ? 15 : 31;
 }

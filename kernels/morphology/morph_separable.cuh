@@ -661,6 +661,27 @@ __device__ __forceinline__ void store_chunk(const ColumnPassArgs& a, int y, int 
   }
 }
 
+// Where a column-pass thread works: the byte of its chunk in the row (a block's warps overlap the
+// next block's by twice the halo), whether it stores that chunk (inside the row, not a halo lane),
+// whether it loads it as one vector, and its block's output rows y0 .. y1 - 1.
+struct ColumnThread {
+  int xb;
+  bool stores, vector;
+  int y0, y1;
+};
+__device__ __forceinline__ ColumnThread column_thread(const ColumnPassArgs& a) {
+  const int lane = static_cast<int>(threadIdx.x);
+  const int block = static_cast<int>(blockIdx.x);
+  const int xb =
+      (block * static_cast<int>(blockDim.x) - (2 * block + 1) * a.halo_chunks + lane) * kChunkBytes;
+  const int y0 = blockIdx.y * a.strip_rows;
+  return ColumnThread{xb,
+                      xb >= 0 && xb < a.row_bytes && lane >= a.halo_chunks &&
+                          lane < static_cast<int>(blockDim.x) - a.halo_chunks,
+                      a.src_chunks && xb >= 0 && xb + kChunkBytes <= a.readable_bytes, y0,
+                      min(y0 + a.strip_rows, a.height)};
+}
+
 // A thread: one chunk column of its block's strip_rows output rows, every blockDim.y-th run of kRun
 // rows (window_run_length) from threadIdx.y on. A tiled pass (a.tiled) takes each block step's
 // input rows from shared memory (load_column_tile); otherwise runs whose rows all lie in the plane
@@ -688,14 +709,11 @@ __device__ void column_pass(const ColumnPassArgs& a, uint2* tile) {
   // (15x1 measured faster so).
   using Column = std::conditional_t<kRun == 1, Row, WindowLanes<T, kMax>>;
   const int lane = static_cast<int>(threadIdx.x);
-  const int block = static_cast<int>(blockIdx.x);
-  const int xb = (block * static_cast<int>(blockDim.x) - (2 * block + 1) * a.halo_chunks + lane) * kChunkBytes;
-  const bool stores = xb >= 0 && xb < a.row_bytes && lane >= a.halo_chunks && lane < static_cast<int>(blockDim.x) - a.halo_chunks;
+  const ColumnThread at = column_thread(a);
+  const int xb = at.xb, y0 = at.y0, y1 = at.y1;
+  const bool stores = at.stores, vector = at.vector;
   const int k = 2 * a.radius + 1;
-  const int y0 = blockIdx.y * a.strip_rows;
-  const int y1 = min(y0 + a.strip_rows, a.height);
   const int step_rows = blockDim.y * kRun;
-  const bool vector = a.src_chunks && xb >= 0 && xb + kChunkBytes <= a.readable_bytes;
   bool walk = vector;  // the pointer walk: a branch the warp takes as one where it shuffles
   if constexpr (kRowWindow) walk = __all_sync(kFullWarp, vector);
   // A box pass's run of column windows, narrowed: this warp's rows, this lane's chunks.

@@ -1,7 +1,7 @@
 // The one-pass cross / ellipse schedule (morph_shape.cuh): every bar of the element in one kernel,
 // one read and one write of the frame a dilation or erosion. dpx::morph_cuda() runs it for the
-// large ellipses (detail::morph_one_pass_shape, morph_launch.h); the variants run it for every
-// cross and ellipse (variants::morph_cuda_shape_tile). CUDA builds only.
+// large ellipses the bars box pass does not take (detail::morph_element_pass, morph_launch.h); the
+// variants run it for every cross and ellipse (variants::morph_cuda_shape_tile). CUDA builds only.
 #pragma once
 
 #include <cuda_runtime_api.h>

@@ -24,8 +24,9 @@ Status morph_cuda(MorphKernel kernel, MorphSchedule schedule, const PlaneView& s
 
 // What morph_cuda(kDpx, the default schedule) runs, except that every cross and ellipse takes the
 // one-pass schedule (morph_shape.h: all its bars in one kernel, one read and one write of the frame
-// a dilation or erosion), where the library runs it for the large ellipses only
-// (detail::morph_one_pass_shape). Named in dpx-bench; the name of that path in the library too.
+// a dilation or erosion), where the library runs it for the large ellipses the bars box pass does
+// not take only (detail::morph_element_pass). Named in dpx-bench; the name of that path in the
+// library too.
 Status morph_cuda_shape_tile(const PlaneView& src, const MutablePlaneView& dst, const MorphParams& params,
                              cudaStream_t stream, DeviceBuffer* scratch);
 constexpr const char* kShapeTileName = "shape-tile";

@@ -46,15 +46,9 @@ void run_bars_box(const HostPlane& src, HostPlane& dst, const MorphParams& p) {
     for (int bx = 0; bx < s.blocks_x; ++bx) {
       std::fill(tile.begin(), tile.end(), uint2{kStaleShared, kStaleShared});
       run_emulated_block(s.threads_x, s.threads_y, bx, by, [&] {
-        morph::with_window_run(b.column.run_rows, [&](auto run) {
-          switch (src.channels) {
-            case 1:
-              return morph::bars_box_pass<T, kMax, decltype(run)::value, 1>(b, tile.data());
-            case 2:
-              return morph::bars_box_pass<T, kMax, decltype(run)::value, 2>(b, tile.data());
-            default:
-              return morph::bars_box_pass<T, kMax, decltype(run)::value, 4>(b, tile.data());
-          }
+        morph::with_column_pass(b.column.run_rows, b.column.half_width, src.channels, [&](auto run, auto c) {
+          constexpr int kRun = decltype(run)::value, C = decltype(c)::value;
+          if constexpr (C > 0 && kRun > 1) morph::bars_box_pass<T, kMax, kRun, C>(b, tile.data());
         });
       });
       ASSERT_TRUE(emulated_copies_drained())
