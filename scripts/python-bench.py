@@ -7,7 +7,9 @@
   PyTorch tensors where PyTorch is, and, with --dpx-bench PATH, dpx-bench morph's default-schedule
   row for the same case (the C++ call).
   64x64 GRAY8 3x3 dilate: microseconds per call, each call synchronised, and calls queued back to
-  back; numpy arrays on the CPU and (copied there and back) on CUDA.
+  back; numpy arrays on the CPU and (copied there and back) on CUDA. The 4K and the queued 64x64
+  CuPy calls also into out= arrays made beforehand (no allocation a call: the C++ call, too, writes
+  into frames it was given).
 
 Prints a table last; --json PATH writes the figures too."""
 
@@ -86,6 +88,9 @@ def main():
     figures = {}
     figures["4K dilate 3x3: dpx.morphology (Python, CuPy array)"] = gpu_us_per_call(
         lambda f: dpx.morphology(f, "dilate", 3), frames, args.reps, 20)
+    outs = {id(f): cp.empty_like(f) for f in frames}  # one result frame each, as dpx-bench has
+    figures["4K dilate 3x3: dpx.morphology into out= (Python, CuPy array)"] = gpu_us_per_call(
+        lambda f: dpx.morphology(f, "dilate", 3, out=outs[id(f)]), frames, args.reps, 20)
     try:
         import torch
         tensors = [torch.as_tensor(f, device="cuda") for f in frames] if torch.cuda.is_available() else []
@@ -105,6 +110,9 @@ def main():
         lambda: dpx.morphology(small, "dilate", 3), 200, args.reps, True)
     figures["64x64 CuPy: calls queued back to back"] = wall_us_per_call(
         lambda: dpx.morphology(small, "dilate", 3), 1000, args.reps, False)
+    small_out = cp.empty_like(small)
+    figures["64x64 CuPy into out=: calls queued back to back"] = wall_us_per_call(
+        lambda: dpx.morphology(small, "dilate", 3, out=small_out), 1000, args.reps, False)
     figures["64x64 cupyx grey_dilation: a call + synchronise"] = wall_us_per_call(
         lambda: ndi.grey_dilation(small, size=(3, 3), mode="nearest"), 200, args.reps, True)
     figures["64x64 numpy, backend cpu"] = wall_us_per_call(

@@ -40,6 +40,7 @@ def morphology(
     border: Literal["replicate", "reflect101", "neutral"] = "replicate",
     backend: Backend = "auto",
     stream: Stream = None,
+    out: Optional[Array] = None,
 ) -> Array: ...
 def motion_vectors(
     prev: Array,
@@ -131,6 +132,7 @@ def requantize(
     clamp: Optional[Tuple[int, int]] = None,
     backend: Backend = "auto",
     stream: Stream = None,
+    out: Optional[Array] = None,
 ) -> Array: ...
 def requantize_residual(
     acc: Array,
@@ -142,8 +144,9 @@ def requantize_residual(
     clamp: Optional[Tuple[int, int]] = None,
     backend: Backend = "auto",
     stream: Stream = None,
+    out: Optional[Array] = None,
 ) -> Array: ...
 def max3(a: Array, b: Array, c: Array, relu: bool = False, clamp: Optional[Tuple[int, int]] = None,
-         backend: Backend = "auto", stream: Stream = None) -> Array: ...
+         backend: Backend = "auto", stream: Stream = None, out: Optional[Array] = None) -> Array: ...
 def min3(a: Array, b: Array, c: Array, relu: bool = False, clamp: Optional[Tuple[int, int]] = None,
-         backend: Backend = "auto", stream: Stream = None) -> Array: ...
+         backend: Backend = "auto", stream: Stream = None, out: Optional[Array] = None) -> Array: ...

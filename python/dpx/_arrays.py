@@ -52,6 +52,19 @@ def _framework(x):
     return kind
 
 
+def output(out, like, shape=None, dtype=None, stream=None):
+    """The array a call writes its result into: the caller's `out`, used in place (the call checks
+    its dtype, shape, side and that it is writable and apart from the inputs), or, when None, a new
+    array beside `like` (empty_like). Never a copy: a result must not land in a temporary."""
+    if out is None:
+        return empty_like(like, shape, dtype)
+    if isinstance(out, np.ndarray) or is_cuda(out):
+        return out
+    if hasattr(out, "__dlpack__") and not hasattr(out, "__array_interface__"):
+        return _dpx.from_dlpack(out, "out", stream_handle(None, stream))
+    raise TypeError(f"out: expected a numpy array or a CUDA array, got {type(out).__name__}")
+
+
 _TORCH_DTYPES = ("uint8", "int8", "int16", "uint16", "int32", "uint32", "int64", "float32", "float64")
 
 
@@ -105,6 +118,11 @@ def stream_handle(x, stream):
         if value is not None:
             return int(getattr(value, "value", value) or 0)
     raise TypeError(f"stream: expected an int, a CuPy, Numba or PyTorch stream, got {type(stream).__name__}")
+
+
+def dtype_name(x):
+    """numpy's name of x's dtype ("int16"), whatever x's framework ("torch.int16" for PyTorch)."""
+    return str(x.dtype).rsplit(".", 1)[-1]
 
 
 def view(x, dtype):

@@ -14,6 +14,8 @@ _COMMON = """
     relu: max(x, 0) after saturation; clamp: (lo, hi) instead (within the output type).
     backend, stream: as in dpx.morphology; numpy arrays run on the backend asked for, CUDA arrays
         in place on their device. The same bits on the CPU and CUDA.
+    out: a C-contiguous array of the result's dtype and shape to write into (as in dpx.morphology),
+        returned; by default a new array.
     Raises ValueError for bad arguments (dtype, shape, constants, a shift out of range).
 """
 
@@ -33,7 +35,7 @@ def _constants(x, name):
 
 
 def requantize(acc, shift=0, bias=None, shifts=None, dtype="int16", relu=False, clamp=None, backend="auto",
-               stream=None):
+               stream=None, out=None):
     """int32 accumulators to int16 or int8: bias, rounding shift, saturation, activation.
 
     acc: an int32 array of any shape (numpy or CUDA).
@@ -45,41 +47,43 @@ def requantize(acc, shift=0, bias=None, shifts=None, dtype="int16", relu=False, 
     if str(np.dtype(dtype)) not in ("int16", "int8"):
         raise ValueError(f"dtype must be 'int16' or 'int8', got {dtype!r}")
     acc = _arrays.prepare(acc, "acc", stream)
-    out = _arrays.empty_like(acc, dtype=str(np.dtype(dtype)))
-    _dpx.requantize(acc, None, out, shift, _constants(bias, "bias"), _constants(shifts, "shifts"), relu, clamp,
+    result = _arrays.output(out, acc, dtype=str(np.dtype(dtype)), stream=stream)
+    if _arrays.dtype_name(result) != str(np.dtype(dtype)):
+        raise ValueError(f"out: dtype must be {np.dtype(dtype)} (the dtype asked for), got {_arrays.dtype_name(result)}")
+    _dpx.requantize(acc, None, result, shift, _constants(bias, "bias"), _constants(shifts, "shifts"), relu, clamp,
                     backend, _arrays.stream_handle(acc, stream))
-    return out
+    return result if out is None else out
 
 
 def requantize_residual(acc, residual, shift=0, bias=None, shifts=None, relu=False, clamp=None, backend="auto",
-                        stream=None):
+                        stream=None, out=None):
     """requantize to int16, then a residual added: out = activation(saturate16(q + residual)).
 
     acc: int32; residual: int16 of acc's shape. Returns a new int16 array.
     """
     acc = _arrays.prepare(acc, "acc", stream)
     residual = _arrays.prepare(residual, "residual", stream)
-    out = _arrays.empty_like(acc, dtype="int16")
-    _dpx.requantize(acc, residual, out, shift, _constants(bias, "bias"), _constants(shifts, "shifts"), relu, clamp,
+    result = _arrays.output(out, acc, dtype="int16", stream=stream)
+    _dpx.requantize(acc, residual, result, shift, _constants(bias, "bias"), _constants(shifts, "shifts"), relu, clamp,
                     backend, _arrays.stream_handle(acc, stream))
-    return out
+    return result if out is None else out
 
 
-def _merge3(op, a, b, c, relu, clamp, backend, stream):
+def _merge3(op, a, b, c, relu, clamp, backend, stream, out):
     a, b, c = (_arrays.prepare(x, name, stream) for x, name in ((a, "a"), (b, "b"), (c, "c")))
-    out = _arrays.empty_like(a)
-    _dpx.merge3(a, b, c, out, op, relu, clamp, backend, _arrays.stream_handle(a, stream))
-    return out
+    result = _arrays.output(out, a, stream=stream)
+    _dpx.merge3(a, b, c, result, op, relu, clamp, backend, _arrays.stream_handle(a, stream))
+    return result if out is None else out
 
 
-def max3(a, b, c, relu=False, clamp=None, backend="auto", stream=None):
+def max3(a, b, c, relu=False, clamp=None, backend="auto", stream=None, out=None):
     """Elementwise maximum of three int16 arrays of one shape, then the activation; a new array."""
-    return _merge3("max", a, b, c, relu, clamp, backend, stream)
+    return _merge3("max", a, b, c, relu, clamp, backend, stream, out)
 
 
-def min3(a, b, c, relu=False, clamp=None, backend="auto", stream=None):
+def min3(a, b, c, relu=False, clamp=None, backend="auto", stream=None, out=None):
     """Elementwise minimum of three int16 arrays of one shape, then the activation; a new array."""
-    return _merge3("min", a, b, c, relu, clamp, backend, stream)
+    return _merge3("min", a, b, c, relu, clamp, backend, stream, out)
 
 
 for _f in (requantize, requantize_residual, max3, min3):

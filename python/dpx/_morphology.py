@@ -12,7 +12,7 @@ def _element_size(ksize):
 
 
 def morphology(img, op, ksize=(3, 3), shape="rect", iterations=1, border="replicate", backend="auto",
-               stream=None):
+               stream=None, out=None):
     """Grayscale morphology of an image, each channel on its own; OpenCV's morphologyEx results.
 
     img: a 2-D uint8/uint16 array, or 3-D with channels last; a numpy array or a CUDA array
@@ -29,14 +29,17 @@ def morphology(img, op, ksize=(3, 3), shape="rect", iterations=1, border="replic
         their device.
     stream: for CUDA: a stream (int handle, CuPy/Numba/PyTorch stream); default: the current
         stream of the array's framework. CUDA arrays return at once, the work queued on it.
+    out: an array to write the result into instead of a new one: img's dtype and shape, on img's
+        side (numpy for numpy, CUDA on img's device), apart from img, pixels packed within a row
+        (rows may be padded, but not a numpy out of the CUDA backend). Saves an allocation a call.
 
-    Returns a new array of img's type, shape and kind (numpy, CuPy, ...), on img's device; a
-    dpx.DeviceArray for a CUDA tensor that came only through DLPack.
+    Returns `out`, or a new array of img's type, shape and kind (numpy, CuPy, ...), on img's device;
+    a dpx.DeviceArray for a CUDA tensor that came only through DLPack.
     Raises ValueError for bad arguments, RuntimeError for device failures.
     """
     width, height = _element_size(ksize)
     img = _arrays.prepare(img, "img", stream)
-    out = _arrays.empty_like(img)
-    _dpx.morphology(img, out, op, width, height, shape, int(iterations), border, backend,
+    result = _arrays.output(out, img, stream=stream)
+    _dpx.morphology(img, result, op, width, height, shape, int(iterations), border, backend,
                     _arrays.stream_handle(img, stream))
-    return out
+    return result if out is None else out

@@ -62,6 +62,38 @@ def test_morphology_strided_cupy_pixels_raise(rng, cp):
         dpx.morphology(cp.asarray(image(rng, (64, 64)))[:, ::2], "dilate")
 
 
+def test_morphology_into_a_cupy_out(rng, cp):
+    img = image(rng, (70, 133, 2), np.uint16)
+    want = dpx.morphology(img, "blackhat", (7, 5), shape="cross", backend="cpu")
+    parent = cp.full((70, 140, 2), 0x5A5A, cp.uint16)  # poisoned; rows padded by the parent's pitch
+    out = parent[:, 3:136]
+    assert dpx.morphology(cp.asarray(img), "blackhat", (7, 5), shape="cross", out=out) is out
+    np.testing.assert_array_equal(cp.asnumpy(out), want)
+    assert (cp.asnumpy(parent[:, :3]) == 0x5A5A).all() and (cp.asnumpy(parent[:, 136:]) == 0x5A5A).all()
+    host = np.full_like(img, 1)
+    assert dpx.morphology(img, "blackhat", (7, 5), shape="cross", backend="cuda", out=host) is host
+    np.testing.assert_array_equal(host, want)
+
+
+def test_morphology_into_a_torch_out(rng, torch):
+    img = image(rng, (70, 133))
+    out = torch.full((70, 133), 7, dtype=torch.uint8, device="cuda")
+    assert dpx.morphology(torch.from_numpy(img).cuda(), "tophat", 9, shape="ellipse", out=out) is out
+    torch.cuda.synchronize()
+    np.testing.assert_array_equal(out.cpu().numpy(), dpx.morphology(img, "tophat", 9, shape="ellipse", backend="cpu"))
+
+
+def test_morphology_out_on_the_other_side_raises(rng, cp):
+    img = image(rng, (32, 32))
+    with pytest.raises(ValueError, match="same side"):
+        dpx.morphology(cp.asarray(img), "dilate", out=np.empty_like(img))
+    with pytest.raises(ValueError, match="same side"):
+        dpx.morphology(img, "dilate", out=cp.empty((32, 32), cp.uint8))
+    d = cp.asarray(img)
+    with pytest.raises(ValueError, match="overlap"):
+        dpx.morphology(d, "dilate", out=d)
+
+
 def test_morphology_numpy_on_cuda_matches_cpu(rng):
     img = image(rng, (123, 77, 3), np.uint16)
     np.testing.assert_array_equal(dpx.morphology(img, "tophat", 7, backend="cuda"),
@@ -168,6 +200,10 @@ def test_epilogue_cupy_matches_cpu(rng, cp):
     a, b, c = (rng.integers(-32768, 32768, size=1001).astype(np.int16) for _ in range(3))
     np.testing.assert_array_equal(cp.asnumpy(dpx.max3(cp.asarray(a), cp.asarray(b), cp.asarray(c))),
                                   dpx.max3(a, b, c, backend="cpu"))
+    out = cp.full(acc.shape, 99, cp.int8)
+    assert dpx.requantize(cp.asarray(acc), shift=5, bias=bias, dtype="int8", relu=True, out=out) is out
+    np.testing.assert_array_equal(cp.asnumpy(out), dpx.requantize(acc, shift=5, bias=bias, dtype="int8", relu=True,
+                                                                  backend="cpu"))
     np.testing.assert_array_equal(dpx.min3(a, b, c, backend="cuda"), dpx.min3(a, b, c, backend="cpu"))
 
 

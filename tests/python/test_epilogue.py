@@ -68,6 +68,21 @@ def test_merge3(rng, function, numpy_op, activation):
     np.testing.assert_array_equal(function(a, b, c, backend="cpu", **activation), want)
 
 
+def test_out_is_written_and_returned(rng):
+    acc = accumulators(rng, (9, 16))
+    out = np.full(acc.shape, 99, np.int8)
+    assert dpx.requantize(acc, shift=9, dtype="int8", out=out) is out
+    np.testing.assert_array_equal(out, reference(acc, shift=9, dtype="int8"))
+    residual = rng.integers(-32768, 32768, size=acc.shape, dtype=np.int64).astype(np.int16)
+    out16 = np.full(acc.shape, -1, np.int16)
+    assert dpx.requantize_residual(acc, residual, shift=3, out=out16) is out16
+    np.testing.assert_array_equal(out16, reference(acc, shift=3, residual=residual))
+    a, b, c = (rng.integers(-32768, 32768, size=(5, 8), dtype=np.int64).astype(np.int16) for _ in range(3))
+    want = np.maximum(np.maximum(a, b), c)
+    assert dpx.max3(a, b, c, out=a) is a  # the very same array as an input: elementwise, allowed
+    np.testing.assert_array_equal(a, want)
+
+
 def test_strided_inputs_give_the_result_of_copies(rng):
     acc = accumulators(rng, (20, 8))
     np.testing.assert_array_equal(dpx.requantize(acc[::2, ::2], shift=4), reference(acc[::2, ::2].copy(), shift=4))
@@ -88,6 +103,11 @@ def test_strided_inputs_give_the_result_of_copies(rng):
     (lambda: dpx.requantize_residual(np.zeros(4, np.int32), np.zeros(4, np.int32)), "int16"),
     (lambda: dpx.max3(np.zeros(4, np.int16), np.zeros(4, np.int16), np.zeros(3, np.int16)), "shape"),
     (lambda: dpx.min3(np.zeros(4, np.int16), np.zeros(4, np.int8), np.zeros(4, np.int16)), "int16"),
+    (lambda: dpx.requantize(np.zeros(4, np.int32), dtype="int8", out=np.zeros(4, np.int16)), "out: dtype must be int8"),
+    (lambda: dpx.requantize(np.zeros(4, np.int32), out=np.zeros(5, np.int16)), "shape"),
+    (lambda: dpx.requantize(np.zeros(8, np.int32), out=np.zeros(16, np.int16)[::2]), "contiguous"),
+    (lambda: (lambda buf: dpx.max3(buf[:8], buf[:8], buf[:8], backend="cpu", out=buf[1:]))(np.zeros(9, np.int16)),
+     "overlaps"),
 ])
 def test_bad_input_raises_value_error(call, message):
     with pytest.raises(ValueError, match=message):

@@ -75,6 +75,43 @@ def test_input_is_left_alone(rng):
     np.testing.assert_array_equal(img, before)
 
 
+@pytest.mark.parametrize("backend", ["cpu", "auto"])
+def test_out_is_written_in_place_and_returned(rng, backend):
+    img = random_image(rng, (37, 53, 2), np.uint16)
+    out = np.full_like(img, 0x5A5A)  # poisoned: every pixel must be written
+    got = dpx.morphology(img, "open", (5, 3), shape="ellipse", backend=backend, out=out)
+    assert got is out
+    np.testing.assert_array_equal(out, opencv(img, "open", (5, 3), shape="ellipse"))
+
+
+def test_out_with_padded_rows_keeps_its_padding(rng):
+    img = random_image(rng, (40, 61), np.uint8)
+    storage = np.full((40, 64), 7, np.uint8)
+    dpx.morphology(img, "gradient", 3, backend="cpu", out=storage[:, :61])
+    np.testing.assert_array_equal(storage[:, :61], opencv(img, "gradient", (3, 3)))
+    assert (storage[:, 61:] == 7).all()
+
+
+@pytest.mark.parametrize("make_out, message", [
+    (lambda img: np.zeros((8, 9), np.uint8), "shape"),
+    (lambda img: np.zeros((8, 8), np.uint16), "dtype must be uint8"),
+    (lambda img: img, "overlap"),
+    (lambda img: np.zeros((8, 8), np.uint8)[::-1], "packed"),
+    (lambda img: np.broadcast_to(np.zeros(8, np.uint8), (8, 8)), "packed|read-only"),
+])
+def test_bad_out_raises_value_error_and_leaves_the_input(make_out, message):
+    img = np.arange(64, dtype=np.uint8).reshape(8, 8)
+    before = img.copy()
+    with pytest.raises(ValueError, match=message):
+        dpx.morphology(img, "dilate", backend="cpu", out=make_out(img))
+    np.testing.assert_array_equal(img, before)
+
+
+def test_out_of_another_kind_raises_type_error():
+    with pytest.raises(TypeError, match="out"):
+        dpx.morphology(np.zeros((8, 8), np.uint8), "dilate", out=[[0] * 8] * 8)
+
+
 @pytest.mark.parametrize("img, message", [
     (np.zeros((8, 8), np.float32), "dtype must be uint8 or uint16"),
     (np.zeros((8, 8), np.int16), "dtype must be uint8 or uint16"),
