@@ -8,6 +8,9 @@
 #          BENCH: morph, motion, align, epilogue, pipeline (dpx-bench subcommands, with options after ':',
 #          e.g. "align:--only=edit")
 #   DPX_VERIFY_STEPS: comma list of tests,sass,memcheck,racecheck,bench (default: all of them)
+#   DPX_TEST_SHARDS: processes per suite in the tests step, gtest shards side by side (default 1;
+#                    12 runs every suite of a Hopper machine in about two minutes)
+#   DPX_MEMCHECK_FILTER: gtest filter for memcheck (default: every test)
 #   DPX_RACECHECK_FILTER: gtest filter for racecheck (default: one small case per shared-memory kernel)
 #   DPX_SANITIZE_SHARDS: processes per suite under compute-sanitizer (default 12)
 #   DPX_VERIFY_TESTS: the test binaries to run, by name and in order (default: every one found)
@@ -30,10 +33,20 @@ summary+=("gpu: $(head -1 "$out/gpu.txt")")
 
 # 1. tests: every binary, all output kept; a skipped GPU test is a failure here.
 if [[ $steps == *,tests,* ]]; then
+  shards=${DPX_TEST_SHARDS:-1}
   for t in $tests; do
     name=$(basename "$t")
-    timeout "${DPX_TEST_TIMEOUT:-300}" "$t" > "$out/$name.log" 2>&1; rc=$?
-    line=$(grep -E "^$name: [0-9]+ passed" "$out/$name.log" | tail -1)
+    pids=()
+    for ((i = 0; i < shards; i++)); do
+      GTEST_TOTAL_SHARDS=$shards GTEST_SHARD_INDEX=$i timeout "${DPX_TEST_TIMEOUT:-300}" "$t" > "$out/$name.$i.log" 2>&1 &
+      pids+=($!)
+    done
+    rc=0
+    for p in "${pids[@]}"; do wait "$p" || rc=$?; done
+    for ((i = 0; i < shards; i++)); do cat "$out/$name.$i.log"; done > "$out/$name.log" && rm -f "$out/$name".[0-9]*.log
+    # each shard's "NAME: N passed, N failed, N skipped", added up (none if any shard printed none)
+    line=$(grep -E "^$name: [0-9]+ passed" "$out/$name.log" |
+      awk -v n="$name" -v k="$shards" '{p+=$2; f+=$4; s+=$6; c++} END {if (c == k) printf "%s: %d passed, %d failed, %d skipped", n, p, f, s}')
     # A skip's reason is the line after gtest's "file:line: Skipped"; tests of the no-CUDA paths
     # skip here by design (DPX_ONLY_WITHOUT_CUDA), any other skip is a GPU test that did not run.
     reasons=$(grep -A1 ': Skipped$' "$out/$name.log" | grep -vE ': Skipped$|^--$')
@@ -88,7 +101,9 @@ sanitize() {  # tool, timeout, binary, extra args...
   { [ "$rc" -eq 0 ] && [ "$errors" -eq 0 ]; } || fail "$tool $name (rc=$rc, errors=$errors)"
 }
 if [[ $steps == *,memcheck,* ]]; then
-  for t in $tests; do sanitize memcheck "${DPX_MEMCHECK_TIMEOUT:-300}" "$t"; done
+  for t in $tests; do
+    sanitize memcheck "${DPX_MEMCHECK_TIMEOUT:-300}" "$t" ${DPX_MEMCHECK_FILTER:+"--gtest_filter=$DPX_MEMCHECK_FILTER"}
+  done
 fi
 if [[ $steps == *,racecheck,* ]]; then
   # One case per kernel that shares memory between threads, each a few seconds under racecheck.
