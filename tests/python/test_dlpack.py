@@ -82,6 +82,20 @@ def test_epilogue_of_dlpack_tensors_equals_numpy(rng):
     np.testing.assert_array_equal(got, dpx.max3(a, b, c, relu=True, backend="cpu"))
 
 
+def test_results_into_dlpack_tensors(rng):
+    img = image(rng, (30, 41))
+    storage = np.full_like(img, 3)  # poisoned: every pixel must be written
+    out = DLPackOnly(storage)
+    assert dpx.morphology(img, "close", 5, backend="cpu", out=out) is out
+    np.testing.assert_array_equal(storage, dpx.morphology(img, "close", 5, backend="cpu"))
+    assert out.exports == 1
+    acc = rng.integers(-2**31, 2**31, size=(6, 8), dtype=np.int64).astype(np.int32)
+    q = np.full(acc.shape, 7, np.int8)
+    q_out = DLPackOnly(q)
+    assert dpx.requantize(acc, shift=5, dtype="int8", backend="cpu", out=q_out) is q_out
+    np.testing.assert_array_equal(q, dpx.requantize(acc, shift=5, dtype="int8", backend="cpu"))
+
+
 def test_the_deleter_runs(rng):
     img = image(rng, (16, 16))
     ref = weakref.ref(img)  # numpy's DLPack tensor holds the array until its deleter runs
