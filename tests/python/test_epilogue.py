@@ -105,6 +105,8 @@ def test_strided_inputs_give_the_result_of_copies(rng):
     (lambda: dpx.min3(np.zeros(4, np.int16), np.zeros(4, np.int8), np.zeros(4, np.int16)), "int16"),
     (lambda: dpx.requantize(np.zeros(4, np.int32), dtype="int8", out=np.zeros(4, np.int16)), "out: dtype must be int8"),
     (lambda: dpx.requantize(np.zeros(4, np.int32), out=np.zeros(5, np.int16)), "shape"),
+    (lambda: dpx.requantize_residual(np.zeros(4, np.int32), np.zeros(4, np.int16), out=np.zeros(4, np.int8)),
+     "int16 output"),
     (lambda: dpx.requantize(np.zeros(8, np.int32), out=np.zeros(16, np.int16)[::2]), "contiguous"),
     (lambda: (lambda buf: dpx.max3(buf[:8], buf[:8], buf[:8], backend="cpu", out=buf[1:]))(np.zeros(9, np.int16)),
      "overlaps"),
