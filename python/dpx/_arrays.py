@@ -34,11 +34,17 @@ def prepare(x, name="array", stream=None):
         if not _CUDA_BUILT:
             raise RuntimeError(f"{name} is a CUDA array, but dpx was built without CUDA support")
         return x
-    if hasattr(x, "__dlpack__") and not hasattr(x, "__array_interface__"):
+    if _offers_only_dlpack(x):
         x = _dpx.from_dlpack(x, name, stream_handle(None, stream))  # None: the default stream
         if isinstance(x, _dpx.DeviceArray):
             return x
     return np.ascontiguousarray(x)
+
+
+def _offers_only_dlpack(x):
+    """True for an object whose memory comes only through DLPack (one that also offers
+    __array_interface__ is read through that)."""
+    return hasattr(x, "__dlpack__") and not hasattr(x, "__array_interface__")
 
 
 _FRAMEWORKS = {}  # type -> its package's name, looked up once a type
@@ -60,7 +66,7 @@ def output(out, like, shape=None, dtype=None, stream=None):
         return empty_like(like, shape, dtype)
     if isinstance(out, np.ndarray) or is_cuda(out):
         return out
-    if hasattr(out, "__dlpack__") and not hasattr(out, "__array_interface__"):
+    if _offers_only_dlpack(out):
         return _dpx.from_dlpack(out, "out", stream_handle(None, stream))
     raise TypeError(f"out: expected a numpy array or a CUDA array, got {type(out).__name__}")
 
