@@ -42,14 +42,15 @@ def requantize(acc, shift=0, bias=None, shifts=None, dtype="int16", relu=False, 
     shift: the rounding shift of every element, 0..31 (unless `shifts` gives one per channel).
     bias, shifts: per-channel int32 constants, one per entry of acc's last dimension.
     dtype: 'int16' or 'int8', the output type.
-    Returns a new array of acc's shape and kind.
+    Returns `out`, or a new array of acc's shape and kind.
     """
-    if str(np.dtype(dtype)) not in ("int16", "int8"):
+    name = str(np.dtype(dtype))
+    if name not in ("int16", "int8"):
         raise ValueError(f"dtype must be 'int16' or 'int8', got {dtype!r}")
     acc = _arrays.prepare(acc, "acc", stream)
-    result = _arrays.output(out, acc, dtype=str(np.dtype(dtype)), stream=stream)
-    if _arrays.dtype_name(result) != str(np.dtype(dtype)):
-        raise ValueError(f"out: dtype must be {np.dtype(dtype)} (the dtype asked for), got {_arrays.dtype_name(result)}")
+    result = _arrays.output(out, acc, dtype=name, stream=stream)
+    if _arrays.dtype_name(result) != name:
+        raise ValueError(f"out: dtype must be {name} (the dtype asked for), got {_arrays.dtype_name(result)}")
     _dpx.requantize(acc, None, result, shift, _constants(bias, "bias"), _constants(shifts, "shifts"), relu, clamp,
                     backend, _arrays.stream_handle(acc, stream))
     return result if out is None else out
@@ -59,7 +60,7 @@ def requantize_residual(acc, residual, shift=0, bias=None, shifts=None, relu=Fal
                         stream=None, out=None):
     """requantize to int16, then a residual added: out = activation(saturate16(q + residual)).
 
-    acc: int32; residual: int16 of acc's shape. Returns a new int16 array.
+    acc: int32; residual: int16 of acc's shape. Returns `out`, or a new int16 array.
     """
     acc = _arrays.prepare(acc, "acc", stream)
     residual = _arrays.prepare(residual, "residual", stream)
@@ -77,12 +78,12 @@ def _merge3(op, a, b, c, relu, clamp, backend, stream, out):
 
 
 def max3(a, b, c, relu=False, clamp=None, backend="auto", stream=None, out=None):
-    """Elementwise maximum of three int16 arrays of one shape, then the activation; a new array."""
+    """Elementwise maximum of three int16 arrays of one shape, then the activation; `out` or a new array."""
     return _merge3("max", a, b, c, relu, clamp, backend, stream, out)
 
 
 def min3(a, b, c, relu=False, clamp=None, backend="auto", stream=None, out=None):
-    """Elementwise minimum of three int16 arrays of one shape, then the activation; a new array."""
+    """Elementwise minimum of three int16 arrays of one shape, then the activation; `out` or a new array."""
     return _merge3("min", a, b, c, relu, clamp, backend, stream, out)
 
 
