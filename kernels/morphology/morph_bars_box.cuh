@@ -10,8 +10,11 @@
 //
 // so a thread's column windows only grow (each bar adds the rows from h_b + 1 to h_{b+1} above and
 // below what the last held) and the row windows add up to the widest bar's half-width, whatever the
-// number of bars: per output, 2 h_K + 1 rows read from the block's tile and K row windows by
-// shuffles, where a separable pass a bar reads and writes the frame K times.
+// number of bars. A thread takes four output rows together, whose column windows share a core from
+// a reach of two rows on: a step widens the core by two rows, and each bar reads the six rows
+// between the core and the windows' ends. Four outputs read about 2 h_K + 6 K rows from the block's
+// tile (8 h_K with a window each) and take K row windows by shuffles, where a separable pass a bar
+// reads and writes the frame K times.
 //
 // The block, tile, halo lanes and stores are the column pass's (morph_separable.cuh); the column
 // windows run on its split lanes and the row windows on the widened ones, as in a box pass.
@@ -53,6 +56,25 @@ __device__ __forceinline__ void near_windows(ChunkLanes<T> (&v)[N]) {
   }
 }
 
+// The column windows of N consecutive rows (0 .. N - 1 of `row`) at `reach` from their core, the
+// rows N - 1 - reach .. reach they all hold (reach >= N / 2): window i adds the rows from
+// i - reach up to the core and from the core down to i + reach, 2 (N - 1) rows for the N windows.
+template <typename T, bool kMax, int N, class Row>
+__device__ __forceinline__ void windows_around_core(const ChunkLanes<T>& core, int reach, const Row& row,
+                                                    ChunkLanes<T> (&column)[N]) {
+  ChunkLanes<T> below[N];  // below[i]: rows reach + 1 .. reach + i (i >= 1)
+  below[1] = row(reach + 1);
+  MORPH_UNROLL
+  for (int i = 2; i < N; ++i) below[i] = max_or_min<T, kMax>(below[i - 1], row(reach + i));
+  ChunkLanes<T> above = core;  // the core and rows i - reach .. N - 2 - reach
+  column[N - 1] = max_or_min<T, kMax>(above, below[N - 1]);
+  MORPH_UNROLL
+  for (int i = N - 2; i >= 0; --i) {
+    above = max_or_min<T, kMax>(above, row(i - reach));
+    column[i] = i == 0 ? above : max_or_min<T, kMax>(above, below[i]);
+  }
+}
+
 // Block, run and C (the channels) as column_pass<T, kMax, kRun, C> takes them (with_column_pass
 // for a half-width of the widest bar's: C > 0; two bars or more: kRun > 1); tile holds the block
 // step's input rows (column_tile_bytes).
@@ -60,6 +82,7 @@ template <typename T, bool kMax, int kRun, int C>
 __device__ void bars_box_pass(const BarsBoxArgs& b, uint2* tile) {
   static_assert(C > 0 && kRun > 1, "a row window on every bar, and an element at least three rows high");
   constexpr int kTogether = std::min(kRun, kRowWindowRows);  // rows through each row window at once
+  constexpr int kCoreReach = kTogether / 2;  // the least reach at which the group's windows share a row
   using Row = RowWindowLanes<T, kMax>;
   using Column = WindowLanes<T, kMax>;
   const ColumnPassArgs& a = b.column;
@@ -80,28 +103,38 @@ __device__ void bars_box_pass(const BarsBoxArgs& b, uint2* tile) {
 #pragma unroll 1
 #endif
     for (int j = 0; j < rows; j += kTogether) {
-      // Rows past the last are computed from rows the tile holds, and not stored.
-      const auto input = [&](int i, int dy) {
-        const uint2 c = centre[(j + i + dy) * kColumnWarpChunks];
+      // Row j + k of the tile (k may lie outside the group), on the column windows' lanes. Rows past
+      // the last are computed from rows the tile holds, and not stored.
+      const auto row = [&](int k) {
+        const uint2 c = centre[(j + k) * kColumnWarpChunks];
         return widen_chunk<Column>(c.x, c.y);
       };
       ChunkLanes<T> column[kTogether], v[kTogether];
       MORPH_UNROLL
-      for (int i = 0; i < kTogether; ++i) column[i] = input(i, 0);
-      int reach = 0;  // rows above and below that column[] holds
+      for (int i = 0; i < kTogether; ++i) column[i] = row(i);
+      // Rows kTogether - 1 - reach .. reach lie in every window of the group (its core) from reach
+      // kCoreReach on. A step then adds two rows to the core instead of two to each window, and a
+      // bar's windows are the core and the rows beside it up to each window's ends.
+      ChunkLanes<T> core = neutral_chunk<T, kMax>();
+      int reach = 0;  // rows above and below that the windows hold
 #if defined(__CUDACC__)
 #pragma unroll 1
 #endif
       for (int bar = 0; bar < b.bars; ++bar) {
+        const int half_height = b.half_height[bar];
+        for (; reach < min(half_height, kCoreReach - 1); ++reach) {
+          MORPH_UNROLL
+          for (int i = 0; i < kTogether; ++i) {
+            column[i] = max_or_min3<T, kMax>(column[i], row(i - reach - 1), row(i + reach + 1));
+          }
+        }
 #if defined(__CUDACC__)
 #pragma unroll 1
 #endif
-        for (; reach < b.half_height[bar]; ++reach) {
-          MORPH_UNROLL
-          for (int i = 0; i < kTogether; ++i) {
-            column[i] = max_or_min3<T, kMax>(column[i], input(i, -reach - 1), input(i, reach + 1));
-          }
+        for (; reach < half_height; ++reach) {
+          core = max_or_min3<T, kMax>(core, row(kTogether - 2 - reach), row(reach + 1));
         }
+        if (reach >= kCoreReach) windows_around_core<T, kMax, kTogether>(core, reach, row, column);
         MORPH_UNROLL
         for (int i = 0; i < kTogether; ++i) {
           const uint2 s = narrow_chunk<Column>(column[i]);

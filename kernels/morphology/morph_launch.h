@@ -54,7 +54,7 @@ inline bool morph_one_pass_shape(SampleType type, const MorphParams& p) {
 // A cross's column is one long window, which the bars box pass reads row by row and the separable
 // column pass in runs that share their middles: on 4K GRAY8 (H100) a 31x31 cross took 25.5 us
 // against 28.2 on the separable passes, a 63x63 one 40.8 against 32.1.
-constexpr int kMorphBarsBoxMaxCrossHeight = 31;
+constexpr int kMorphBarsBoxMaxCrossHeight = 63;
 inline bool morph_bars_box_element(const MorphParams& p) {
   const int w = morph_width(p), h = morph_height(p);
   if (w == h && (w == 3 || w == 5)) return false;

@@ -112,16 +112,16 @@ TEST_P(MorphBarsBoxEmulated, MatchesCpu) {
 }
 
 // Two bars (crosses, the 3x3 ellipse), bars one to a few rows apart (ellipses, square and not),
-// runs of 2, 4 and 8 rows (elements 3, 5 and 9 or more rows high), and the largest elements
-// (63 samples: four chunks of u8 each side).
+// runs of 2, 4 and 8 rows (elements 3, 5 and 9 or more rows high), a long shared core (a cross 63
+// rows high), and the largest elements (63 samples: four chunks of u8 each side).
 INSTANTIATE_TEST_SUITE_P(
     Elements, MorphBarsBoxEmulated,
     ::testing::Values(ElementCase{MorphShape::kCross, 7, 3}, ElementCase{MorphShape::kCross, 3, 5},
                       ElementCase{MorphShape::kCross, 9, 9}, ElementCase{MorphShape::kCross, 63, 31},
-                      ElementCase{MorphShape::kEllipse, 3, 3}, ElementCase{MorphShape::kEllipse, 7, 7},
-                      ElementCase{MorphShape::kEllipse, 15, 15}, ElementCase{MorphShape::kEllipse, 13, 21},
-                      ElementCase{MorphShape::kEllipse, 31, 9}, ElementCase{MorphShape::kEllipse, 63, 63},
-                      ElementCase{MorphShape::kEllipse, 9, 63}),
+                      ElementCase{MorphShape::kCross, 5, 63}, ElementCase{MorphShape::kEllipse, 3, 3},
+                      ElementCase{MorphShape::kEllipse, 7, 7}, ElementCase{MorphShape::kEllipse, 15, 15},
+                      ElementCase{MorphShape::kEllipse, 13, 21}, ElementCase{MorphShape::kEllipse, 31, 9},
+                      ElementCase{MorphShape::kEllipse, 63, 63}, ElementCase{MorphShape::kEllipse, 9, 63}),
     element_name);
 
 // Where the pass takes an element: the widest bar's row window within four chunks of each side
