@@ -38,7 +38,16 @@ struct BarsBoxArgs {
   int bars;
   int half_height[kMaxBoxBars];  // of bar b, widest first (ascending)
   int row_step[kMaxBoxBars];     // the row window after bar b: w_b - w_{b+1}; the last bar's w_K
+  bool shared_core;              // the column windows grow a shared core (bars_share_core)
 };
+
+// Whether a group's column windows grow one shared core (bars_box_pass): a step then costs a
+// quarter of four windows' (10 instructions a chunk against 40) and each bar about 50 more for
+// the windows' ends, so it pays where the bars are few against the rows (crosses), not where they
+// lie one or two rows apart (ellipses).
+inline bool bars_share_core(int bars, int half_height) {
+  return 50 * bars < 30 * half_height;
+}
 
 // Each sample of N rows of the warp over the D pixels either side of it (a row window of
 // half-width D on C channels, D = 1 or 2): 2 D fixed moves and D three-operand max/min, where the
@@ -113,8 +122,10 @@ __device__ void bars_box_pass(const BarsBoxArgs& b, uint2* tile) {
       MORPH_UNROLL
       for (int i = 0; i < kTogether; ++i) column[i] = row(i);
       // Rows kTogether - 1 - reach .. reach lie in every window of the group (its core) from reach
-      // kCoreReach on. A step then adds two rows to the core instead of two to each window, and a
-      // bar's windows are the core and the rows beside it up to each window's ends.
+      // kCoreReach on. With a shared core, a step from there adds two rows to the core instead of
+      // two to each window, and a bar's windows are the core and the rows beside it up to each
+      // window's ends.
+      const int core_from = b.shared_core ? kCoreReach : a.radius + 1;
       ChunkLanes<T> core = neutral_chunk<T, kMax>();
       int reach = 0;  // rows above and below that the windows hold
 #if defined(__CUDACC__)
@@ -122,7 +133,10 @@ __device__ void bars_box_pass(const BarsBoxArgs& b, uint2* tile) {
 #endif
       for (int bar = 0; bar < b.bars; ++bar) {
         const int half_height = b.half_height[bar];
-        for (; reach < min(half_height, kCoreReach - 1); ++reach) {
+#if defined(__CUDACC__)
+#pragma unroll 1
+#endif
+        for (; reach < min(half_height, core_from - 1); ++reach) {
           MORPH_UNROLL
           for (int i = 0; i < kTogether; ++i) {
             column[i] = max_or_min3<T, kMax>(column[i], row(i - reach - 1), row(i + reach + 1));
@@ -134,7 +148,7 @@ __device__ void bars_box_pass(const BarsBoxArgs& b, uint2* tile) {
         for (; reach < half_height; ++reach) {
           core = max_or_min3<T, kMax>(core, row(kTogether - 2 - reach), row(reach + 1));
         }
-        if (reach >= kCoreReach) windows_around_core<T, kMax, kTogether>(core, reach, row, column);
+        if (reach >= core_from) windows_around_core<T, kMax, kTogether>(core, reach, row, column);
         MORPH_UNROLL
         for (int i = 0; i < kTogether; ++i) {
           const uint2 s = narrow_chunk<Column>(column[i]);
@@ -175,6 +189,7 @@ inline bool bars_box_args(const PlaneView& in, const MutablePlaneView& out, cons
     b->half_height[i] = bars[i].half_height;
     b->row_step[i] = bars[i].half_width - (i + 1 < b->bars ? bars[i + 1].half_width : 0);
   }
+  b->shared_core = bars_share_core(b->bars, bars.back().half_height);
   return b->column.tiled;
 }
 

@@ -35,12 +35,15 @@ bool takes(const HostPlane& plane, const std::vector<morph::Bar>& bars) {
   return morph::bars_box_args(plane.view(), out.mutable_view(), bars, BorderMode::kReplicate, &b, &s);
 }
 
+// The pass with its column windows around a shared core or each on its own, whichever the
+// launcher would choose for the element: both must give the same bytes.
 template <typename T, bool kMax>
-void run_bars_box(const HostPlane& src, HostPlane& dst, const MorphParams& p) {
+void run_bars_box(const HostPlane& src, HostPlane& dst, const MorphParams& p, bool shared_core) {
   morph::BarsBoxArgs b;
   morph::PassShape s;
   ASSERT_TRUE(morph::bars_box_args(src.view(), dst.mutable_view(),
                                    bars_of(p.shape, morph_width(p), morph_height(p)), p.border, &b, &s));
+  b.shared_core = shared_core;
   std::vector<uint2> tile(s.shared_bytes / sizeof(uint2));
   for (int by = 0; by < s.blocks_y; ++by) {
     for (int bx = 0; bx < s.blocks_x; ++bx) {
@@ -81,7 +84,8 @@ constexpr BorderMode kBorders[] = {BorderMode::kReplicate, BorderMode::kReflect1
 class MorphBarsBoxEmulated : public ::testing::TestWithParam<ElementCase> {};
 
 // Every border rule on every frame but the largest (one rule there, turning with the element: the
-// suite's time); the sample type, dilate / erode and the channels turn from case to case, skipping
+// suite's time), the column windows around a shared core and on their own by turns (so every
+// element takes both); the sample type, dilate / erode and the channels turn from case to case, skipping
 // the combinations the pass does not take (too wide a row window), so every element meets each
 // combination it takes across the frames and rules.
 TEST_P(MorphBarsBoxEmulated, MatchesCpu) {
@@ -100,7 +104,7 @@ TEST_P(MorphBarsBoxEmulated, MatchesCpu) {
         fill_random(src, rng);
         expect_emulation_matches_cpu(
             c, g, src, [&](auto sample, auto dilate, const HostPlane& in, HostPlane& out) {
-              run_bars_box<decltype(sample), decltype(dilate)::value>(in, out, c.params);
+              run_bars_box<decltype(sample), decltype(dilate)::value>(in, out, c.params, ran % 2 == 0);
             });
         ++ran;
         ++turn;
@@ -123,6 +127,18 @@ INSTANTIATE_TEST_SUITE_P(
                       ElementCase{MorphShape::kEllipse, 13, 21}, ElementCase{MorphShape::kEllipse, 31, 9},
                       ElementCase{MorphShape::kEllipse, 63, 63}, ElementCase{MorphShape::kEllipse, 9, 63}),
     element_name);
+
+// A shared core where the bars are few against the rows: crosses from 9 rows high, not the
+// ellipses, whose bars lie one or two rows apart.
+TEST(MorphBarsBox, SharesACoreWhereTheBarsAreFew) {
+  const auto shares = [](MorphShape shape, int size) {
+    const std::vector<morph::Bar> bars = bars_of(shape, size, size);
+    return morph::bars_share_core(static_cast<int>(bars.size()), bars.back().half_height);
+  };
+  EXPECT_FALSE(shares(MorphShape::kCross, 7));
+  for (int size : {9, 15, 31, 63}) EXPECT_TRUE(shares(MorphShape::kCross, size)) << size;
+  for (int size : {7, 15, 31, 63}) EXPECT_FALSE(shares(MorphShape::kEllipse, size)) << size;
+}
 
 // Where the pass takes an element: the widest bar's row window within four chunks of each side
 // (u8: a half-width of 32 samples on one channel, 8 on four; u16: 16 on one), the element's rows
