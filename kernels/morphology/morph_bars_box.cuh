@@ -10,11 +10,12 @@
 //
 // so a thread's column windows only grow (each bar adds the rows from h_b + 1 to h_{b+1} above and
 // below what the last held) and the row windows add up to the widest bar's half-width, whatever the
-// number of bars. A thread takes four output rows together, whose column windows share a core from
-// a reach of two rows on: a step widens the core by two rows, and each bar reads the six rows
-// between the core and the windows' ends. Four outputs read about 2 h_K + 6 K rows from the block's
-// tile (8 h_K with a window each) and take K row windows by shuffles, where a separable pass a bar
-// reads and writes the frame K times.
+// number of bars. A thread takes four output rows together: per four outputs, 8 h_K rows read from
+// the block's tile with a column window each, or, where the bars are few against the rows
+// (bars_share_core: crosses), about 2 h_K + 6 K around the core the four windows share from a reach
+// of two rows on (a step widens the core by two rows, each bar reads the six rows between the core
+// and the windows' ends); and K row windows by shuffles, where a separable pass a bar reads and
+// writes the frame K times.
 //
 // The block, tile, halo lanes and stores are the column pass's (morph_separable.cuh); the column
 // windows run on its split lanes and the row windows on the widened ones, as in a box pass.

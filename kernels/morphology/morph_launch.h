@@ -50,10 +50,11 @@ inline bool morph_one_pass_shape(SampleType type, const MorphParams& p) {
 
 // Crosses and ellipses the bars box pass takes where it fits the planes (morph_bars_box.h: the
 // widest bar's row window within a box pass's halo, the element's rows within its tile): every
-// ellipse and the crosses up to 31 rows high, but the square 3x3 / 5x5 ones (the fused kernel's).
-// A cross's column is one long window, which the bars box pass reads row by row and the separable
-// column pass in runs that share their middles: on 4K GRAY8 (H100) a 31x31 cross took 25.5 us
-// against 28.2 on the separable passes, a 63x63 one 40.8 against 32.1.
+// ellipse and the crosses up to 63 rows high, but the square 3x3 / 5x5 ones (the fused kernel's).
+// A cross's column is one long window. Read row by row, a 63x63 cross took 40.8 us on 4K GRAY8
+// (H100) against 32.1 on the separable passes, whose column pass shares its runs' middles; with the
+// column windows around a shared core (bars_share_core) it reads two rows a step for four outputs
+// instead of eight, a third of the instructions by the count.
 constexpr int kMorphBarsBoxMaxCrossHeight = 63;
 inline bool morph_bars_box_element(const MorphParams& p) {
   const int w = morph_width(p), h = morph_height(p);
