@@ -12,10 +12,10 @@ namespace dpx {
 namespace morph {
 namespace {
 
-template <typename T, bool kMax, int kRun, int C>
+template <typename T, bool kMax, int kRun, int C, bool kSharedCore>
 __global__ void __launch_bounds__(kColumnWarpChunks* kColumnRunsPerBlock) bars_box_kernel(BarsBoxArgs b) {
   extern __shared__ uint2 bars_box_tile[];  // column_tile_bytes
-  bars_box_pass<T, kMax, kRun, C>(b, bars_box_tile);
+  bars_box_pass<T, kMax, kRun, C, kSharedCore>(b, bars_box_tile);
 }
 
 template <typename T, bool kMax>
@@ -25,8 +25,12 @@ Status launch(const BarsBoxArgs& b, const PassShape& s, int channels, cudaStream
   with_column_pass(b.column.run_rows, b.column.half_width, channels, [&](auto run, auto c) {
     constexpr int kRun = decltype(run)::value, C = decltype(c)::value;
     if constexpr (C > 0 && kRun > 1) {
-      bars_box_kernel<T, kMax, kRun, C>
-          <<<dim3(s.blocks_x, s.blocks_y), dim3(s.threads_x, s.threads_y), s.shared_bytes, stream>>>(b);
+      const dim3 grid(s.blocks_x, s.blocks_y), block(s.threads_x, s.threads_y);
+      if (b.shared_core) {
+        bars_box_kernel<T, kMax, kRun, C, true><<<grid, block, s.shared_bytes, stream>>>(b);
+      } else {
+        bars_box_kernel<T, kMax, kRun, C, false><<<grid, block, s.shared_bytes, stream>>>(b);
+      }
     }
   });
   DPX_CUDA_CHECK_LAUNCH("bars_box_kernel");

@@ -39,7 +39,7 @@ struct BarsBoxArgs {
   int bars;
   int half_height[kMaxBoxBars];  // of bar b, widest first (ascending)
   int row_step[kMaxBoxBars];     // the row window after bar b: w_b - w_{b+1}; the last bar's w_K
-  bool shared_core;              // the column windows grow a shared core (bars_share_core)
+  bool shared_core;              // the launcher's kSharedCore for bars_box_pass (bars_share_core)
 };
 
 // Whether a group's column windows grow one shared core (bars_box_pass): a step then costs a
@@ -87,8 +87,10 @@ __device__ __forceinline__ void windows_around_core(const ChunkLanes<T>& core, i
 
 // Block, run and C (the channels) as column_pass<T, kMax, kRun, C> takes them (with_column_pass
 // for a half-width of the widest bar's: C > 0; two bars or more: kRun > 1); tile holds the block
-// step's input rows (column_tile_bytes).
-template <typename T, bool kMax, int kRun, int C>
+// step's input rows (column_tile_bytes). kSharedCore is b.shared_core, a template argument so that
+// the ellipses' code carries none of the core's registers and branches (they ran 4-5 % slower with
+// it decided at run time).
+template <typename T, bool kMax, int kRun, int C, bool kSharedCore>
 __device__ void bars_box_pass(const BarsBoxArgs& b, uint2* tile) {
   static_assert(C > 0 && kRun > 1, "a row window on every bar, and an element at least three rows high");
   constexpr int kTogether = std::min(kRun, kRowWindowRows);  // rows through each row window at once
@@ -126,7 +128,6 @@ __device__ void bars_box_pass(const BarsBoxArgs& b, uint2* tile) {
       // kCoreReach on. With a shared core, a step from there adds two rows to the core instead of
       // two to each window, and a bar's windows are the core and the rows beside it up to each
       // window's ends.
-      const int core_from = b.shared_core ? kCoreReach : a.radius + 1;
       ChunkLanes<T> core = neutral_chunk<T, kMax>();
       int reach = 0;  // rows above and below that the windows hold
 #if defined(__CUDACC__)
@@ -134,22 +135,25 @@ __device__ void bars_box_pass(const BarsBoxArgs& b, uint2* tile) {
 #endif
       for (int bar = 0; bar < b.bars; ++bar) {
         const int half_height = b.half_height[bar];
+        const int own_windows_to = kSharedCore ? min(half_height, kCoreReach - 1) : half_height;
 #if defined(__CUDACC__)
 #pragma unroll 1
 #endif
-        for (; reach < min(half_height, core_from - 1); ++reach) {
+        for (; reach < own_windows_to; ++reach) {
           MORPH_UNROLL
           for (int i = 0; i < kTogether; ++i) {
             column[i] = max_or_min3<T, kMax>(column[i], row(i - reach - 1), row(i + reach + 1));
           }
         }
+        if constexpr (kSharedCore) {
 #if defined(__CUDACC__)
 #pragma unroll 1
 #endif
-        for (; reach < half_height; ++reach) {
-          core = max_or_min3<T, kMax>(core, row(kTogether - 2 - reach), row(reach + 1));
+          for (; reach < half_height; ++reach) {
+            core = max_or_min3<T, kMax>(core, row(kTogether - 2 - reach), row(reach + 1));
+          }
+          if (reach >= kCoreReach) windows_around_core<T, kMax, kTogether>(core, reach, row, column);
         }
-        if (reach >= core_from) windows_around_core<T, kMax, kTogether>(core, reach, row, column);
         MORPH_UNROLL
         for (int i = 0; i < kTogether; ++i) {
           const uint2 s = narrow_chunk<Column>(column[i]);

@@ -51,7 +51,13 @@ void run_bars_box(const HostPlane& src, HostPlane& dst, const MorphParams& p, bo
       run_emulated_block(s.threads_x, s.threads_y, bx, by, [&] {
         morph::with_column_pass(b.column.run_rows, b.column.half_width, src.channels, [&](auto run, auto c) {
           constexpr int kRun = decltype(run)::value, C = decltype(c)::value;
-          if constexpr (C > 0 && kRun > 1) morph::bars_box_pass<T, kMax, kRun, C>(b, tile.data());
+          if constexpr (C > 0 && kRun > 1) {
+            if (shared_core) {
+              morph::bars_box_pass<T, kMax, kRun, C, true>(b, tile.data());
+            } else {
+              morph::bars_box_pass<T, kMax, kRun, C, false>(b, tile.data());
+            }
+          }
         });
       });
       ASSERT_TRUE(emulated_copies_drained())
