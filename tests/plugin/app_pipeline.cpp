@@ -124,14 +124,50 @@ bool AppPipeline::playing() const {
   return current == GST_STATE_PLAYING;
 }
 
+// The children not in `state` after a stop to it, with their states and last returns, for a
+// failed stop's message.
+static std::string children_not_in(GstElement* pipeline, GstState state) {
+  std::string out;
+  GstIterator* it = gst_bin_iterate_elements(GST_BIN(pipeline));
+  GValue item = G_VALUE_INIT;
+  while (gst_iterator_next(it, &item) == GST_ITERATOR_OK) {
+    auto* child = GST_ELEMENT(g_value_get_object(&item));
+    GstState current = GST_STATE_VOID_PENDING, pending = GST_STATE_VOID_PENDING;
+    const GstStateChangeReturn last = gst_element_get_state(child, &current, &pending, 0);
+    if (current != state) {
+      out += std::string(" ") + GST_OBJECT_NAME(child) + " (" + gst_element_state_get_name(current) +
+             ", pending " + gst_element_state_get_name(pending) + ", " +
+             gst_element_state_change_return_get_name(last) + ")";
+    }
+    g_value_reset(&item);
+  }
+  g_value_unset(&item);
+  gst_iterator_free(it);
+  return out.empty() ? " none" : out;
+}
+
 void AppPipeline::stop(GstState state) {
   if (pipeline_ == nullptr) return;
-  EXPECT_NE(gst_element_set_state(pipeline_, state), GST_STATE_CHANGE_FAILURE);
+  const bool failed = gst_element_set_state(pipeline_, state) == GST_STATE_CHANGE_FAILURE;
+  const std::string children = failed ? children_not_in(pipeline_, state) : "";
   // The streaming threads have stopped: what they posted after the run ended (an upstream element's
-  // error following the one that ended it) is dropped, so the next run starts with an empty bus.
+  // error following the one that ended it) is dropped, so the next run starts with an empty bus
+  // (a failed stop names the errors among it).
+  std::string errors;
   GstBus* bus = gst_element_get_bus(pipeline_);
-  while (GstMessage* m = gst_bus_pop(bus)) gst_message_unref(m);
+  while (GstMessage* m = gst_bus_pop(bus)) {
+    if (failed && GST_MESSAGE_TYPE(m) == GST_MESSAGE_ERROR) {
+      GError* err = nullptr;
+      gst_message_parse_error(m, &err, nullptr);
+      errors += std::string(" ") + GST_OBJECT_NAME(GST_MESSAGE_SRC(m)) + ": " + err->message + ";";
+      g_clear_error(&err);
+    }
+    gst_message_unref(m);
+  }
   gst_object_unref(bus);
+  EXPECT_FALSE(failed) << "stopping to " << gst_element_state_get_name(state)
+                       << " failed; children not there:" << children
+                       << "; errors left on the bus:" << (errors.empty() ? " none" : errors);
 }
 
 GstElement* AppPipeline::element(const char* name) const {
