@@ -25,12 +25,10 @@ Status launch(const BarsBoxArgs& b, const PassShape& s, int channels, cudaStream
   with_column_pass(b.column.run_rows, b.column.half_width, channels, [&](auto run, auto c) {
     constexpr int kRun = decltype(run)::value, C = decltype(c)::value;
     if constexpr (C > 0 && kRun > 1) {
-      const dim3 grid(s.blocks_x, s.blocks_y), block(s.threads_x, s.threads_y);
-      if (b.shared_core) {
-        bars_box_kernel<T, kMax, kRun, C, true><<<grid, block, s.shared_bytes, stream>>>(b);
-      } else {
-        bars_box_kernel<T, kMax, kRun, C, false><<<grid, block, s.shared_bytes, stream>>>(b);
-      }
+      with_shared_core(bars_share_core(b.bars, b.half_height[b.bars - 1]), [&](auto core) {
+        bars_box_kernel<T, kMax, kRun, C, decltype(core)::value>
+            <<<dim3(s.blocks_x, s.blocks_y), dim3(s.threads_x, s.threads_y), s.shared_bytes, stream>>>(b);
+      });
     }
   });
   DPX_CUDA_CHECK_LAUNCH("bars_box_kernel");

@@ -23,6 +23,7 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <type_traits>
 #include <vector>
 
 #include "morph_bars.h"
@@ -39,7 +40,6 @@ struct BarsBoxArgs {
   int bars;
   int half_height[kMaxBoxBars];  // of bar b, widest first (ascending)
   int row_step[kMaxBoxBars];     // the row window after bar b: w_b - w_{b+1}; the last bar's w_K
-  bool shared_core;              // the launcher's kSharedCore for bars_box_pass (bars_share_core)
 };
 
 // Whether a group's column windows grow one shared core (bars_box_pass): a step then costs a
@@ -48,6 +48,16 @@ struct BarsBoxArgs {
 // lie one or two rows apart (ellipses).
 inline bool bars_share_core(int bars, int half_height) {
   return 50 * bars < 30 * half_height;
+}
+
+// Calls f with std::bool_constant<shared_core>, bars_box_pass's kSharedCore.
+template <class F>
+void with_shared_core(bool shared_core, const F& f) {
+  if (shared_core) {
+    f(std::true_type{});
+  } else {
+    f(std::false_type{});
+  }
 }
 
 // Each sample of N rows of the warp over the D pixels either side of it (a row window of
@@ -87,9 +97,9 @@ __device__ __forceinline__ void windows_around_core(const ChunkLanes<T>& core, i
 
 // Block, run and C (the channels) as column_pass<T, kMax, kRun, C> takes them (with_column_pass
 // for a half-width of the widest bar's: C > 0; two bars or more: kRun > 1); tile holds the block
-// step's input rows (column_tile_bytes). kSharedCore is b.shared_core, a template argument so that
-// the ellipses' code carries none of the core's registers and branches (they ran 4-5 % slower with
-// it decided at run time).
+// step's input rows (column_tile_bytes). kSharedCore is bars_share_core of b's bars (the launcher's
+// choice), a template argument so that the ellipses' code carries none of the core's registers and branches
+// (they ran 1-5 % slower with it decided at run time).
 template <typename T, bool kMax, int kRun, int C, bool kSharedCore>
 __device__ void bars_box_pass(const BarsBoxArgs& b, uint2* tile) {
   static_assert(C > 0 && kRun > 1, "a row window on every bar, and an element at least three rows high");
@@ -194,7 +204,6 @@ inline bool bars_box_args(const PlaneView& in, const MutablePlaneView& out, cons
     b->half_height[i] = bars[i].half_height;
     b->row_step[i] = bars[i].half_width - (i + 1 < b->bars ? bars[i + 1].half_width : 0);
   }
-  b->shared_core = bars_share_core(b->bars, bars.back().half_height);
   return b->column.tiled;
 }
 

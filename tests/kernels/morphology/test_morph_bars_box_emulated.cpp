@@ -35,15 +35,14 @@ bool takes(const HostPlane& plane, const std::vector<morph::Bar>& bars) {
   return morph::bars_box_args(plane.view(), out.mutable_view(), bars, BorderMode::kReplicate, &b, &s);
 }
 
-// The pass with its column windows around a shared core or each on its own, whichever the
-// launcher would choose for the element: both must give the same bytes.
+// The pass with its column windows around a shared core or each on its own, as `shared_core` says
+// whatever the launcher would choose (bars_share_core): both must give the same bytes.
 template <typename T, bool kMax>
 void run_bars_box(const HostPlane& src, HostPlane& dst, const MorphParams& p, bool shared_core) {
   morph::BarsBoxArgs b;
   morph::PassShape s;
   ASSERT_TRUE(morph::bars_box_args(src.view(), dst.mutable_view(),
                                    bars_of(p.shape, morph_width(p), morph_height(p)), p.border, &b, &s));
-  b.shared_core = shared_core;
   std::vector<uint2> tile(s.shared_bytes / sizeof(uint2));
   for (int by = 0; by < s.blocks_y; ++by) {
     for (int bx = 0; bx < s.blocks_x; ++bx) {
@@ -52,11 +51,9 @@ void run_bars_box(const HostPlane& src, HostPlane& dst, const MorphParams& p, bo
         morph::with_column_pass(b.column.run_rows, b.column.half_width, src.channels, [&](auto run, auto c) {
           constexpr int kRun = decltype(run)::value, C = decltype(c)::value;
           if constexpr (C > 0 && kRun > 1) {
-            if (shared_core) {
-              morph::bars_box_pass<T, kMax, kRun, C, true>(b, tile.data());
-            } else {
-              morph::bars_box_pass<T, kMax, kRun, C, false>(b, tile.data());
-            }
+            morph::with_shared_core(shared_core, [&](auto core) {
+              morph::bars_box_pass<T, kMax, kRun, C, decltype(core)::value>(b, tile.data());
+            });
           }
         });
       });
