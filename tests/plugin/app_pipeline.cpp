@@ -10,6 +10,7 @@
 
 #include "dpx/device.h"
 #include "motion_test_util.h"
+#include "plugin_env.h"
 
 namespace dpx {
 namespace test {
@@ -87,13 +88,7 @@ AppRun AppPipeline::play(const std::vector<Frame>& frames, Watch* watch) {
       run.eos = true;
       run.eos_before_error = run.errors.empty();
     } else {
-      GError* err = nullptr;
-      gchar* debug = nullptr;
-      gst_message_parse_error(m, &err, &debug);
-      run.errors.push_back(
-          {GST_OBJECT_NAME(GST_MESSAGE_SRC(m)), std::string(err->message) + " | " + (debug ? debug : "")});
-      g_clear_error(&err);
-      g_free(debug);
+      run.errors.push_back({GST_OBJECT_NAME(GST_MESSAGE_SRC(m)), error_text(m)});
     }
     gst_message_unref(m);
   }
@@ -157,10 +152,7 @@ void AppPipeline::stop(GstState state) {
   GstBus* bus = gst_element_get_bus(pipeline_);
   while (GstMessage* m = gst_bus_pop(bus)) {
     if (failed && GST_MESSAGE_TYPE(m) == GST_MESSAGE_ERROR) {
-      GError* err = nullptr;
-      gst_message_parse_error(m, &err, nullptr);
-      errors += std::string(" ") + GST_OBJECT_NAME(GST_MESSAGE_SRC(m)) + ": " + err->message + ";";
-      g_clear_error(&err);
+      errors += std::string(" ") + GST_OBJECT_NAME(GST_MESSAGE_SRC(m)) + ": " + error_text(m) + ";";
     }
     gst_message_unref(m);
   }

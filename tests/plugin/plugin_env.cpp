@@ -81,15 +81,20 @@ void Harness::set_params(const MorphParams& p) {
   }
 }
 
-std::string Harness::pop_error() {
-  GstMessage* msg = gst_bus_pop_filtered(bus, GST_MESSAGE_ERROR);
-  if (msg == nullptr) return "";
+std::string error_text(GstMessage* error) {
   GError* err = nullptr;
   gchar* debug = nullptr;
-  gst_message_parse_error(msg, &err, &debug);
+  gst_message_parse_error(error, &err, &debug);
   std::string text = std::string(err->message) + " | " + (debug ? debug : "");
   g_clear_error(&err);
   g_free(debug);
+  return text;
+}
+
+std::string Harness::pop_error() {
+  GstMessage* msg = gst_bus_pop_filtered(bus, GST_MESSAGE_ERROR);
+  if (msg == nullptr) return "";
+  std::string text = error_text(msg);
   gst_message_unref(msg);
   return text;
 }

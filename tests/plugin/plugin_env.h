@@ -32,6 +32,9 @@ struct Harness {
 };
 
 // True when `factory` is registered (e.g. nvcodec's cudaupload, which needs a CUDA driver).
+// An error message's text and debug string, as "text | debug".
+std::string error_text(GstMessage* error);
+
 bool have_factory(const char* factory);
 
 // The factory name for an operation: dpxdilate, dpxerode, or dpxmorph for the compound ones.

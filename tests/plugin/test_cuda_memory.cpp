@@ -123,12 +123,7 @@ class CudaMemory : public ::testing::Test {
     GstMessage* msg = gst_bus_pop_filtered(bus, GST_MESSAGE_ERROR);
     std::string text = "no error message";
     if (msg) {
-      GError* err = nullptr;
-      gchar* dbg = nullptr;
-      gst_message_parse_error(msg, &err, &dbg);
-      text = std::string(err->message) + " | " + (dbg ? dbg : "");
-      g_clear_error(&err);
-      g_free(dbg);
+      text = error_text(msg);
       gst_message_unref(msg);
     }
     gst_object_unref(bus);

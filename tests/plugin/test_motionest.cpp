@@ -503,14 +503,7 @@ TEST(MotionEstBadInput, FileOpensWhenTheElementStarts) {
     GstMessage* m = gst_bus_timed_pop_filtered(bus, 10 * GST_SECOND,
                                                static_cast<GstMessageType>(GST_MESSAGE_ERROR | GST_MESSAGE_EOS));
     std::string text = m == nullptr ? "timeout" : GST_MESSAGE_TYPE(m) == GST_MESSAGE_EOS ? "" : "error";
-    if (m != nullptr && GST_MESSAGE_TYPE(m) == GST_MESSAGE_ERROR) {
-      GError* e = nullptr;
-      gchar* debug = nullptr;
-      gst_message_parse_error(m, &e, &debug);
-      text = std::string(e->message) + " " + (debug ? debug : "");
-      g_error_free(e);
-      g_free(debug);
-    }
+    if (m != nullptr && GST_MESSAGE_TYPE(m) == GST_MESSAGE_ERROR) text = error_text(m);
     if (m != nullptr) gst_message_unref(m);
     gst_object_unref(bus);
     return text;
