@@ -91,12 +91,16 @@ std::string error_text(GstMessage* error) {
   return text;
 }
 
-std::string Harness::pop_error() {
+std::string pop_bus_error(GstBus* bus) {
   GstMessage* msg = gst_bus_pop_filtered(bus, GST_MESSAGE_ERROR);
   if (msg == nullptr) return "";
   std::string text = error_text(msg);
   gst_message_unref(msg);
   return text;
+}
+
+std::string Harness::pop_error() {
+  return pop_bus_error(bus);
 }
 
 bool have_factory(const char* factory) {

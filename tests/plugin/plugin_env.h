@@ -31,10 +31,13 @@ struct Harness {
   GstBus* bus = nullptr;
 };
 
-// True when `factory` is registered (e.g. nvcodec's cudaupload, which needs a CUDA driver).
 // An error message's text and debug string, as "text | debug".
 std::string error_text(GstMessage* error);
 
+// The first error message on `bus`, popped, as error_text gives it; "" when none.
+std::string pop_bus_error(GstBus* bus);
+
+// True when `factory` is registered (e.g. nvcodec's cudaupload, which needs a CUDA driver).
 bool have_factory(const char* factory);
 
 // The factory name for an operation: dpxdilate, dpxerode, or dpxmorph for the compound ones.

@@ -120,14 +120,9 @@ class CudaMemory : public ::testing::Test {
 
   static std::string bus_error(GstElement* pipeline) {
     GstBus* bus = gst_element_get_bus(pipeline);
-    GstMessage* msg = gst_bus_pop_filtered(bus, GST_MESSAGE_ERROR);
-    std::string text = "no error message";
-    if (msg) {
-      text = error_text(msg);
-      gst_message_unref(msg);
-    }
+    const std::string text = pop_bus_error(bus);
     gst_object_unref(bus);
-    return text;
+    return text.empty() ? "no error message" : text;
   }
 
   // Runs frames through `chain` and compares each output with `expect(frame)`.
