@@ -156,7 +156,8 @@ void AppPipeline::stop(GstState state) {
   // pipeline and its elements are; an element whose own change fails stays out of the state.
   const bool answered_failure = gst_element_set_state(pipeline_, state) == GST_STATE_CHANGE_FAILURE;
   const std::string children = answered_failure ? children_not_in(pipeline_, state) : "";
-  const bool failed = answered_failure && (!children.empty() || !pipeline_in(pipeline_, state));
+  const bool pipeline_there = !answered_failure || pipeline_in(pipeline_, state);
+  const bool failed = answered_failure && (!children.empty() || !pipeline_there);
   // The streaming threads have stopped: what they posted after the run ended (an upstream element's
   // error following the one that ended it) is dropped, so the next run starts with an empty bus
   // (a failed stop names the errors among it).
@@ -170,7 +171,7 @@ void AppPipeline::stop(GstState state) {
   }
   gst_object_unref(bus);
   EXPECT_FALSE(failed) << "stopping to " << gst_element_state_get_name(state)
-                       << " failed; the pipeline there: " << (pipeline_in(pipeline_, state) ? "yes" : "no")
+                       << " failed; the pipeline there: " << (pipeline_there ? "yes" : "no")
                        << "; children not there:" << (children.empty() ? " none" : children)
                        << "; errors left on the bus:" << (errors.empty() ? " none" : errors);
 }
